@@ -1,0 +1,1 @@
+//! PCM: work in progress.

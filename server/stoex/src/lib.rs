@@ -1,0 +1,1 @@
+//! StoEx: work in progress.
