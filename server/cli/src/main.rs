@@ -1,1 +1,41 @@
-fn main() {}
+//! `beagle`: Beagle's command line. Each subcommand is a thin layer over the core crates.
+
+mod commands;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "beagle",
+    version,
+    about = "Measure what each part of a Palladio component model costs, as a function of its inputs"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse PCM files (or every PCM file under a folder), resolve references, report diagnostics.
+    Check(commands::check::Args),
+    /// Work with stochastic expressions.
+    #[command(subcommand)]
+    Stoex(commands::stoex::Command),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check(args) => commands::check::run(&args),
+        Command::Stoex(cmd) => commands::stoex::run(&cmd),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

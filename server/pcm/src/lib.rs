@@ -1,1 +1,26 @@
-//! PCM: work in progress.
+//! Palladio Component Model files, read losslessly.
+//!
+//! - [`xml`]: a lossless element tree; every element and attribute has a byte span.
+//! - [`ModelFile`]: one file: tree, index (ids, references, StoEx specifications), typed view
+//!   ([`model`]) and the diagnostics that need no other file.
+//! - [`ModelSet`]: files that refer to each other, with Palladio's default models bundled.
+//! - [`edit`]: minimal text edits that set specifications, creating missing elements.
+//!
+//! Plain data and functions: no async, no LSP.
+
+pub mod check;
+pub mod diagnostic;
+pub mod edit;
+pub mod file;
+pub mod model;
+pub mod namespaces;
+pub mod reference;
+pub mod span;
+pub mod workspace;
+pub mod xml;
+
+pub use diagnostic::{Diagnostic, Severity};
+pub use file::{FileKind, ModelFile, SpecError, Specification};
+pub use span::{LineCol, Span};
+pub use workspace::{FileId, ModelSet};
+pub use xml::{NodeId, XmlTree};

@@ -1,0 +1,7 @@
+//! The typed view of PCM repository files.
+
+pub(crate) mod build;
+pub mod order;
+pub mod types;
+
+pub use types::*;
