@@ -286,6 +286,9 @@ fn percent_decode(s: &str) -> String {
 
 /// Removes `.` and resolves `..` lexically, so that one file has one key however it was reached.
 pub fn normalise(path: &Path) -> PathBuf {
+    if path.to_str().is_some_and(|p| p.starts_with(PATHMAP)) {
+        return path.to_path_buf(); // Not a file path: `//` is part of the scheme.
+    }
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {

@@ -1,0 +1,302 @@
+//! Edits of every kind on real files: minimal, escaped, indented like their siblings, and the
+//! re-parsed model holds the new value. Diffs are snapshotted.
+
+mod common;
+
+use beagle_pcm::edit::{EditError, UsageTarget};
+use beagle_pcm::model::{ActionBody, TransitionKind, UsageRole};
+use beagle_pcm::ModelFile;
+use common::*;
+
+fn spec_text(file: &ModelFile, id: Option<usize>) -> Option<&str> {
+    id.map(|i| file.specifications[i].text.as_str())
+}
+
+#[test]
+fn replace_an_existing_cpu_demand() {
+    let file = read("minimum-example/default.repository");
+    let edits = file
+        .set_resource_demand(
+            "_rl6MwCHbEd62GabW1zGSBw",
+            "CPU",
+            "files.NUMBER_OF_ELEMENTS * 2.1E5 + 1400",
+        )
+        .unwrap();
+    assert_eq!(edits.len(), 1);
+    assert_eq!(
+        &file.text()[edits[0].span.range()],
+        "Exp(1)",
+        "only the value bytes change"
+    );
+    let (new, diff) = apply_and_check(&file, &edits);
+    let a = new
+        .repository
+        .as_ref()
+        .unwrap()
+        .action("_rl6MwCHbEd62GabW1zGSBw")
+        .unwrap();
+    assert_eq!(
+        spec_text(&new, a.resource_demands[0].specification),
+        Some("files.NUMBER_OF_ELEMENTS * 2.1E5 + 1400")
+    );
+    insta::assert_snapshot!(diff);
+}
+
+#[test]
+fn add_a_demand_for_another_resource_type() {
+    let file = read("minimum-example/default.repository");
+    let edits = file
+        .set_resource_demand("_rl6MwCHbEd62GabW1zGSBw", "HDD", "data.BYTESIZE / 1024")
+        .unwrap();
+    let (new, diff) = apply_and_check(&file, &edits);
+    let a = new
+        .repository
+        .as_ref()
+        .unwrap()
+        .action("_rl6MwCHbEd62GabW1zGSBw")
+        .unwrap();
+    assert_eq!(a.resource_demands.len(), 2);
+    let hdd = &a.resource_demands[1];
+    assert_eq!(
+        hdd.resource_type.as_ref().unwrap().target.fragment(),
+        "_BIjHoQ3KEdyouMqirZIhzQ"
+    );
+    assert_eq!(spec_text(&new, hdd.specification), Some("data.BYTESIZE / 1024"));
+    // The CPU demand is untouched.
+    assert_eq!(spec_text(&new, a.resource_demands[0].specification), Some("Exp(1)"));
+    insta::assert_snapshot!(diff);
+}
+
+#[test]
+fn demand_on_an_action_without_children_opens_its_tag() {
+    let text = r#"<?xml version="1.0" encoding="UTF-8"?>
+<repository:Repository xmi:version="2.0" xmlns:xmi="http://www.omg.org/XMI" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:repository="http://palladiosimulator.org/PalladioComponentModel/Repository/5.2" xmlns:seff="http://palladiosimulator.org/PalladioComponentModel/SEFF/5.2" id="_r">
+    <components__Repository xsi:type="repository:BasicComponent" id="_c" entityName="C">
+        <serviceEffectSpecifications__BasicComponent xsi:type="seff:ResourceDemandingSEFF" id="_s">
+            <steps_Behaviour xsi:type="seff:StartAction" id="_a" successor_AbstractAction="_b"/>
+            <steps_Behaviour xsi:type="seff:InternalAction" id="_b" entityName="work" predecessor_AbstractAction="_a" successor_AbstractAction="_z" />
+            <steps_Behaviour xsi:type="seff:StopAction" id="_z" predecessor_AbstractAction="_b"/>
+        </serviceEffectSpecifications__BasicComponent>
+    </components__Repository>
+</repository:Repository>
+"#;
+    let file = ModelFile::parse("inline.repository".into(), text.to_string());
+    assert!(errors(&file).is_empty(), "{:?}", errors(&file));
+    let edits = file
+        .set_resource_demand("_b", "CPU", "n.VALUE < 10 ? 5 : n.VALUE * 0.5")
+        .unwrap();
+    let (new, diff) = apply_and_check(&file, &edits);
+    let a = new.repository.as_ref().unwrap().action("_b").unwrap();
+    assert_eq!(
+        spec_text(&new, a.resource_demands[0].specification),
+        Some("n.VALUE < 10 ? 5 : n.VALUE * 0.5")
+    );
+    assert!(new
+        .text()
+        .contains("specification=\"n.VALUE &lt; 10 ? 5 : n.VALUE * 0.5\""));
+    insta::assert_snapshot!(diff);
+}
+
+#[test]
+fn loop_iteration_counts_replace_and_create() {
+    let file = read("harddisk-example/default.repository");
+    let edits = file
+        .set_loop_iteration_count("_ZDv6sHJ3Ed2efr_U4e1c6Q", "Trunc(data.BYTESIZE / 4096)")
+        .unwrap();
+    let (new, diff) = apply_and_check(&file, &edits);
+    let a = new
+        .repository
+        .as_ref()
+        .unwrap()
+        .action("_ZDv6sHJ3Ed2efr_U4e1c6Q")
+        .unwrap();
+    let ActionBody::Loop { iteration_count, .. } = &a.body else {
+        panic!()
+    };
+    assert_eq!(spec_text(&new, *iteration_count), Some("Trunc(data.BYTESIZE / 4096)"));
+    insta::assert_snapshot!("loop_replace", diff);
+
+    // Without its iterationCount_LoopAction, Family's InnerLoop gets one after its body.
+    let family = read("beagle-palladiofileshare/Family.repository");
+    let text = family
+        .text()
+        .replace("            <iterationCount_LoopAction specification=\"7\"/>\n", "");
+    assert_ne!(text.len(), family.text().len());
+    let file = ModelFile::parse(family.path.clone(), text);
+    let edits = file
+        .set_loop_iteration_count("_h1a6ILnnEeWVlphM5rov7g", "n.VALUE")
+        .unwrap();
+    let (new, diff) = apply_and_check(&file, &edits);
+    let a = new
+        .repository
+        .as_ref()
+        .unwrap()
+        .action("_h1a6ILnnEeWVlphM5rov7g")
+        .unwrap();
+    let ActionBody::Loop { iteration_count, .. } = &a.body else {
+        panic!()
+    };
+    assert_eq!(spec_text(&new, *iteration_count), Some("n.VALUE"));
+    insta::assert_snapshot!("loop_create", diff);
+}
+
+#[test]
+fn branch_guards_are_escaped() {
+    let file = read("harddisk-example/withoutInitialSeek.repository");
+    let edits = file
+        .set_branch_condition(
+            "_6zHQ8HJ6Ed2efr_U4e1c6Q",
+            "data.BYTESIZE <= 4096 AND mode.VALUE == \"fast\"",
+        )
+        .unwrap();
+    assert_eq!(
+        &file.text()[edits[0].span.range()],
+        "data.BYTESIZE &lt;= seekSize.VALUE"
+    );
+    let (new, diff) = apply_and_check(&file, &edits);
+    let t = new
+        .repository
+        .as_ref()
+        .unwrap()
+        .actions()
+        .find_map(|a| match &a.body {
+            ActionBody::Branch { transitions } => transitions
+                .iter()
+                .find(|t| t.id.as_deref() == Some("_6zHQ8HJ6Ed2efr_U4e1c6Q")),
+            _ => None,
+        })
+        .unwrap();
+    let TransitionKind::Guarded { condition } = &t.kind else {
+        panic!()
+    };
+    assert_eq!(
+        spec_text(&new, *condition),
+        Some("data.BYTESIZE <= 4096 AND mode.VALUE == \"fast\"")
+    );
+    insta::assert_snapshot!(diff);
+}
+
+#[test]
+fn branch_probabilities_replace_and_add_the_attribute() {
+    let file = read("minimum-example/default.repository");
+    let edits = file.set_branch_probability("_vN34UCHjEd6ZSMvOJK-6LQ", 0.25).unwrap();
+    assert_eq!(&file.text()[edits[0].span.range()], "0.3");
+    let (_, diff) = apply_and_check(&file, &edits);
+    insta::assert_snapshot!("probability_replace", diff);
+
+    // SubBranchOne in Family.repository has no branchProbability attribute (EMF's default 0).
+    let file = read("beagle-palladiofileshare/Family.repository");
+    let edits = file.set_branch_probability("_JR0rsLnrEeWVlphM5rov7g", 0.5).unwrap();
+    let (new, diff) = apply_and_check(&file, &edits);
+    assert_eq!(
+        new.tree.raw_value(
+            new.index.node_by_id("_JR0rsLnrEeWVlphM5rov7g").unwrap(),
+            "branchProbability"
+        ),
+        Some("0.5")
+    );
+    insta::assert_snapshot!("probability_add", diff);
+    assert!(file.set_branch_probability("_JR0rsLnrEeWVlphM5rov7g", 1.5).is_err());
+}
+
+#[test]
+fn variable_characterisations_replace_add_and_create_usages() {
+    let file = read("mediastore/MediaStore.repository");
+    let call = "_AzXr4MZ7EeSDae6OpXziLw";
+    let target = |variable, characterisation| UsageTarget {
+        action_id: call,
+        role: UsageRole::Input,
+        variable,
+        characterisation,
+    };
+    // Replace: audioRequest.Count VALUE is `1`.
+    let edits = file
+        .set_variable_characterisation(&target("audioRequest.Count", "VALUE"), "files.NUMBER_OF_ELEMENTS")
+        .unwrap();
+    assert_eq!(&file.text()[edits[0].span.range()], "1");
+    let (_, diff) = apply_and_check(&file, &edits);
+    insta::assert_snapshot!("usage_replace", diff);
+
+    // Add a characterisation to an existing usage.
+    let edits = file
+        .set_variable_characterisation(&target("audioRequest.Count", "BYTESIZE"), "8")
+        .unwrap();
+    let (new, diff) = apply_and_check(&file, &edits);
+    let a = new.repository.as_ref().unwrap().action(call).unwrap();
+    let usage = a
+        .body
+        .variable_usages()
+        .into_iter()
+        .find(|u| u.name == "audioRequest.Count")
+        .unwrap();
+    let kinds: Vec<_> = usage.characterisations.iter().map(|c| c.kind.as_str()).collect();
+    assert_eq!(kinds, ["VALUE", "BYTESIZE"]);
+    insta::assert_snapshot!("usage_add_characterisation", diff);
+
+    // Create a whole usage on a call that has none, in a file that has no stoex namespace yet.
+    let file = read("beagle-palladiofileshare/internal_architecture_model.repository");
+    let t = UsageTarget {
+        action_id: "_DrlNcOe1EeW5NafnxUciog",
+        role: UsageRole::Input,
+        variable: "query.terms",
+        characterisation: "NUMBER_OF_ELEMENTS",
+    };
+    let edits = file
+        .set_variable_characterisation(&t, "input.NUMBER_OF_ELEMENTS / 2")
+        .unwrap();
+    assert_eq!(edits.len(), 2, "binds the stoex prefix and inserts the usage");
+    let (new, diff) = apply_and_check(&file, &edits);
+    assert!(
+        new.diagnostics.iter().all(|d| d.code != "unknown-type"),
+        "{:?}",
+        new.diagnostics
+    );
+    let a = new
+        .repository
+        .as_ref()
+        .unwrap()
+        .action("_DrlNcOe1EeW5NafnxUciog")
+        .unwrap();
+    let usage = &a.body.variable_usages()[0];
+    assert_eq!(usage.name, "query.terms");
+    assert_eq!(usage.characterisations[0].kind, "NUMBER_OF_ELEMENTS");
+    assert_eq!(
+        spec_text(&new, usage.characterisations[0].specification),
+        Some("input.NUMBER_OF_ELEMENTS / 2")
+    );
+    insta::assert_snapshot!("usage_create", diff);
+}
+
+#[test]
+fn bad_edits_are_refused_whole() {
+    let file = read("minimum-example/default.repository");
+    assert!(matches!(
+        file.set_resource_demand("_rl6MwCHbEd62GabW1zGSBw", "CPU", "1 +"),
+        Err(EditError::InvalidSpecification { .. })
+    ));
+    assert!(matches!(
+        file.set_resource_demand("_nope", "CPU", "1"),
+        Err(EditError::NotFound(_))
+    ));
+    // A branch is not a loop.
+    assert!(matches!(
+        file.set_loop_iteration_count("_tfAiwCHjEd6ZSMvOJK-6LQ", "1"),
+        Err(EditError::NotFound(_))
+    ));
+    // A file with broken XML is never edited.
+    let broken = ModelFile::parse("x.repository".into(), file.text()[..file.text().len() / 2].to_string());
+    assert!(matches!(
+        broken.set_resource_demand("_rl6MwCHbEd62GabW1zGSBw", "CPU", "1"),
+        Err(EditError::NotEditable(_))
+    ));
+}
+
+#[test]
+fn crlf_files_keep_their_line_breaks() {
+    let file = read("minimum-example/default.repository");
+    let crlf = file.text().replace('\n', "\r\n");
+    let file = ModelFile::parse("crlf.repository".into(), crlf);
+    let edits = file.set_resource_demand("_rl6MwCHbEd62GabW1zGSBw", "HDD", "1").unwrap();
+    assert!(edits[0].new_text.contains("\r\n") && !edits[0].new_text.replace("\r\n", "").contains('\n'));
+    apply_and_check(&file, &edits);
+}
