@@ -207,7 +207,9 @@ impl ModelSet {
     pub fn check(&mut self, id: FileId) -> Vec<crate::Diagnostic> {
         self.load_referenced(id);
         let mut out = self.files[id].diagnostics.clone();
-        crate::check::references::check(self, id, &mut out);
+        if self.files[id].tree.errors.is_empty() {
+            crate::check::references::check(self, id, &mut out);
+        }
         out.sort_by_key(|d| (d.span.start, d.severity));
         out
     }

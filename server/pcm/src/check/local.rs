@@ -13,7 +13,13 @@ use crate::xml::{unescape_attribute, NO_NS};
 pub fn check(file: &ModelFile) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for e in &file.tree.errors {
-        out.push(Diagnostic::error("xml", Span::empty(e.offset), None, e.message.clone()));
+        let element = e.open.and_then(|n| file.nearest_id(n));
+        out.push(Diagnostic::error(
+            "xml",
+            Span::empty(e.offset),
+            element,
+            e.message.clone(),
+        ));
     }
     for (node, id) in &file.index.duplicate_ids {
         let span = file
@@ -29,6 +35,12 @@ pub fn check(file: &ModelFile) -> Vec<Diagnostic> {
     }
     types(file, &mut out);
     specifications(file, &mut out);
+    // After broken XML the tree ends early: every later id would be reported missing. The XML
+    // error comes first; the model checks wait until it is fixed.
+    if !file.tree.errors.is_empty() {
+        out.sort_by_key(|d| (d.span.start, d.severity));
+        return out;
+    }
     local_references(file, &mut out);
     if let Some(repo) = &file.repository {
         control_flow::check(file, repo, &mut out);

@@ -66,6 +66,8 @@ pub struct Attribute {
 pub struct XmlError {
     pub offset: usize,
     pub message: String,
+    /// The innermost element open when the error was found.
+    pub open: Option<NodeId>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -287,7 +289,8 @@ impl Builder {
     }
 
     fn error(&mut self, offset: usize, message: String) {
-        self.tree.errors.push(XmlError { offset, message });
+        let open = self.open.last().copied();
+        self.tree.errors.push(XmlError { offset, message, open });
     }
 
     /// Adds an element; false when its tag cannot be mapped back onto the text.
