@@ -249,8 +249,9 @@ impl ModelFile {
             let (prefix, mut edits) = self.stoex_prefix();
             let mut lines = vec![format!("<{}>", target.role.tag())];
             lines.extend(characterisation_lines(unit).into_iter().map(|l| format!("{unit}{l}")));
+            let xsi = self.xsi_prefix();
             lines.extend(
-                named_reference(target.variable, &prefix)
+                named_reference(target.variable, &prefix, &xsi, unit)
                     .into_iter()
                     .map(|l| format!("{unit}{l}")),
             );
@@ -283,6 +284,19 @@ impl ModelFile {
         }
         let edit = self.insert_attribute_edit(root, "xmlns:stoex", "http://sdq.ipd.uka.de/StochasticExpressions/2.2");
         ("stoex".into(), vec![edit])
+    }
+
+    /// The prefix the root binds to XML Schema instances (`xsi` in every file EMF writes).
+    fn xsi_prefix(&self) -> String {
+        self.tree
+            .root()
+            .and_then(|root| {
+                self.tree.attributes(root).iter().find_map(|a| {
+                    let prefix = self.tree.str(a.name).strip_prefix("xmlns:")?;
+                    (self.tree.str(a.value) == crate::xml::XSI_URI).then(|| prefix.to_string())
+                })
+            })
+            .unwrap_or_else(|| "xsi".into())
     }
 
     /// Sets `specification` on the child `tag` of `parent`, creating the child if it is missing.
@@ -414,7 +428,7 @@ pub fn resource_type_id(name_or_id: &str) -> &str {
 }
 
 /// `a.b.c` as nested `namedReference__VariableUsage` / `innerReference_NamespaceReference` lines.
-fn named_reference(variable: &str, prefix: &str) -> Vec<String> {
+fn named_reference(variable: &str, prefix: &str, xsi: &str, unit: &str) -> Vec<String> {
     let parts: Vec<&str> = variable.split('.').collect();
     let mut open = Vec::new();
     let mut close = Vec::new();
@@ -424,15 +438,15 @@ fn named_reference(variable: &str, prefix: &str) -> Vec<String> {
         } else {
             "innerReference_NamespaceReference"
         };
-        let pad = "  ".repeat(i);
+        let pad = unit.repeat(i);
         let name = escape_attribute(part, b'"');
         if i + 1 == parts.len() {
             open.push(format!(
-                "{pad}<{tag} xsi:type=\"{prefix}:VariableReference\" referenceName=\"{name}\"/>"
+                "{pad}<{tag} {xsi}:type=\"{prefix}:VariableReference\" referenceName=\"{name}\"/>"
             ));
         } else {
             open.push(format!(
-                "{pad}<{tag} xsi:type=\"{prefix}:NamespaceReference\" referenceName=\"{name}\">"
+                "{pad}<{tag} {xsi}:type=\"{prefix}:NamespaceReference\" referenceName=\"{name}\">"
             ));
             close.push(format!("{pad}</{tag}>"));
         }

@@ -3,7 +3,7 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::file::ModelFile;
-use crate::model::order::successor_index;
+use crate::model::order::successors;
 use crate::model::{Action, ActionKind, Behaviour, Repository};
 use crate::reference::Target;
 
@@ -60,10 +60,15 @@ fn behaviour(file: &ModelFile, b: &Behaviour, out: &mut Vec<Diagnostic>) {
             "this behaviour has no StopAction",
         ));
     }
+    let next = successors(&b.actions);
+    let mut in_order = vec![false; b.actions.len()];
+    for &i in &b.order {
+        in_order[i] = true;
+    }
     // Follow the chain from the start as far as it goes, reporting where it breaks.
     if let Some(&last) = b.order.last() {
         let a = &b.actions[last];
-        match (&a.successor, successor_index(&b.actions, last)) {
+        match (&a.successor, next[last]) {
             (None, _) if a.kind != ActionKind::StopAction => out.push(Diagnostic::error(
                 "control-flow",
                 name_span(a.node),
@@ -101,7 +106,7 @@ fn behaviour(file: &ModelFile, b: &Behaviour, out: &mut Vec<Diagnostic>) {
     }
     if !b.order.is_empty() {
         for (i, a) in b.actions.iter().enumerate() {
-            if !b.order.contains(&i) {
+            if !in_order[i] {
                 out.push(Diagnostic::warning(
                     "control-flow",
                     name_span(a.node),
@@ -113,10 +118,10 @@ fn behaviour(file: &ModelFile, b: &Behaviour, out: &mut Vec<Diagnostic>) {
     }
     // Predecessors must mirror successors (EMF keeps them as opposite references).
     for (i, a) in b.actions.iter().enumerate() {
-        let Some(next) = successor_index(&b.actions, i) else {
+        let Some(j) = next[i] else {
             continue;
         };
-        let n = &b.actions[next];
+        let n = &b.actions[j];
         let agrees = n.predecessor.as_ref().is_some_and(|p| p.target.id() == a.id.as_deref());
         if !agrees {
             let span = n.predecessor.as_ref().map_or(name_span(n.node), |p| p.span);

@@ -3,6 +3,7 @@
 
 use super::types::{Action, ActionKind};
 use crate::reference::Target;
+use std::collections::HashMap;
 
 /// Indices of `actions` from the StartAction along successors, stopping at the end of the chain,
 /// at a successor that is not in this behaviour, or before an action seen already (a cycle).
@@ -11,24 +12,34 @@ pub fn execution_order(actions: &[Action]) -> Vec<usize> {
     let Some(start) = actions.iter().position(|a| a.kind == ActionKind::StartAction) else {
         return Vec::new();
     };
+    let next = successors(actions);
     let mut order = vec![start];
     let mut seen = vec![false; actions.len()];
     seen[start] = true;
     let mut current = start;
-    while let Some(next) = successor_index(actions, current) {
-        if seen[next] {
+    while let Some(n) = next[current] {
+        if seen[n] {
             break;
         }
-        seen[next] = true;
-        order.push(next);
-        current = next;
+        seen[n] = true;
+        order.push(n);
+        current = n;
     }
     order
 }
 
-/// The index of an action's successor among its siblings.
-pub fn successor_index(actions: &[Action], i: usize) -> Option<usize> {
-    let succ = actions[i].successor.as_ref()?;
-    let Target::Id(id) = &succ.target else { return None };
-    actions.iter().position(|a| a.id.as_deref() == Some(id))
+/// For each action, the index of its successor among its siblings (`None` when it has none there).
+pub fn successors(actions: &[Action]) -> Vec<Option<usize>> {
+    let by_id: HashMap<&str, usize> = actions
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| Some((a.id.as_deref()?, i)))
+        .collect();
+    actions
+        .iter()
+        .map(|a| match &a.successor.as_ref()?.target {
+            Target::Id(id) => by_id.get(id.as_str()).copied(),
+            _ => None,
+        })
+        .collect()
 }
