@@ -205,6 +205,45 @@ pub const REFERENCE_ATTRIBUTES: &[&str] = &[
     "connectedResourceContainers_LinkingResource",
 ];
 
+/// Features written as `href` children in PCM files (cross-file references).
+pub const HREF_FEATURES: &[&str] = &[
+    "requiredResource_ParametricResourceDemand",
+    "dataType__Parameter",
+    "datatype_InnerDeclaration",
+    "innerType_CollectionDataType",
+    "returnType__OperationSignature",
+    "parentInterfaces__Interface",
+    "encapsulatedComponent__AssemblyContext",
+    "providedRole_EntryLevelSystemCall",
+    "operationSignature__EntryLevelSystemCall",
+    "targetResourceEnvironment_Allocation",
+    "system_Allocation",
+    "resourceContainer_AllocationContext",
+    "assemblyContext_AllocationContext",
+    "activeResourceType_ActiveResourceSpecification",
+    "schedulingPolicy",
+    "communicationLinkResourceType_CommunicationLinkResourceSpecification",
+    "resourceType_ResourceInterface",
+    "providedInterface__OperationProvidedRole",
+    "requiredInterface__OperationRequiredRole",
+    "providedRole_AssemblyConnector",
+    "requiredRole_AssemblyConnector",
+    "innerProvidedRole_ProvidedDelegationConnector",
+    "innerRequiredRole_RequiredDelegationConnector",
+];
+
+/// A feature name as a `Cow`: borrowed from the lists above when known.
+pub fn intern_feature(name: &str) -> std::borrow::Cow<'static, str> {
+    REFERENCE_ATTRIBUTES
+        .iter()
+        .chain(HREF_FEATURES)
+        .find(|&&f| f == name)
+        .map_or_else(
+            || std::borrow::Cow::Owned(name.to_string()),
+            |&f| std::borrow::Cow::Borrowed(f),
+        )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

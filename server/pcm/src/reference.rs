@@ -3,6 +3,7 @@
 
 use crate::span::Span;
 use crate::xml::NodeId;
+use std::borrow::Cow;
 
 /// One reference as written in a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -10,7 +11,8 @@ pub struct Reference {
     /// The element that holds the reference (for `href` children: the child itself).
     pub node: NodeId,
     /// The feature: the attribute's name (`successor_AbstractAction`), or the child's tag name.
-    pub feature: String,
+    /// Known features borrow a static name, so the index allocates nothing for them.
+    pub feature: Cow<'static, str>,
     /// Span of the reference text in the file (one token of a multi-valued attribute).
     pub span: Span,
     pub target: Target,

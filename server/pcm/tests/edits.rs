@@ -189,10 +189,8 @@ fn branch_probabilities_replace_and_add_the_attribute() {
     let edits = file.set_branch_probability("_JR0rsLnrEeWVlphM5rov7g", 0.5).unwrap();
     let (new, diff) = apply_and_check(&file, &edits);
     assert_eq!(
-        new.tree.raw_value(
-            new.index.node_by_id("_JR0rsLnrEeWVlphM5rov7g").unwrap(),
-            "branchProbability"
-        ),
+        new.tree
+            .raw_value(new.node_by_id("_JR0rsLnrEeWVlphM5rov7g").unwrap(), "branchProbability"),
         Some("0.5")
     );
     insta::assert_snapshot!("probability_add", diff);

@@ -81,7 +81,7 @@ fn behaviour(file: &ModelFile, b: &Behaviour, out: &mut Vec<Diagnostic>) {
             (Some(succ), None) => {
                 // Not a sibling: either elsewhere in the file (wrong behaviour) or nowhere (reported as unresolved).
                 if let Target::Id(id) = &succ.target {
-                    if file.index.node_by_id(id).is_some() {
+                    if file.node_by_id(id).is_some() {
                         out.push(Diagnostic::error(
                             "control-flow",
                             succ.span,

@@ -96,6 +96,9 @@ impl XmlTree {
         };
         builder.read(&text);
         let mut tree = builder.tree;
+        // The capacities above are guesses from the file size; give back what was not used.
+        tree.elements.shrink_to_fit();
+        tree.attributes.shrink_to_fit();
         tree.text = text;
         tree
     }
