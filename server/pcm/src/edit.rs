@@ -269,21 +269,31 @@ impl ModelFile {
         }
     }
 
-    /// The prefix bound to the StoEx namespace on the root, and the edit that binds `stoex` if none is.
+    /// The prefix bound to the StoEx namespace on the root, and the edit that binds one if none is
+    /// (`stoex`, or `stoex1`, ... when the file already uses `stoex` for something else).
     fn stoex_prefix(&self) -> (String, Vec<TextEdit>) {
         let Some(root) = self.tree.root() else {
             return ("stoex".into(), vec![]);
         };
+        let mut taken = Vec::new();
         for a in self.tree.attributes(root) {
-            let name = self.tree.str(a.name);
-            if let Some(prefix) = name.strip_prefix("xmlns:") {
+            if let Some(prefix) = self.tree.str(a.name).strip_prefix("xmlns:") {
                 if parse_namespace(self.tree.str(a.value)).is_some_and(|ns| ns.package == Package::StoEx) {
                     return (prefix.to_string(), vec![]);
                 }
+                taken.push(prefix);
             }
         }
-        let edit = self.insert_attribute_edit(root, "xmlns:stoex", "http://sdq.ipd.uka.de/StochasticExpressions/2.2");
-        ("stoex".into(), vec![edit])
+        let prefix = std::iter::once("stoex".to_string())
+            .chain((1..).map(|i| format!("stoex{i}")))
+            .find(|p| !taken.contains(&p.as_str()))
+            .unwrap_or_default();
+        let edit = self.insert_attribute_edit(
+            root,
+            &format!("xmlns:{prefix}"),
+            "http://sdq.ipd.uka.de/StochasticExpressions/2.2",
+        );
+        (prefix, vec![edit])
     }
 
     /// The prefix the root binds to XML Schema instances (`xsi` in every file EMF writes).

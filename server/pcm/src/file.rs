@@ -111,12 +111,14 @@ impl ModelFile {
             Err(e) => {
                 let at = e.utf8_error().valid_up_to();
                 let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                // The bad bytes became U+FFFD (3 bytes): the span covers that character.
+                let width = text[at..].chars().next().map_or(0, char::len_utf8);
                 let mut file = ModelFile::parse(path, text);
                 file.diagnostics.insert(
                     0,
                     Diagnostic::error(
                         "encoding",
-                        Span::new(at, at + 1),
+                        Span::new(at, at + width),
                         None,
                         format!("the file is not valid UTF-8 (byte {at}); invalid bytes were read as U+FFFD"),
                     ),

@@ -153,7 +153,7 @@ impl ModelSet {
             return Err(reason.clone());
         }
         let loaded = match &location {
-            Location::File(path) => ModelFile::read(path).map_err(|e| format!("{e} ({})", path.display())),
+            Location::File(path) => read_model_file(path),
             Location::Bundled(name) => bundled(name)
                 .map(|text| ModelFile::parse(location.path(), text.to_string()))
                 .ok_or_else(|| format!("`{name}` is not one of Palladio's default models bundled with Beagle")),
@@ -213,6 +213,26 @@ impl ModelSet {
         out.sort_by_key(|d| (d.span.start, d.severity));
         out
     }
+}
+
+/// Referenced files larger than this are not read (a model names files; it must not make Beagle
+/// read a device or a huge file).
+pub const MAX_REFERENCED_FILE: u64 = 512 * 1024 * 1024;
+
+/// Reads a file a reference names: only regular files, and only up to [`MAX_REFERENCED_FILE`].
+fn read_model_file(path: &Path) -> Result<ModelFile, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("{e} ({})", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
+    if meta.len() > MAX_REFERENCED_FILE {
+        return Err(format!(
+            "{} is larger than {} MiB",
+            path.display(),
+            MAX_REFERENCED_FILE >> 20
+        ));
+    }
+    ModelFile::read(path).map_err(|e| format!("{e} ({})", path.display()))
 }
 
 pub fn bundled(name: &str) -> Option<&'static str> {

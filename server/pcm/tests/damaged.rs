@@ -81,12 +81,7 @@ fn parse(what: &str, bytes: Vec<u8>) -> ModelFile {
 fn assert_spans_valid(what: &str, file: &ModelFile) {
     let text = file.text();
     for d in &file.diagnostics {
-        let Span { start, mut end } = d.span;
-        if d.code == "encoding" {
-            // Known beagle-pcm bug, reproduced by `encoding_span_covers_the_replacement_character`
-            // (ignored until fixed): the span ends one byte into the 3-byte U+FFFD. Checked up to its start.
-            end = start;
-        }
+        let Span { start, end } = d.span;
         let (start, end) = (start as usize, end as usize);
         assert!(
             start <= end && end <= text.len() && text.is_char_boundary(start) && text.is_char_boundary(end),
@@ -169,7 +164,6 @@ fn flipped_bytes_never_panic() {
 }
 
 #[test]
-#[ignore = "beagle-pcm bug: the `encoding` diagnostic's span ends inside the U+FFFD that replaced the bad byte"]
 fn encoding_span_covers_the_replacement_character() {
     let file = ModelFile::from_bytes(PathBuf::from("bad.repository"), b"<a>\xE6</a>".to_vec());
     let d = file
@@ -187,7 +181,6 @@ fn encoding_span_covers_the_replacement_character() {
 }
 
 #[test]
-#[ignore = "beagle-pcm bug: after a UTF-8 byte order mark, start and end tag spans are 3 bytes early"]
 fn tag_spans_after_a_byte_order_mark() {
     // Windows editors write a BOM; quick-xml skips it, and the tag spans do not count it.
     let file = ModelFile::parse(

@@ -163,3 +163,18 @@ fn utf8_and_ascii_with_entities() {
     let file = ModelFile::from_bytes("latin.repository".into(), bytes);
     assert_eq!(file.diagnostics[0].code, "encoding");
 }
+
+#[test]
+fn references_to_devices_are_not_read() {
+    let base = read("minimum-example/default.repository");
+    let text = base
+        .text()
+        .replacen("pathmap://PCM_MODELS/Palladio.resourcetype#", "/dev/zero#", 1);
+    let mut set = ModelSet::new();
+    let id = set.insert(ModelFile::parse(fixture("minimum-example/zero.repository"), text));
+    let diags = set.check(id);
+    assert!(
+        diags.iter().any(|d| d.message.contains("not a regular file")),
+        "{diags:#?}"
+    );
+}

@@ -298,3 +298,23 @@ fn crlf_files_keep_their_line_breaks() {
     assert!(edits[0].new_text.contains("\r\n") && !edits[0].new_text.replace("\r\n", "").contains('\n'));
     apply_and_check(&file, &edits);
 }
+
+#[test]
+fn a_stoex_prefix_taken_by_another_namespace_gets_a_fresh_one() {
+    let base = read("beagle-palladiofileshare/internal_architecture_model.repository");
+    let text = base
+        .text()
+        .replacen("xmlns:xmi=", "xmlns:stoex=\"urn:not-stoex\" xmlns:xmi=", 1);
+    let file = ModelFile::parse(base.path.clone(), text);
+    let t = UsageTarget {
+        action_id: "_DrlNcOe1EeW5NafnxUciog",
+        role: UsageRole::Input,
+        variable: "n",
+        characterisation: "VALUE",
+    };
+    let edits = file.set_variable_characterisation(&t, "1").unwrap();
+    assert!(edits[0].new_text.starts_with(" xmlns:stoex1="), "{:?}", edits[0]);
+    let (new, _) = apply_and_check(&file, &edits);
+    assert!(new.tree.errors.is_empty());
+    assert!(new.text().contains("xsi:type=\"stoex1:VariableReference\""));
+}

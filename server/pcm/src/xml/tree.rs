@@ -229,22 +229,25 @@ struct Builder {
 
 impl Builder {
     fn read(&mut self, text: &str) {
-        let mut reader = Reader::from_str(text);
+        // quick-xml skips a byte order mark and counts positions after it; spans count from the
+        // file's first byte, so read past the mark ourselves and add it back.
+        let bom = if text.starts_with('\u{FEFF}') { 3 } else { 0 };
+        let mut reader = Reader::from_str(&text[bom..]);
         let config = reader.config_mut();
         config.check_end_names = true;
         config.trim_text(false);
         let mut seen_root = false;
         loop {
-            let before = reader.buffer_position() as usize;
+            let before = bom + reader.buffer_position() as usize;
             let event = match reader.read_event() {
                 Ok(e) => e,
                 Err(e) => {
-                    let offset = (reader.error_position() as usize).min(text.len());
+                    let offset = (bom + reader.error_position() as usize).min(text.len());
                     self.error(offset, format!("malformed XML: {e}"));
                     return;
                 }
             };
-            let after = reader.buffer_position() as usize;
+            let after = bom + reader.buffer_position() as usize;
             match event {
                 Event::Start(start) | Event::Empty(start) if seen_root && self.open.is_empty() => {
                     let _ = start;
