@@ -22,14 +22,6 @@ static ALLOC: CountingAlloc = CountingAlloc;
 const GENERATED_BYTES: usize = 10 * 1024 * 1024;
 const TARGET_MS: f64 = 100.0;
 const TARGET_MEMORY_RATIO: f64 = 5.0;
-const PCM_EXTENSIONS: [&str; 6] = [
-    "repository",
-    "system",
-    "allocation",
-    "usagemodel",
-    "resourceenvironment",
-    "resourcetype",
-];
 
 struct Row {
     name: String,
@@ -120,20 +112,7 @@ fn read(path: &Path) -> String {
 
 /// Every PCM model file under `dir`, sorted, so that rows come in a stable order.
 fn pcm_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("cannot list {}: {e}", d.display())) {
-            let path = entry.expect("a directory entry").path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| PCM_EXTENSIONS.iter().any(|x| e == *x)) {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
+    beagle_pcm::workspace::find_model_files(dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
 }
 
 fn measure_one(path: &Path, name: &str, text: &str, seffs: usize) -> Row {

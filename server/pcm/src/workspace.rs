@@ -325,3 +325,37 @@ pub fn normalise(path: &Path) -> PathBuf {
     }
     out
 }
+
+/// The extensions of PCM model files.
+pub const PCM_EXTENSIONS: [&str; 6] = [
+    "repository",
+    "system",
+    "allocation",
+    "usagemodel",
+    "resourceenvironment",
+    "resourcetype",
+];
+
+pub fn is_model_file(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| PCM_EXTENSIONS.contains(&e))
+}
+
+/// Every PCM model file under a folder, sorted so that output built from it is stable.
+pub fn find_model_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if is_model_file(&path) {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}

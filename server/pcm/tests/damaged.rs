@@ -9,35 +9,20 @@ use beagle_pcm::{ModelFile, Severity, Span};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-const PCM_EXTENSIONS: [&str; 6] = [
-    "repository",
-    "system",
-    "allocation",
-    "usagemodel",
-    "resourceenvironment",
-    "resourcetype",
-];
-
 /// Files up to this size are also cut at every tag boundary (larger ones only every 97th byte,
 /// which keeps the test fast in debug builds).
 const SMALL_FILE: usize = 12 * 1024;
 
 fn fixtures() -> Vec<(PathBuf, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/pcm");
-    let mut files = Vec::new();
-    let mut dirs = vec![root.clone()];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| PCM_EXTENSIONS.iter().any(|x| e == *x)) {
-                let text = std::fs::read_to_string(&path).unwrap();
-                files.push((path, text));
-            }
-        }
-    }
-    files.sort();
+    let files: Vec<_> = beagle_pcm::workspace::find_model_files(&root)
+        .unwrap()
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap();
+            (path, text)
+        })
+        .collect();
     assert!(files.len() >= 15, "expected the PCM fixtures under {}", root.display());
     files
 }

@@ -2,6 +2,7 @@
 
 use beagle_pcm::model::ActionKind;
 use beagle_pcm::namespaces::{parse_namespace, Package};
+use beagle_pcm::workspace::find_model_files;
 use beagle_pcm::{Diagnostic, ModelFile, ModelSet, Severity};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -18,15 +19,6 @@ pub struct Args {
     #[arg(long)]
     json: bool,
 }
-
-const EXTENSIONS: [&str; 6] = [
-    "repository",
-    "system",
-    "allocation",
-    "usagemodel",
-    "resourceenvironment",
-    "resourcetype",
-];
 
 #[derive(Serialize)]
 struct FileReport {
@@ -81,31 +73,12 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
-            let mut found = Vec::new();
-            walk(p, &mut found).map_err(|e| format!("cannot read folder {}: {e}", p.display()))?;
-            found.sort();
-            out.extend(found);
+            out.extend(find_model_files(p).map_err(|e| format!("cannot read folder {}: {e}", p.display()))?);
         } else {
             out.push(p.clone());
         }
     }
     Ok(out)
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        if path.is_dir() {
-            walk(&path, out)?;
-        } else if path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| EXTENSIONS.contains(&e))
-        {
-            out.push(path);
-        }
-    }
-    Ok(())
 }
 
 fn report(file: &ModelFile, diagnostics: &[Diagnostic]) -> FileReport {

@@ -20,23 +20,7 @@ pub fn read(rel: &str) -> ModelFile {
 
 /// Every PCM file under fixtures/pcm, sorted.
 pub fn all_model_files() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if matches!(
-                p.extension().and_then(|e| e.to_str()),
-                Some("repository" | "system" | "allocation" | "usagemodel" | "resourceenvironment" | "resourcetype")
-            ) {
-                out.push(p);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(&fixtures(), &mut out);
-    out.sort();
-    out
+    beagle_pcm::workspace::find_model_files(&fixtures()).unwrap()
 }
 
 pub fn errors(file: &ModelFile) -> Vec<String> {
