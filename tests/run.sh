@@ -7,6 +7,9 @@ export CARGO_TERM_COLOR=never
 echo "== format"
 cargo fmt --all -- --check
 
+echo "== lints"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
 echo "== unit, integration and snapshot tests"
 # insta fails on a missing or changed snapshot when CI is set; locally it writes .snap.new files.
 cargo test --workspace --locked
