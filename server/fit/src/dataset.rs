@@ -1,0 +1,148 @@
+//! A dataset: `k` named input columns and the measured target `y`.
+
+use thiserror::Error;
+
+/// Input columns (characterised parameters of each call) and the measured target.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dataset {
+    /// Column names: `x1..xk` or PCM variable texts such as `files.NUMBER_OF_ELEMENTS`.
+    pub names: Vec<String>,
+    /// `columns[i][row]`: value of input `i` in a row.
+    pub columns: Vec<Vec<f64>>,
+    /// The target of each row.
+    pub y: Vec<f64>,
+    /// Name of the target column (`y` in the benchmark contract).
+    pub target_name: String,
+}
+
+/// A dataset that cannot be built.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum DatasetError {
+    #[error("column `{name}` has {found} values, expected {expected}")]
+    Length {
+        name: String,
+        found: usize,
+        expected: usize,
+    },
+    #[error("{count} names for {columns} input columns")]
+    Names { count: usize, columns: usize },
+    #[error("row {row} of column `{name}` is not a finite number ({value})")]
+    NotFinite { name: String, row: usize, value: f64 },
+    #[error("duplicate column name `{0}`")]
+    Duplicate(String),
+}
+
+impl Dataset {
+    /// Builds a dataset, checking lengths, names and that every value is finite.
+    pub fn new(names: Vec<String>, columns: Vec<Vec<f64>>, y: Vec<f64>) -> Result<Dataset, DatasetError> {
+        if names.len() != columns.len() {
+            return Err(DatasetError::Names {
+                count: names.len(),
+                columns: columns.len(),
+            });
+        }
+        for (i, n) in names.iter().enumerate() {
+            if names[..i].contains(n) {
+                return Err(DatasetError::Duplicate(n.clone()));
+            }
+        }
+        let check = |name: &str, values: &[f64]| -> Result<(), DatasetError> {
+            if values.len() != y.len() {
+                return Err(DatasetError::Length {
+                    name: name.to_string(),
+                    found: values.len(),
+                    expected: y.len(),
+                });
+            }
+            match values.iter().position(|v| !v.is_finite()) {
+                Some(row) => Err(DatasetError::NotFinite {
+                    name: name.to_string(),
+                    row,
+                    value: values[row],
+                }),
+                None => Ok(()),
+            }
+        };
+        for (name, c) in names.iter().zip(&columns) {
+            check(name, c)?;
+        }
+        check("y", &y)?;
+        Ok(Dataset {
+            names,
+            columns,
+            y,
+            target_name: "y".to_string(),
+        })
+    }
+
+    /// A dataset with columns named `x1..xk`.
+    pub fn unnamed(columns: Vec<Vec<f64>>, y: Vec<f64>) -> Result<Dataset, DatasetError> {
+        let names = (1..=columns.len()).map(|i| format!("x{i}")).collect();
+        Dataset::new(names, columns, y)
+    }
+
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.y.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.y.is_empty()
+    }
+
+    /// Number of input columns.
+    pub fn k(&self) -> usize {
+        self.columns.len()
+    }
+
+    /// Input values of one row.
+    pub fn row(&self, row: usize) -> Vec<f64> {
+        self.columns.iter().map(|c| c[row]).collect()
+    }
+
+    /// The rows `rows` only (in that order).
+    pub fn subset(&self, rows: &[usize]) -> Dataset {
+        Dataset {
+            names: self.names.clone(),
+            columns: self
+                .columns
+                .iter()
+                .map(|c| rows.iter().map(|r| c[*r]).collect())
+                .collect(),
+            y: rows.iter().map(|r| self.y[*r]).collect(),
+            target_name: self.target_name.clone(),
+        }
+    }
+
+    /// Whether every target value is an integer (loop counts, call counts).
+    pub fn integer_target(&self) -> bool {
+        !self.y.is_empty() && self.y.iter().all(|v| *v == v.trunc())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checks() {
+        let d = Dataset::unnamed(vec![vec![1.0, 2.0], vec![3.0, 4.0]], vec![5.0, 6.0]).unwrap();
+        assert_eq!(d.names, vec!["x1", "x2"]);
+        assert_eq!((d.len(), d.k()), (2, 2));
+        assert_eq!(d.row(1), vec![2.0, 4.0]);
+        assert_eq!(d.subset(&[1]).y, vec![6.0]);
+        assert!(d.integer_target());
+        assert!(matches!(
+            Dataset::unnamed(vec![vec![1.0]], vec![1.0, 2.0]),
+            Err(DatasetError::Length { .. })
+        ));
+        assert!(matches!(
+            Dataset::unnamed(vec![vec![1.0, f64::NAN]], vec![1.0, 2.0]),
+            Err(DatasetError::NotFinite { row: 1, .. })
+        ));
+        assert!(matches!(
+            Dataset::new(vec!["a".into(), "a".into()], vec![vec![], vec![]], vec![]),
+            Err(DatasetError::Duplicate(_))
+        ));
+    }
+}

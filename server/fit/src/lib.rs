@@ -1,0 +1,245 @@
+//! Beagle's fitting engine: finds the parametric expression behind measurements of a code section.
+//!
+//! Pure and synchronous: no I/O except [`csv`], randomness only from seeded `ChaCha8Rng`s.
+//! [`fit`] runs the analysers (robust best-subset [`regression`], [`threshold`] steps, [`integer`]
+//! forms for loop counts; MARS and genetic programming are to come) and selects among their
+//! candidates ([`criterion`]).
+//!
+//! ```
+//! use beagle_fit::{fit, Dataset, FitOptions};
+//! let x: Vec<f64> = (1..=40).map(|i| f64::from(i * i) * 100.0).collect();
+//! let y: Vec<f64> = x.iter().map(|v| 0.35 * v + 120.0).collect();
+//! let data = Dataset::new(vec!["files.NUMBER_OF_ELEMENTS".into()], vec![x], y).unwrap();
+//! let result = fit(&data, &FitOptions::default()).unwrap();
+//! assert_eq!(result.infix, "0.35*x1 + 120");
+//! assert_eq!(result.stoex, "0.35 * files.NUMBER_OF_ELEMENTS + 120");
+//! ```
+
+pub mod criterion;
+pub mod csv;
+pub mod dataset;
+pub mod eval;
+pub mod expr;
+pub mod integer;
+pub mod linalg;
+pub mod print;
+pub mod regression;
+pub mod simplify;
+pub mod stats;
+pub mod threshold;
+
+pub use criterion::{Candidate, ErrorScale};
+pub use csv::{parse_csv, CsvError};
+pub use dataset::{Dataset, DatasetError};
+pub use eval::{eval, eval_cond, eval_point};
+pub use expr::{BinaryOp, CmpOp, Complexity, Cond, Expr, UnaryOp};
+pub use print::{format_number, infix, stoex_text, stoex_variable_text, to_stoex};
+pub use regression::RegressionOptions;
+pub use simplify::simplify;
+pub use threshold::ThresholdOptions;
+
+/// How the final model is chosen among the analysers' candidates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Selection {
+    /// Robust extended BIC ([`criterion`]): accounts for the number of rows and the noise level,
+    /// so it can tell a spurious term from a real one under noise. The default.
+    #[default]
+    InformationCriterion,
+    /// [`FitnessOptions`] (Krogmann et al. style): error weighted against complexity penalties.
+    Fitness,
+}
+
+/// Fitness in the style of Krogmann et al. (genetic search for parametric performance models):
+/// `error_weight · e + Σ weight · max(0, measure - threshold)` over depth, size and number of
+/// variables, where `e` is the root-mean-square scaled residual ([`criterion`]; relative error for
+/// positive targets). Lower is better. Used by [`Selection::Fitness`] and, later, by the genetic
+/// programming; reported for every result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FitnessOptions {
+    pub error_weight: f64,
+    pub depth_threshold: usize,
+    pub depth_weight: f64,
+    pub size_threshold: usize,
+    pub size_weight: f64,
+    pub variables_threshold: usize,
+    pub variables_weight: f64,
+}
+
+impl Default for FitnessOptions {
+    fn default() -> Self {
+        FitnessOptions {
+            error_weight: 15.0,
+            depth_threshold: 5,
+            depth_weight: 0.1,
+            size_threshold: 12,
+            size_weight: 0.05,
+            variables_threshold: 2,
+            variables_weight: 0.1,
+        }
+    }
+}
+
+impl FitnessOptions {
+    /// The fitness of an expression with root-mean-square scaled residual `error`.
+    pub fn fitness(&self, e: &Expr, error: f64) -> f64 {
+        let over = |m: usize, t: usize| m.saturating_sub(t) as f64;
+        self.error_weight * error
+            + self.depth_weight * over(e.depth(), self.depth_threshold)
+            + self.size_weight * over(e.size(), self.size_threshold)
+            + self.variables_weight * over(e.variables().len(), self.variables_threshold)
+    }
+}
+
+/// Options of [`fit`]; the default runs every analyser.
+#[derive(Clone, Debug)]
+pub struct FitOptions {
+    pub regression: RegressionOptions,
+    /// `None` disables the threshold analyser.
+    pub threshold: Option<ThresholdOptions>,
+    pub selection: Selection,
+    pub fitness: FitnessOptions,
+}
+
+impl Default for FitOptions {
+    fn default() -> Self {
+        FitOptions {
+            regression: RegressionOptions::default(),
+            threshold: Some(ThresholdOptions::default()),
+            selection: Selection::default(),
+            fitness: FitnessOptions::default(),
+        }
+    }
+}
+
+/// One candidate as the selection saw it.
+#[derive(Clone, Debug)]
+pub struct Scored {
+    pub infix: String,
+    pub source: &'static str,
+    /// Selection score (lower is better; see [`criterion`]).
+    pub score: f64,
+    pub fitness: f64,
+}
+
+/// The answer of [`fit`].
+#[derive(Clone, Debug)]
+pub struct FitResult {
+    pub expr: Expr,
+    /// Contract infix grammar, variables `x1..xk`.
+    pub infix: String,
+    /// StoEx with the dataset's column names.
+    pub stoex: String,
+    /// Which analyser found it (`"regression"`, `"threshold"`, `"integer"`).
+    pub source: &'static str,
+    /// Coefficient of determination on the data (plain, outliers included).
+    pub r2: f64,
+    /// Median of `|y - f| / |y|` over rows with `y != 0` (robust to outliers).
+    pub relative_error: f64,
+    pub size: usize,
+    pub depth: usize,
+    /// Names of the inputs used.
+    pub variables: Vec<String>,
+    /// Estimated noise level `σ̂` (scaled residuals; relative for positive targets).
+    pub sigma: f64,
+    pub score: f64,
+    pub fitness: f64,
+    /// Every candidate considered, best first.
+    pub candidates: Vec<Scored>,
+}
+
+/// Why [`fit`] found nothing.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum FitError {
+    #[error("no data rows")]
+    NoRows,
+    #[error("no analyser produced a model")]
+    NoModel,
+}
+
+fn rms(r: &[f64]) -> f64 {
+    (r.iter().map(|v| v * v).sum::<f64>() / r.len().max(1) as f64).sqrt()
+}
+
+/// Fits `data` (see the crate documentation).
+pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> {
+    let n = data.len();
+    if n == 0 {
+        return Err(FitError::NoRows);
+    }
+    let y = &data.y;
+    let basis = regression::basis(&data.columns);
+    let mut candidates: Vec<Candidate> = Vec::new();
+    if let Some(r) = regression::regress(&basis, y, &options.regression) {
+        let fits: Vec<regression::LinearFit> = r.models.iter().map(|m| m.fit.clone()).collect();
+        candidates.extend(r.models.into_iter().map(|m| m.candidate));
+        candidates.extend(integer::integer_candidates(
+            data,
+            &basis,
+            &fits,
+            options.regression.scale,
+        ));
+    }
+    if let Some(t) = &options.threshold {
+        let steps = threshold::thresholds(&data.columns, &basis, y, &options.regression, t);
+        candidates.extend(steps.into_iter().map(|s| s.candidate));
+    }
+    if candidates.is_empty() {
+        return Err(FitError::NoModel);
+    }
+    let sel = criterion::select(&candidates).ok_or(FitError::NoModel)?;
+    let fitness: Vec<f64> = candidates
+        .iter()
+        .map(|c| options.fitness.fitness(&c.expr, rms(&c.residuals)))
+        .collect();
+    let best = match options.selection {
+        Selection::InformationCriterion => sel.best,
+        Selection::Fitness => (0..candidates.len())
+            .min_by(|a, b| stats::cmp_f64(&fitness[*a], &fitness[*b]))
+            .unwrap_or(sel.best),
+    };
+    let mut order: Vec<usize> = (0..candidates.len()).collect();
+    order.sort_by(|a, b| stats::cmp_f64(&sel.scores[*a], &sel.scores[*b]));
+    let scored = order
+        .iter()
+        .map(|i| Scored {
+            infix: infix(&candidates[*i].expr),
+            source: candidates[*i].source,
+            score: sel.scores[*i],
+            fitness: fitness[*i],
+        })
+        .collect();
+    let c = &candidates[best];
+    let expr = c.expr.clone();
+    let pred = eval(&expr, &data.columns, n);
+    let mean = stats::mean(y);
+    let sst: f64 = y.iter().map(|v| (v - mean) * (v - mean)).sum();
+    let sse: f64 = y.iter().zip(&pred).map(|(v, f)| (v - f) * (v - f)).sum();
+    let r2 = if sst > 0.0 {
+        1.0 - sse / sst
+    } else if sse == 0.0 {
+        1.0
+    } else {
+        f64::NEG_INFINITY
+    };
+    let rel: Vec<f64> = y
+        .iter()
+        .zip(&pred)
+        .filter(|(v, _)| **v != 0.0)
+        .map(|(v, f)| ((v - f) / v).abs())
+        .collect();
+    Ok(FitResult {
+        infix: infix(&expr),
+        stoex: stoex_text(&expr, &data.names),
+        source: c.source,
+        r2,
+        relative_error: if rel.is_empty() { 0.0 } else { stats::median(&rel) },
+        size: expr.size(),
+        depth: expr.depth(),
+        variables: expr.variables().iter().map(|i| data.names[*i].clone()).collect(),
+        sigma: sel.sigma,
+        score: sel.scores[best],
+        fitness: fitness[best],
+        candidates: scored,
+        expr,
+    })
+}
