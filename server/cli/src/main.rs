@@ -20,6 +20,8 @@ struct Cli {
 enum Command {
     /// Parse PCM files (or every PCM file under a folder), resolve references, report diagnostics.
     Check(commands::check::Args),
+    /// Fit a parametric expression to measurements in a CSV (the benchmark's solver contract).
+    Fit(commands::fit::Args),
     /// Work with stochastic expressions.
     #[command(subcommand)]
     Stoex(commands::stoex::Command),
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check(args) => commands::check::run(&args),
         Command::Stoex(cmd) => commands::stoex::run(&cmd),
+        Command::Fit(args) => commands::fit::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -95,3 +95,46 @@ fn stoex_eval_with_variables() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8(out.stderr).unwrap().contains("x.VALUE"));
 }
+
+/// Writes a CSV of `y = f(x)` for x = 10, 20, ... into a fresh temporary file.
+fn law_csv(name: &str, header: &str, f: impl Fn(f64) -> f64) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("beagle-cli-fit-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("train.csv");
+    let mut text = format!("{header}\n");
+    for i in 1..=40 {
+        let x = f64::from(i * i) * 100.0;
+        text.push_str(&format!("{x:?},{:?}\n", f(x)));
+    }
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn fit_follows_the_solver_contract() {
+    let csv = law_csv("affine", "x1,y", |x| 0.35 * x + 120.0);
+    let out = Command::new(env!("CARGO_BIN_EXE_beagle"))
+        .args(["fit", csv.to_str().unwrap()])
+        .env("SR_TIME_LIMIT", "10")
+        .env("SR_SEED", "7")
+        .env("SR_THREADS", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&out);
+    assert_eq!(text.lines().last(), Some("expr: 0.35*x1 + 120"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("size: ")));
+
+    let csv = law_csv("stoex", "files.NUMBER_OF_ELEMENTS,y", |x| 0.35 * x + 120.0);
+    let out = beagle(&["fit", "--stoex", csv.to_str().unwrap()]);
+    assert_eq!(
+        stdout(&out).lines().last(),
+        Some("expr: 0.35 * files.NUMBER_OF_ELEMENTS + 120")
+    );
+
+    let bad = csv.with_file_name("bad.csv");
+    std::fs::write(&bad, "x1,y\n1,2\n3,oops\n").unwrap();
+    let out = beagle(&["fit", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("line 3"));
+}

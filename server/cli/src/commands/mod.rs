@@ -1,2 +1,3 @@
 pub mod check;
+pub mod fit;
 pub mod stoex;

@@ -1,0 +1,47 @@
+//! `beagle fit FILE.csv`: the fitting engine on one CSV, following the symbolic-regression
+//! benchmark's solver contract (`../shared/bench/sr/CONTRACT.md`): header `x1..xk,y` (or PCM
+//! names), budget and seed from `SR_TIME_LIMIT` / `SR_SEED` / `SR_THREADS` or flags, and a last
+//! line `expr: ...`.
+
+use beagle_fit::{fit, parse_csv, FitOptions};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// CSV with a header of input names and `y` last (`x1,x2,y` or `files.NUMBER_OF_ELEMENTS,y`).
+    file: PathBuf,
+    /// Wall-clock budget in seconds [env: SR_TIME_LIMIT]. Today's analysers finish in milliseconds;
+    /// the genetic search will use the budget.
+    #[arg(long, env = "SR_TIME_LIMIT", default_value_t = 10.0)]
+    time_limit: f64,
+    /// Seed of every random choice [env: SR_SEED]; the same seed gives the same expression.
+    #[arg(long, env = "SR_SEED", default_value_t = 1)]
+    seed: u64,
+    /// Worker threads [env: SR_THREADS].
+    #[arg(long, env = "SR_THREADS", default_value_t = 1)]
+    threads: usize,
+    /// Print the expression as StoEx with the CSV's column names instead of the contract grammar.
+    #[arg(long)]
+    stoex: bool,
+}
+
+pub fn run(args: &Args) -> Result<ExitCode, String> {
+    if !args.time_limit.is_finite() || args.time_limit <= 0.0 || args.threads == 0 {
+        return Err("--time-limit must be positive and --threads at least 1".into());
+    }
+    let text = std::fs::read_to_string(&args.file).map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
+    let data = parse_csv(&text).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let result = fit(&data, &FitOptions::default()).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    println!(
+        "log: {} rows, best from {}, R^2 {:.6}, median relative error {:.4}, {} candidates",
+        data.len(),
+        result.source,
+        result.r2,
+        result.relative_error,
+        result.candidates.len()
+    );
+    println!("size: {}", result.size);
+    println!("expr: {}", if args.stoex { &result.stoex } else { &result.infix });
+    Ok(ExitCode::SUCCESS)
+}
