@@ -97,6 +97,15 @@ fn demand_on_an_action_without_children_opens_its_tag() {
     insta::assert_snapshot!(diff);
 }
 
+/// The iteration count of a LoopAction, as text.
+fn loop_count<'a>(file: &'a ModelFile, id: &str) -> Option<&'a str> {
+    let a = file.repository.as_ref()?.action(id)?;
+    let ActionBody::Loop { iteration_count, .. } = &a.body else {
+        return None;
+    };
+    spec_text(file, *iteration_count)
+}
+
 #[test]
 fn loop_iteration_counts_replace_and_create() {
     let file = read("harddisk-example/default.repository");
@@ -104,16 +113,10 @@ fn loop_iteration_counts_replace_and_create() {
         .set_loop_iteration_count("_ZDv6sHJ3Ed2efr_U4e1c6Q", "Trunc(data.BYTESIZE / 4096)")
         .unwrap();
     let (new, diff) = apply_and_check(&file, &edits);
-    let a = new
-        .repository
-        .as_ref()
-        .unwrap()
-        .action("_ZDv6sHJ3Ed2efr_U4e1c6Q")
-        .unwrap();
-    let ActionBody::Loop { iteration_count, .. } = &a.body else {
-        panic!()
-    };
-    assert_eq!(spec_text(&new, *iteration_count), Some("Trunc(data.BYTESIZE / 4096)"));
+    assert_eq!(
+        loop_count(&new, "_ZDv6sHJ3Ed2efr_U4e1c6Q"),
+        Some("Trunc(data.BYTESIZE / 4096)")
+    );
     insta::assert_snapshot!("loop_replace", diff);
 
     // Without its iterationCount_LoopAction, Family's InnerLoop gets one after its body.
@@ -127,16 +130,7 @@ fn loop_iteration_counts_replace_and_create() {
         .set_loop_iteration_count("_h1a6ILnnEeWVlphM5rov7g", "n.VALUE")
         .unwrap();
     let (new, diff) = apply_and_check(&file, &edits);
-    let a = new
-        .repository
-        .as_ref()
-        .unwrap()
-        .action("_h1a6ILnnEeWVlphM5rov7g")
-        .unwrap();
-    let ActionBody::Loop { iteration_count, .. } = &a.body else {
-        panic!()
-    };
-    assert_eq!(spec_text(&new, *iteration_count), Some("n.VALUE"));
+    assert_eq!(loop_count(&new, "_h1a6ILnnEeWVlphM5rov7g"), Some("n.VALUE"));
     insta::assert_snapshot!("loop_create", diff);
 }
 

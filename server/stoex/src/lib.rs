@@ -34,6 +34,7 @@ mod functions;
 mod lexer;
 mod lint;
 mod parser;
+mod precedence;
 mod print;
 
 pub use ast::{

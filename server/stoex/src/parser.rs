@@ -67,13 +67,7 @@ struct Node {
 
 type PResult<T> = Result<T, ParseError>;
 
-// Binding strength of the binary levels, loosest first (as in `print.rs`).
-const AND: u8 = 1;
-const OR: u8 = 2;
-const COMPARE: u8 = 3;
-const SUM: u8 = 4;
-const PRODUCT: u8 = 5;
-const POWER: u8 = 6;
+use crate::precedence::{AND, COMPARE, OR, POWER, PRODUCT, SUM};
 
 #[derive(Clone, Copy)]
 enum Op {

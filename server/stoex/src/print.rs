@@ -34,16 +34,7 @@ pub fn print(e: &Expr) -> String {
     out
 }
 
-// Binding strength of each grammar level, loosest first.
-const IF_ELSE: u8 = 0;
-const AND: u8 = 1;
-const OR: u8 = 2;
-const COMPARE: u8 = 3;
-const SUM: u8 = 4;
-const PRODUCT: u8 = 5;
-const POWER: u8 = 6;
-const UNARY: u8 = 7;
-const ATOM: u8 = 8;
+use crate::precedence::{AND, ATOM, COMPARE, IF_ELSE, OR, POWER, PRODUCT, SUM, UNARY};
 
 fn binary_level(op: BinaryOp) -> u8 {
     match op {
