@@ -2,8 +2,8 @@
 //!
 //! Pure and synchronous: no I/O except [`csv`], randomness only from seeded `ChaCha8Rng`s.
 //! [`fit`] runs the analysers (robust best-subset [`regression`], [`threshold`] steps, [`integer`]
-//! forms for loop counts; MARS and genetic programming are to come) and selects among their
-//! candidates ([`criterion`]).
+//! forms for loop counts, [`mars`] hinge models; genetic programming is to come) and selects among
+//! their candidates ([`criterion`]).
 //!
 //! ```
 //! use beagle_fit::{fit, Dataset, FitOptions};
@@ -22,6 +22,7 @@ pub mod eval;
 pub mod expr;
 pub mod integer;
 pub mod linalg;
+pub mod mars;
 pub mod print;
 pub mod regression;
 pub mod simplify;
@@ -33,6 +34,7 @@ pub use csv::{parse_csv, CsvError};
 pub use dataset::{Dataset, DatasetError};
 pub use eval::{eval, eval_cond, eval_point};
 pub use expr::{BinaryOp, CmpOp, Complexity, Cond, Expr, UnaryOp};
+pub use mars::{MarsModel, MarsOptions};
 pub use print::{format_number, infix, stoex_text, stoex_variable_text, to_stoex};
 pub use regression::RegressionOptions;
 pub use simplify::simplify;
@@ -96,6 +98,8 @@ pub struct FitOptions {
     pub regression: RegressionOptions,
     /// `None` disables the threshold analyser.
     pub threshold: Option<ThresholdOptions>,
+    /// `None` disables the MARS analyser ([`mars`]).
+    pub mars: Option<MarsOptions>,
     pub selection: Selection,
     pub fitness: FitnessOptions,
 }
@@ -105,6 +109,7 @@ impl Default for FitOptions {
         FitOptions {
             regression: RegressionOptions::default(),
             threshold: Some(ThresholdOptions::default()),
+            mars: Some(MarsOptions::default()),
             selection: Selection::default(),
             fitness: FitnessOptions::default(),
         }
@@ -129,7 +134,7 @@ pub struct FitResult {
     pub infix: String,
     /// StoEx with the dataset's column names.
     pub stoex: String,
-    /// Which analyser found it (`"regression"`, `"threshold"`, `"integer"`).
+    /// Which analyser found it (`"regression"`, `"threshold"`, `"integer"`, `"mars"`).
     pub source: &'static str,
     /// Coefficient of determination on the data (plain, outliers included).
     pub r2: f64,
@@ -182,6 +187,15 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     if let Some(t) = &options.threshold {
         let steps = threshold::thresholds(&data.columns, &basis, y, &options.regression, t);
         candidates.extend(steps.into_iter().map(|s| s.candidate));
+    }
+    if let Some(m) = &options.mars {
+        // Only models with a hinge: the others are linear models the regression already offers.
+        let m = MarsOptions {
+            scale: options.regression.scale,
+            ..m.clone()
+        };
+        let models = mars::mars(&data.columns, y, &m);
+        candidates.extend(models.into_iter().filter(|m| m.has_hinge()).map(|m| m.candidate));
     }
     if candidates.is_empty() {
         return Err(FitError::NoModel);
