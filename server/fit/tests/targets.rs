@@ -168,6 +168,10 @@ fn a_conjunction_guard_and_a_guard_with_a_glitch() {
     assert_eq!(b.kind, BranchKind::Guard);
     assert_eq!(b.guard_errors, 1.0);
     assert_eq!(b.guard.unwrap(), g);
+    // The probability keeps the leaf frequencies (nested `if`s), and its StoEx parses.
+    assert!(b.infix.starts_with("if("), "{}", b.infix);
+    assert_ne!(b.infix, "if(x2 > 0.5 && x1 > 50000, 1, 0)");
+    beagle_stoex::parse(&b.stoex).unwrap_or_else(|e| panic!("{}: {e:?}", b.stoex));
 }
 
 #[test]
