@@ -132,6 +132,20 @@ fn fit_follows_the_solver_contract() {
         Some("expr: 0.35 * files.NUMBER_OF_ELEMENTS + 120")
     );
 
+    // Target kinds: a branch decision prints its guard; a passed value is an exact integer form.
+    let csv = law_csv("branch", "file.BYTESIZE,y", |x| if x > 50000.0 { 1.0 } else { 0.0 });
+    let out = beagle(&["fit", "--target", "probability", "--stoex", csv.to_str().unwrap()]);
+    let text = stdout(&out);
+    assert!(text.lines().any(|l| l == "guard: file.BYTESIZE > 50000"), "{text}");
+    assert_eq!(
+        text.lines().last(),
+        Some("expr: file.BYTESIZE > 50000 ? 1 : 0"),
+        "{text}"
+    );
+    let csv = law_csv("value", "n,y", |x| x - 1.0);
+    let out = beagle(&["fit", "--target", "value", csv.to_str().unwrap()]);
+    assert_eq!(stdout(&out).lines().last(), Some("expr: x1 - 1"));
+
     let bad = csv.with_file_name("bad.csv");
     std::fs::write(&bad, "x1,y\n1,2\n3,oops\n").unwrap();
     let out = beagle(&["fit", bad.to_str().unwrap()]);

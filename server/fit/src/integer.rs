@@ -1,17 +1,30 @@
-//! Integer-valued forms for integer targets (loop counts): `floor(t/k)` and `ceil(t/k)`.
+//! Integer-valued forms for integer targets (loop counts, passed integer values).
 //!
-//! When every target value is an integer, each regression model of one basis term `t` with
-//! coefficient `a` close to `1/k` (`k` an integer from 2 to 1000, `|1/a - k| <= 0.1·k`) proposes
-//! `floor(t/k)` and `ceil(t/k)` (one constant, `k`). They compete in the same selection as every
-//! other candidate, so they win only where they fit better: exactly, on noise-free loop counts
-//! such as `floor(n/2)`.
+//! When every target value is an integer:
+//! - **`floor(t/k)`, `ceil(t/k)`** ([`integer_candidates`]): each regression model of one basis
+//!   term `t` with coefficient `a` close to `1/k` (`k` an integer from 2 to 1000,
+//!   `|1/a - k| <= 0.1·k`) proposes both (one constant, `k`).
+//! - **`floor((p·t + r)/q)`** ([`integer_candidates`]): from a one-term model `a·t + b`, for each
+//!   denominator `q` from 1 to 12 with `p = round(a·q)` within 2 % of `a·q`, the offset `r` (an
+//!   integer within `q` of `b·q`) that matches the most rows. This covers `round(t/k)` as
+//!   `floor((t + k/2)/k)`, `ceil` with offsets (`floor((t + 2)/3)`) and `floor(2·t/3)`. Three
+//!   constants. `q = 1` only for a non-integer term (`floor(sqrt(x1))`).
+//! - **Exact integer combinations** ([`exact_combinations`], for the count and value targets):
+//!   each regression model `Σ c_i·t_i + b` with its constants replaced by `P_i/q`, `R/q` (the
+//!   smallest `q` from 1 to 12 for which the model reproduces every target value exactly) becomes
+//!   `(Σ P_i·t_i + R)/q` with integer `P_i`, `R`: `x1 - x2`, `2*x1 + 1`, `x1*x2`,
+//!   `(x1^2 - x1)/2`.
 //!
-//! TODO: `floor(a·t + b)` with other coefficients, `round`, and integer forms of several terms.
+//! All compete in the same selection as every other candidate, so they win only where they fit
+//! better (exactly, on noise-free counts) or, for [`exact_combinations`], tie and get the
+//! integer prior.
 
 use crate::criterion::{self, Candidate, ErrorScale};
 use crate::dataset::Dataset;
 use crate::eval::eval;
+use crate::expr::Expr;
 use crate::regression::{LinearFit, Term};
+use crate::simplify::simplify;
 
 /// Candidates `floor(t/k)`, `ceil(t/k)` from the single-term models among `fits` (see the module
 /// documentation); none when the target is not integer-valued.
@@ -51,5 +64,212 @@ pub fn integer_candidates(data: &Dataset, basis: &[Term], fits: &[LinearFit], sc
             });
         }
     }
+    for f in fits {
+        if f.terms.len() != 1 {
+            continue;
+        }
+        let t = &basis[f.terms[0]];
+        for e in floor_forms(t, f.coefs[0], f.intercept.unwrap_or(0.0), &data.y) {
+            if out.iter().any(|c| c.expr == e) {
+                continue;
+            }
+            let pred = eval(&e, &data.columns, n);
+            let residuals = criterion::residuals(&data.y, &pred, &s);
+            out.push(Candidate {
+                penalty: criterion::ebic_penalty(n, 3, basis.len(), 1) + t.cost + 1.0,
+                expr: e,
+                residuals,
+                params: 3,
+                source: "integer",
+            });
+        }
+    }
     out
+}
+
+/// Largest denominator tried by [`floor_forms`] and [`exact_combinations`].
+pub const MAX_DENOMINATOR: i64 = 12;
+
+/// `floor((p·t + r)/q)` forms near `a·t + b` (see the module documentation), excluding
+/// `floor(t/k)` and `ceil(t/k)`.
+fn floor_forms(t: &Term, a: f64, b: f64, y: &[f64]) -> Vec<Expr> {
+    let mut out = Vec::new();
+    if !a.is_finite() || a == 0.0 || !b.is_finite() {
+        return out;
+    }
+    let integer_term = t.values.iter().all(|v| *v == v.trunc());
+    for q in 1..=MAX_DENOMINATOR {
+        if q == 1 && integer_term {
+            continue;
+        }
+        let qf = q as f64;
+        let p = (a * qf).round();
+        if p == 0.0 || (p - a * qf).abs() > 0.02 * (a * qf).abs() || p.abs() > 1e6 {
+            continue;
+        }
+        let r0 = (b * qf).round();
+        if r0.abs() > 1e12 {
+            continue;
+        }
+        let matches = |r: f64| {
+            t.values
+                .iter()
+                .zip(y)
+                .filter(|(v, y)| ((p * **v + r) / qf).floor() == **y)
+                .count()
+        };
+        let Some((best_r, m)) = (-q..=q)
+            .map(|d| r0 + d as f64)
+            .map(|r| (r, matches(r)))
+            .max_by(|x, y| x.1.cmp(&y.1).then(y.0.abs().total_cmp(&x.0.abs())))
+        else {
+            continue;
+        };
+        if m == 0 {
+            continue;
+        }
+        // `floor(t/k)` and `ceil(t/k)` are proposed with one constant.
+        if p == 1.0 && (best_r == 0.0 || (integer_term && best_r == qf - 1.0)) {
+            continue;
+        }
+        let e = simplify(&((p * t.expr.clone() + best_r) / qf).floor());
+        if !out.contains(&e) {
+            out.push(e);
+        }
+    }
+    out
+}
+
+/// Penalty reduction of an exact integer combination for the count and value targets: prior odds
+/// `e^0.5` that a count or a passed value is an integer function of the inputs, so that it wins
+/// a tie with the equivalent decimal form (`(x1^2 - x1)/2` over `0.5*x1^2 - 0.5*x1`).
+pub const INTEGER_PRIOR: f64 = 1.0;
+
+/// Exact integer combinations from the regression models `fits` (see the module documentation);
+/// none when the target is not integer-valued.
+pub fn exact_combinations(data: &Dataset, basis: &[Term], fits: &[LinearFit], scale: ErrorScale) -> Vec<Candidate> {
+    if !data.integer_target() {
+        return Vec::new();
+    }
+    let n = data.len();
+    let s = criterion::row_scales(&data.y, scale);
+    let mut out: Vec<Candidate> = Vec::new();
+    for f in fits {
+        if f.terms.is_empty() {
+            continue;
+        }
+        for q in 1..=MAX_DENOMINATOR {
+            let qf = q as f64;
+            let round = |c: f64| {
+                let v = (c * qf).round();
+                (v.abs() <= 1e12 && (v - c * qf).abs() <= 1e-4 * (c * qf).abs().max(1.0)).then_some(v)
+            };
+            let Some(coefs) = f.coefs.iter().map(|c| round(*c)).collect::<Option<Vec<f64>>>() else {
+                continue;
+            };
+            let Some(intercept) = f.intercept.map_or(Some(None), |b| round(b).map(Some)) else {
+                continue;
+            };
+            if coefs.contains(&0.0) {
+                continue;
+            }
+            let scaled = LinearFit {
+                terms: f.terms.clone(),
+                coefs,
+                intercept: intercept.filter(|b| *b != 0.0),
+            };
+            let pred: Vec<f64> = scaled.predict(basis, n).iter().map(|v| v / qf).collect();
+            if pred.iter().zip(&data.y).any(|(p, y)| p != y) {
+                continue;
+            }
+            let e = simplify(&(scaled.expr(basis) / qf));
+            if !out.iter().any(|c| c.expr == e) {
+                out.push(Candidate {
+                    residuals: criterion::residuals(&data.y, &pred, &s),
+                    params: f.params(),
+                    penalty: f.penalty(basis, n) - INTEGER_PRIOR,
+                    expr: e,
+                    source: "integer",
+                });
+            }
+            break;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::regression::basis;
+
+    fn fit1(term: usize, a: f64, b: Option<f64>) -> LinearFit {
+        LinearFit {
+            terms: vec![term],
+            coefs: vec![a],
+            intercept: b,
+        }
+    }
+
+    #[test]
+    fn floor_forms_with_offsets_and_ratios() {
+        let x: Vec<f64> = (1..=60).map(f64::from).collect();
+        let b = basis(std::slice::from_ref(&x));
+        // round(x/4) = floor((x + 2)/4), from the least-squares line 0.25 x + 0.
+        let y: Vec<f64> = x.iter().map(|v| ((v + 2.0) / 4.0).floor()).collect();
+        let forms = floor_forms(&b[0], 0.2501, 0.01, &y);
+        assert!(forms.iter().any(|e| e.to_string() == "floor((x1 + 2)/4)"), "{forms:?}");
+        // floor(2x/3).
+        let y: Vec<f64> = x.iter().map(|v| (2.0 * v / 3.0).floor()).collect();
+        let forms = floor_forms(&b[0], 0.667, -0.3, &y);
+        assert!(forms.iter().any(|e| e.to_string() == "floor(2*x1/3)"), "{forms:?}");
+        // floor(x/3) itself is left to the one-constant form.
+        let y: Vec<f64> = x.iter().map(|v| (v / 3.0).floor()).collect();
+        assert!(!floor_forms(&b[0], 0.3333, -0.3, &y)
+            .iter()
+            .any(|e| e.to_string() == "floor(x1/3)"));
+    }
+
+    #[test]
+    fn exact_combinations_use_integer_constants() {
+        let x1: Vec<f64> = (2..=41).map(f64::from).collect();
+        let x2: Vec<f64> = x1.iter().map(|v| (v / 3.0).floor()).collect();
+        let b = basis(&[x1.clone(), x2.clone()]);
+        let ix = |name: &str| b.iter().position(|t| t.expr.to_string() == name).unwrap();
+        let y: Vec<f64> = x1.iter().zip(&x2).map(|(a, c)| a - c).collect();
+        let data = Dataset::unnamed(vec![x1.clone(), x2.clone()], y).unwrap();
+        let f = LinearFit {
+            terms: vec![ix("x1"), ix("x2")],
+            coefs: vec![1.0000000001, -0.9999999999],
+            intercept: Some(1e-12),
+        };
+        let c = exact_combinations(&data, &b, &[f], ErrorScale::Auto);
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].expr.to_string(), "x1 - x2");
+        assert!(c[0].residuals.iter().all(|r| *r == 0.0));
+        // Pairs: (x1^2 - x1)/2.
+        let y: Vec<f64> = x1.iter().map(|v| v * (v - 1.0) / 2.0).collect();
+        let data = Dataset::unnamed(vec![x1.clone(), x2.clone()], y).unwrap();
+        let f = LinearFit {
+            terms: vec![ix("x1^2"), ix("x1")],
+            coefs: vec![0.5, -0.5],
+            intercept: None,
+        };
+        let c = exact_combinations(&data, &b, std::slice::from_ref(&f), ErrorScale::Auto);
+        assert_eq!(c[0].expr.to_string(), "(x1^2 - x1)/2");
+        // Not exact: nothing.
+        let mut wrong = f;
+        wrong.coefs[0] = 0.6;
+        assert!(exact_combinations(&data, &b, &[wrong], ErrorScale::Auto).is_empty());
+        // A single term with offset.
+        let y: Vec<f64> = x1.iter().map(|v| 2.0 * v + 1.0).collect();
+        let data = Dataset::unnamed(vec![x1.clone(), x2], y).unwrap();
+        let c = exact_combinations(
+            &data,
+            &b,
+            &[fit1(ix("x1"), 2.0000000003, Some(0.9999999))],
+            ErrorScale::Auto,
+        );
+        assert_eq!(c[0].expr.to_string(), "2*x1 + 1");
+    }
 }

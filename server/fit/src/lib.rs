@@ -2,8 +2,8 @@
 //!
 //! Pure and synchronous: no I/O except [`csv`], randomness only from seeded `ChaCha8Rng`s.
 //! [`fit`] runs the analysers (robust best-subset [`regression`], [`threshold`] steps, [`integer`]
-//! forms for loop counts; MARS and genetic programming are to come) and selects among their
-//! candidates ([`criterion`]).
+//! forms for loop counts, [`mars`] hinge models; genetic programming is to come) and selects among
+//! their candidates ([`criterion`]).
 //!
 //! ```
 //! use beagle_fit::{fit, Dataset, FitOptions};
@@ -15,25 +15,30 @@
 //! assert_eq!(result.stoex, "0.35 * files.NUMBER_OF_ELEMENTS + 120");
 //! ```
 
+pub mod branch;
 pub mod criterion;
 pub mod csv;
 pub mod dataset;
+pub mod decision;
 pub mod eval;
 pub mod expr;
 pub mod integer;
 pub mod linalg;
+pub mod mars;
 pub mod print;
 pub mod regression;
 pub mod simplify;
 pub mod stats;
 pub mod threshold;
 
+pub use branch::{fit_branch, BranchFit, BranchKind, BranchOptions};
 pub use criterion::{Candidate, ErrorScale};
 pub use csv::{parse_csv, CsvError};
 pub use dataset::{Dataset, DatasetError};
 pub use eval::{eval, eval_cond, eval_point};
 pub use expr::{BinaryOp, CmpOp, Complexity, Cond, Expr, UnaryOp};
-pub use print::{format_number, infix, stoex_text, stoex_variable_text, to_stoex};
+pub use mars::{MarsModel, MarsOptions};
+pub use print::{format_number, infix, stoex_cond_text, stoex_text, stoex_variable_text, to_stoex};
 pub use regression::RegressionOptions;
 pub use simplify::simplify;
 pub use threshold::ThresholdOptions;
@@ -90,14 +95,53 @@ impl FitnessOptions {
     }
 }
 
+/// What the target column measures (issue 3, point 4): it decides the residual scale and which
+/// analysers run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Target {
+    /// [`Target::Time`] when every target value is positive, else [`Target::Value`]. Never
+    /// [`Target::Count`] (integer-valued times in whole milliseconds are common; the
+    /// `floor`/`ceil` forms still run on integer targets) nor [`Target::Probability`] (a
+    /// fraction such as `x1/(x1 + x2)` is a time-like law, not a branch decision).
+    #[default]
+    Auto,
+    /// Positive reals with multiplicative noise (CPU times): relative residuals.
+    Time,
+    /// Loop iteration counts (non-negative integers): integer-valued forms, exact integer
+    /// combinations ([`integer::exact_combinations`]) preferred over equal decimal forms.
+    Count,
+    /// Branch decisions: 0/1 outcomes or frequencies in [0, 1]; [`fit`] returns the probability
+    /// of [`branch::fit_branch`] (guards and leaf frequencies are in its [`branch::BranchFit`]).
+    Probability,
+    /// Passed parameter values (may be zero or negative): absolute residuals; on integer values
+    /// the exact integer combinations as for counts.
+    Value,
+}
+
+impl Target {
+    /// `Auto` decided on the data; other kinds unchanged.
+    pub fn resolve(self, data: &Dataset) -> Target {
+        match self {
+            Target::Auto if !data.y.is_empty() && data.y.iter().all(|v| *v > 0.0) => Target::Time,
+            Target::Auto => Target::Value,
+            t => t,
+        }
+    }
+}
+
 /// Options of [`fit`]; the default runs every analyser.
 #[derive(Clone, Debug)]
 pub struct FitOptions {
     pub regression: RegressionOptions,
     /// `None` disables the threshold analyser.
     pub threshold: Option<ThresholdOptions>,
+    /// `None` disables the MARS analyser ([`mars`]).
+    pub mars: Option<MarsOptions>,
     pub selection: Selection,
     pub fitness: FitnessOptions,
+    pub target: Target,
+    /// Used for [`Target::Probability`].
+    pub branch: BranchOptions,
 }
 
 impl Default for FitOptions {
@@ -105,8 +149,11 @@ impl Default for FitOptions {
         FitOptions {
             regression: RegressionOptions::default(),
             threshold: Some(ThresholdOptions::default()),
+            mars: Some(MarsOptions::default()),
             selection: Selection::default(),
             fitness: FitnessOptions::default(),
+            target: Target::default(),
+            branch: BranchOptions::default(),
         }
     }
 }
@@ -129,7 +176,7 @@ pub struct FitResult {
     pub infix: String,
     /// StoEx with the dataset's column names.
     pub stoex: String,
-    /// Which analyser found it (`"regression"`, `"threshold"`, `"integer"`).
+    /// Which analyser found it (`"regression"`, `"threshold"`, `"integer"`, `"mars"`).
     pub source: &'static str,
     /// Coefficient of determination on the data (plain, outliers included).
     pub r2: f64,
@@ -154,6 +201,10 @@ pub enum FitError {
     NoRows,
     #[error("no analyser produced a model")]
     NoModel,
+    #[error("row {0}: a branch outcome must lie in [0, 1]")]
+    NotProbability(usize),
+    #[error("branch trials: one positive count per row expected")]
+    Trials,
 }
 
 fn rms(r: &[f64]) -> f64 {
@@ -166,22 +217,37 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     if n == 0 {
         return Err(FitError::NoRows);
     }
+    let target = options.target.resolve(data);
+    if target == Target::Probability {
+        return branch::fit_result(data, options);
+    }
+    let mut reg = options.regression.clone();
+    if target == Target::Value && reg.scale == ErrorScale::Auto {
+        reg.scale = ErrorScale::Absolute;
+    }
     let y = &data.y;
     let basis = regression::basis(&data.columns);
     let mut candidates: Vec<Candidate> = Vec::new();
-    if let Some(r) = regression::regress(&basis, y, &options.regression) {
+    if let Some(r) = regression::regress(&basis, y, &reg) {
         let fits: Vec<regression::LinearFit> = r.models.iter().map(|m| m.fit.clone()).collect();
         candidates.extend(r.models.into_iter().map(|m| m.candidate));
-        candidates.extend(integer::integer_candidates(
-            data,
-            &basis,
-            &fits,
-            options.regression.scale,
-        ));
+        candidates.extend(integer::integer_candidates(data, &basis, &fits, reg.scale));
+        if matches!(target, Target::Count | Target::Value) {
+            candidates.extend(integer::exact_combinations(data, &basis, &fits, reg.scale));
+        }
     }
     if let Some(t) = &options.threshold {
-        let steps = threshold::thresholds(&data.columns, &basis, y, &options.regression, t);
+        let steps = threshold::thresholds(&data.columns, &basis, y, &reg, t);
         candidates.extend(steps.into_iter().map(|s| s.candidate));
+    }
+    if let Some(m) = &options.mars {
+        // Only models with a hinge: the others are linear models the regression already offers.
+        let m = MarsOptions {
+            scale: reg.scale,
+            ..m.clone()
+        };
+        let models = mars::mars(&data.columns, y, &m);
+        candidates.extend(models.into_iter().filter(|m| m.has_hinge()).map(|m| m.candidate));
     }
     if candidates.is_empty() {
         return Err(FitError::NoModel);

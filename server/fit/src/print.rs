@@ -250,6 +250,16 @@ pub fn stoex_text(e: &Expr, names: &[String]) -> String {
     stoex::print(&to_stoex(e, names))
 }
 
+/// Builds the StoEx tree of a condition (a branch guard): comparisons, `AND`, `OR`, `NOT`.
+pub fn cond_to_stoex(c: &Cond, names: &[String]) -> stoex::Expr {
+    stoex_cond(c, names)
+}
+
+/// Prints a condition as StoEx text (see [`cond_to_stoex`]), e.g. `n.VALUE > 200000`.
+pub fn stoex_cond_text(c: &Cond, names: &[String]) -> String {
+    stoex::print(&cond_to_stoex(c, names))
+}
+
 fn stoex_number(v: f64, in_division: bool) -> stoex::Expr {
     if !in_division && v == v.trunc() && v.abs() < 9.0e15 {
         stoex::Expr::int(v as i64)

@@ -3,7 +3,7 @@
 //! names), budget and seed from `SR_TIME_LIMIT` / `SR_SEED` / `SR_THREADS` or flags, and a last
 //! line `expr: ...`.
 
-use beagle_fit::{fit, parse_csv, FitOptions};
+use beagle_fit::{fit, fit_branch, parse_csv, FitOptions, Target};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -24,6 +24,33 @@ pub struct Args {
     /// Print the expression as StoEx with the CSV's column names instead of the contract grammar.
     #[arg(long)]
     stoex: bool,
+    /// What `y` measures: `time` (relative errors), `count` (loop iterations: exact integer
+    /// forms), `value` (passed values: absolute errors, integer forms), `probability` (branch
+    /// outcomes 0/1 or frequencies: prints a `guard:` line when the branch is deterministic), or
+    /// `auto` (time for positive targets, else value).
+    #[arg(long, value_enum, default_value_t = TargetArg::Auto)]
+    target: TargetArg,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum TargetArg {
+    Auto,
+    Time,
+    Count,
+    Probability,
+    Value,
+}
+
+impl From<TargetArg> for Target {
+    fn from(t: TargetArg) -> Target {
+        match t {
+            TargetArg::Auto => Target::Auto,
+            TargetArg::Time => Target::Time,
+            TargetArg::Count => Target::Count,
+            TargetArg::Probability => Target::Probability,
+            TargetArg::Value => Target::Value,
+        }
+    }
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, String> {
@@ -32,7 +59,17 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     }
     let text = std::fs::read_to_string(&args.file).map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
     let data = parse_csv(&text).map_err(|e| format!("{}: {e}", args.file.display()))?;
-    let result = fit(&data, &FitOptions::default()).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let options = FitOptions {
+        target: args.target.into(),
+        ..FitOptions::default()
+    };
+    let result = fit(&data, &options).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    if options.target == Target::Probability {
+        let branch = fit_branch(&data, &options.branch).map_err(|e| format!("{}: {e}", args.file.display()))?;
+        if let (Some(infix), Some(stoex)) = (&branch.guard_infix, &branch.guard_stoex) {
+            println!("guard: {}", if args.stoex { stoex } else { infix });
+        }
+    }
     println!(
         "log: {} rows, best from {}, R^2 {:.6}, median relative error {:.4}, {} candidates",
         data.len(),
