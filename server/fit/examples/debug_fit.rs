@@ -32,11 +32,13 @@ fn main() {
         }
     }
     let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<f64>().ok());
-    if let Some(v) = env("FIT_SIZE") {
-        options.fitness.size_threshold = v as usize;
-    }
-    if let Some(v) = env("FIT_DEPTH") {
-        options.fitness.depth_threshold = v as usize;
+    if let Some(g) = options.gp.as_mut() {
+        if let Some(v) = env("FIT_SIZE") {
+            g.fitness.size_threshold = v as usize;
+        }
+        if let Some(v) = env("GP_ISLANDS") {
+            g.islands = v as usize;
+        }
     }
     let r = fit(&data, &options).expect("fit");
     println!("time {:?} sigma {:e}", t.elapsed(), r.sigma);

@@ -28,6 +28,7 @@ fn main() {
         cols: &data.columns,
         y: &data.y,
         scales: &scales,
+        noise: 0.01,
     };
     // A fixed population of 1000 random trees, evaluated round-robin.
     let population: Vec<_> = (0..1000)

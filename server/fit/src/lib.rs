@@ -213,7 +213,7 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     }
     let gp = options.gp.as_ref().map(|g| {
         let seeds: Vec<Expr> = candidates.iter().map(|c| c.expr.clone()).collect();
-        let r = gp::run(&data.columns, y, options.regression.scale, &seeds, g, &options.fitness);
+        let r = gp::run(&data.columns, y, options.regression.scale, &seeds, g);
         let report = GpReport {
             generations: r.generations,
             evaluations: r.evaluations,

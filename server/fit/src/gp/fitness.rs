@@ -1,10 +1,13 @@
 //! How a GP individual is judged, during the search and at the end.
 //!
 //! **During the search**: the Krogmann-style [`FitnessOptions`] (`15·e` plus penalties for
-//! depth, size and variables over thresholds), where the error `e` is the trimmed
-//! root-mean-square scaled residual ([`criterion::lts_scale`] with no parameter correction:
-//! consistent for normal noise, blind to the largest 10 % of the residuals, so outliers do not
-//! steer the search). Measures are those of the program (the linear scaling `a + b·f` excluded).
+//! depth, size and variables over thresholds), where the error `e` is the root-mean-square scaled
+//! residual with each residual clipped at `c·s` ([`error`]; `c` the bisquare constant, `s` the
+//! noise level of the best seed, or the individual's own MAD scale when that is larger): an
+//! outlier costs at most as much as a residual of `c·s`, so 5 % of tripled samples do not steer
+//! the search, while on clean data (small `s`) every row counts, and individuals far worse than
+//! the seeds still rank by their error instead of all saturating at `c·s`.
+//! Measures are those of the program (the linear scaling `a + b·f` excluded).
 //!
 //! **At the end**: each GP answer becomes a [`Candidate`] for [`criterion::select`], in
 //! competition with the analysers' candidates. Its constants are first rounded ([`snap`]) and the
@@ -25,9 +28,20 @@ use crate::regression::round_significant;
 use crate::simplify::simplify;
 use crate::FitnessOptions;
 
-/// Trimmed root-mean-square of scaled residuals (see the module documentation).
-pub fn error(residuals: &[f64]) -> f64 {
-    criterion::lts_scale(residuals, 0)
+/// Root-mean-square of scaled residuals clipped at `c·max(noise, 1.4826·median|r|)` (see the
+/// module documentation).
+pub fn error(residuals: &[f64], noise: f64) -> f64 {
+    if residuals.is_empty() {
+        return 0.0;
+    }
+    // An individual that does not fit the majority of rows at the noise level is measured at its
+    // own (MAD) scale, so errors far above the noise still rank (no saturation).
+    let mut abs: Vec<f64> = residuals.iter().map(|r| r.abs()).collect();
+    let mid = abs.len() / 2;
+    let own = 1.4826 * *abs.select_nth_unstable_by(mid, crate::stats::cmp_f64).1;
+    let clip = criterion::BISQUARE_C * noise.max(own).max(criterion::EXACT);
+    let c2 = clip * clip;
+    (residuals.iter().map(|r| (r * r).min(c2)).sum::<f64>() / residuals.len() as f64).sqrt()
 }
 
 /// Krogmann fitness of a program with error `e` (lower is better).
@@ -220,12 +234,18 @@ mod tests {
     }
 
     #[test]
-    fn trimmed_error_ignores_a_few_outliers() {
+    fn clipped_error_bounds_the_cost_of_outliers() {
         let mut r = vec![0.01; 100];
-        let clean = error(&r);
+        let clean = error(&r, 0.01);
+        assert!((clean - 0.01).abs() < 1e-15);
         r[0] = 5.0;
         r[50] = -7.0;
-        assert_eq!(error(&r), clean);
+        // Most rows sit at 0.01: the MAD scale 1.4826·0.01 is above the noise level 0.01.
+        let clip = criterion::BISQUARE_C * 1.4826 * 0.01;
+        let want = ((98.0 * 1e-4 + 2.0 * clip * clip) / 100.0f64).sqrt();
+        assert!((error(&r, 0.01) - want).abs() < 1e-12);
+        // Against a large noise level the outliers count in full.
+        assert!((error(&r, 10.0) - ((98.0 * 1e-4 + 25.0 + 49.0) / 100.0f64).sqrt()).abs() < 1e-12);
         assert!(fitness(
             &FitnessOptions::default(),
             &program::from_expr(&Expr::var(0)).unwrap(),

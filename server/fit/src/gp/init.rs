@@ -124,6 +124,9 @@ pub fn random_threshold(rng: &mut ChaCha8Rng, ctx: &Context, v: usize) -> f64 {
     }
 }
 
+/// Relative chance of drawing an `if` at a node (re-drawn otherwise).
+pub const IF_WEIGHT: f64 = 0.25;
+
 fn min_length(op: Op) -> usize {
     match op {
         Op::If(_) => 5,
@@ -147,7 +150,12 @@ fn build(rng: &mut ChaCha8Rng, ctx: &Context, target: usize, depth_left: usize, 
         out.push(random_leaf(rng, ctx));
         return;
     }
-    let op = fits[rng.random_range(0..fits.len())];
+    let mut op = fits[rng.random_range(0..fits.len())];
+    if matches!(op, Op::If(_)) && rng.random_bool(1.0 - IF_WEIGHT) {
+        // Conditionals are drawn less often: steps come seeded from the threshold analyser, and
+        // random piecewise trees approximate anything badly.
+        op = fits[rng.random_range(0..fits.len())];
+    }
     match op.arity() {
         1 => build(rng, ctx, target - 1, depth_left - 1, out),
         2 => {

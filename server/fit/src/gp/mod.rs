@@ -15,8 +15,8 @@
 //!   ([`fitness`]); [`crate::fit`] puts them into the same [`crate::criterion::select`] as the
 //!   analysers' candidates, so adding GP can only add options.
 //! - **Stopping**: an exact fit (trimmed relative error <= `exact_tolerance`), the generation
-//!   budget, stagnation (`stagnation` generations in which the description length of the best
-//!   error/length trade-off, `min n·ln(e²) + length·2·ln S`, fell by less than
+//!   budget, stagnation (`stagnation` generations in which no island's description length of
+//!   its best error/length trade-off, `min n·ln(e²) + length·2·ln S`, fell by more than
 //!   `stagnation_tolerance`: under noise, fitting the noise does not pay for its nodes), the time
 //!   limit, or the cancellation flag
 //!   (checked before each individual). The first three are deterministic and are the normal
@@ -145,8 +145,18 @@ pub struct GpOptions {
     pub time_limit: Option<Duration>,
     /// Most generations after the initial population.
     pub generations: usize,
+    /// Individuals in all islands together.
     pub population: usize,
-    /// Best individuals copied unchanged into the next generation.
+    /// Independent sub-populations (no migration). Island 0 holds the seeds; the others start
+    /// from random trees only, so the search explores beyond the analysers' answers instead of
+    /// converging on them. All feed the same archive.
+    pub islands: usize,
+    /// Fitness during the search (Krogmann style). The GP's default has no size or depth
+    /// penalty within the length and depth limits (thresholds at the limits): with clean data the
+    /// error term is tiny and a size penalty would rule out every exact tree longer than 12
+    /// nodes; parsimony comes from the final selection over the Pareto front instead.
+    pub fitness: FitnessOptions,
+    /// Best individuals (per island) copied unchanged into the next generation.
     pub elite: usize,
     pub tournament: usize,
     pub crossover_probability: f64,
@@ -184,6 +194,12 @@ impl Default for GpOptions {
             time_limit: None,
             generations: 200,
             population: 500,
+            islands: 2,
+            fitness: FitnessOptions {
+                size_threshold: 50,
+                depth_threshold: 12,
+                ..FitnessOptions::default()
+            },
             elite: 5,
             tournament: 5,
             crossover_probability: 0.9,
@@ -195,7 +211,7 @@ impl Default for GpOptions {
             constants: Vec::new(),
             constant_range: (-2.0, 2.0),
             optimisation_iterations: 5,
-            stagnation: 30,
+            stagnation: 50,
             stagnation_tolerance: 2.0,
             exact_tolerance: 10.0 * criterion::EXACT,
             cancel: None,
@@ -313,7 +329,7 @@ impl Shared<'_> {
     fn evaluate(&self, mut program: Vec<Node>, iterations: usize, w: &mut Workspace) -> Individual {
         match optimise(&mut program, &self.prob, iterations, w) {
             Some(s) => {
-                let error = fitness::error(&s.residuals);
+                let error = fitness::error(&s.residuals, self.prob.noise);
                 let fit = fitness::fitness(self.fitness, &program, error);
                 Individual {
                     program,
@@ -342,7 +358,7 @@ impl Shared<'_> {
         let error = if r.contains(&criterion::INVALID_RESIDUAL) {
             f64::INFINITY
         } else {
-            fitness::error(&r)
+            fitness::error(&r, self.prob.noise)
         };
         Individual {
             fitness: fitness::fitness(self.fitness, &program, error),
@@ -380,6 +396,20 @@ impl Shared<'_> {
     }
 }
 
+/// `min` over a population of `n·ln(e²) + length·2·ln S` (`e` floored at [`criterion::EXACT`]):
+/// the description length of its best error/length trade-off, the measure of progress for the
+/// stagnation test (an improvement that does not pay for its nodes does not count).
+fn progress(pop: &[Individual], n: usize, symbols: usize) -> f64 {
+    let node = 2.0 * (symbols.max(2) as f64).ln();
+    pop.iter()
+        .filter(|i| i.error.is_finite())
+        .map(|ind| {
+            let e = ind.error.max(criterion::EXACT);
+            n as f64 * (e * e).ln() + ind.program.len() as f64 * node
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
 /// Best individual of each program length (by error), for the Pareto front.
 struct Archive {
     by_length: Vec<Option<Individual>>,
@@ -406,18 +436,12 @@ impl Archive {
         }
     }
 
-    /// `min` over the archive of `n·ln(e²) + length·2·ln S` (`e` floored at
-    /// [`criterion::EXACT`]): the description length of the best trade-off, the measure of progress
-    /// for the stagnation test (an improvement that does not pay for its nodes does not count).
-    fn progress(&self, n: usize, symbols: usize) -> f64 {
-        let node = 2.0 * (symbols.max(2) as f64).ln();
+    /// Smallest error of any individual seen.
+    fn best_error(&self) -> f64 {
         self.by_length
             .iter()
             .flatten()
-            .map(|ind| {
-                let e = ind.error.max(criterion::EXACT);
-                n as f64 * (e * e).ln() + ind.program.len() as f64 * node
-            })
+            .map(|i| i.error)
             .fold(f64::INFINITY, f64::min)
     }
 
@@ -433,28 +457,28 @@ impl Archive {
     }
 }
 
-fn best_index(pop: &[Individual]) -> usize {
-    let mut best = 0;
-    for (i, ind) in pop.iter().enumerate() {
-        if ind.fitness < pop[best].fitness {
-            best = i;
-        }
+/// The noise level the search measures errors against: the smallest LTS scale of the seeds and
+/// of the constant model `median(y)`.
+fn seed_noise(cols: &[Vec<f64>], y: &[f64], scales: &[f64], seeds: &[Expr]) -> f64 {
+    let n = y.len();
+    if n == 0 {
+        return criterion::EXACT;
     }
-    best
+    let median = Expr::Const(crate::stats::median(y));
+    std::iter::once(&median)
+        .chain(seeds)
+        .map(|e| {
+            let f = crate::eval::eval(e, cols, n);
+            criterion::lts_scale(&criterion::residuals(y, &f, scales), 0)
+        })
+        .fold(f64::INFINITY, f64::min)
 }
 
 /// Runs the GP on inputs `cols` and target `y` (see the module documentation). `seeds` start in
 /// the population (those that do not compile, e.g. with `&&` conditions, or that exceed the
 /// length or depth limits are left out); `scale` chooses relative or absolute residuals as in
 /// [`crate::criterion`].
-pub fn run(
-    cols: &[Vec<f64>],
-    y: &[f64],
-    scale: ErrorScale,
-    seeds: &[Expr],
-    options: &GpOptions,
-    fitness_options: &FitnessOptions,
-) -> GpResult {
+pub fn run(cols: &[Vec<f64>], y: &[f64], scale: ErrorScale, seeds: &[Expr], options: &GpOptions) -> GpResult {
     let started = Instant::now();
     let scales = criterion::row_scales(y, scale);
     let shape = TreeShape {
@@ -473,9 +497,10 @@ pub fn run(
             cols,
             y,
             scales: &scales,
+            noise: seed_noise(cols, y, &scales, seeds),
         },
         options,
-        fitness: fitness_options,
+        fitness: &options.fitness,
         deadline: options.time_limit.map(|t| started + t),
     };
     let pool = if options.threads > 1 {
@@ -506,24 +531,29 @@ pub fn run(
     let n = y.len();
     let mut evaluations: u64 = 0;
     let mut archive = Archive::new(shape.max_length);
-    // Initial population: seeds as they are and optimised, then random trees.
+    let islands = options.islands.max(1);
+    let island_size = (options.population.max(2 * islands) / islands).max(2);
+    let elite = options.elite.min(island_size - 1);
+    // Island 0 starts from the seeds, as they are and optimised; the rest is random trees.
     let seed_programs: Vec<Vec<Node>> = seeds
         .iter()
         .filter_map(program::from_expr)
         .filter(|p| variation::within_limits(p, &shared.ctx))
         .collect();
     let mut w = Workspace::new();
-    let mut pop: Vec<Individual> = Vec::new();
+    let mut seeded: Vec<Individual> = Vec::new();
     if n > 0 {
         for p in &seed_programs {
-            pop.push(shared.evaluate_as_is(p.clone(), &mut w));
-            pop.push(shared.evaluate(p.clone(), options.optimisation_iterations.max(10), &mut w));
+            seeded.push(shared.evaluate_as_is(p.clone(), &mut w));
+            seeded.push(shared.evaluate(p.clone(), options.optimisation_iterations.max(10), &mut w));
         }
     }
-    evaluations += pop.len() as u64;
-    let random_count = options.population.max(2).saturating_sub(pop.len());
+    evaluations += seeded.len() as u64;
+    seeded.truncate(island_size);
+    let random_count = islands * island_size - seeded.len();
     let mut stop = StopReason::Generations;
     let mut generation = 0;
+    let mut pops: Vec<Vec<Individual>> = Vec::new();
     if n > 0 {
         let init = |i: usize, w: &mut Workspace| {
             let mut rng = rng_for(options.seed, 0, i);
@@ -534,17 +564,30 @@ pub fn run(
         match map(random_count, &init) {
             Some(v) => {
                 evaluations += v.len() as u64;
-                pop.extend(v);
+                let mut all = seeded;
+                all.extend(v);
+                let mut it = all.into_iter();
+                for _ in 0..islands {
+                    pops.push(it.by_ref().take(island_size).collect());
+                }
             }
             None => stop = shared.interrupted().unwrap_or(StopReason::Cancelled),
         }
     }
-    for ind in &pop {
+    for ind in pops.iter().flatten() {
         archive.offer(ind);
     }
-    let report = |generation: usize, evaluations: u64, pop: &[Individual]| {
-        if let (Some(cb), false) = (&options.progress, pop.is_empty()) {
-            let b = &pop[best_index(pop)];
+    let best_of = |pops: &[Vec<Individual>]| -> Option<Individual> {
+        pops.iter()
+            .flatten()
+            .fold(None, |b: Option<&Individual>, i| match b {
+                Some(b) if b.fitness <= i.fitness => Some(b),
+                _ => Some(i),
+            })
+            .cloned()
+    };
+    let report = |generation: usize, evaluations: u64, pops: &[Vec<Individual>]| {
+        if let (Some(cb), Some(b)) = (&options.progress, best_of(pops)) {
             cb(&GpProgress {
                 generation,
                 evaluations,
@@ -554,15 +597,13 @@ pub fn run(
             });
         }
     };
-    report(0, evaluations, &pop);
+    report(0, evaluations, &pops);
     let symbols = options.functions.len() + shared.ctx.usable.len().max(1) + 1;
-    let mut reference = archive.progress(n, symbols);
+    let mut references: Vec<f64> = pops.iter().map(|p| progress(p, n, symbols)).collect();
     let mut since_improvement = 0;
-    let interrupted_at_init = matches!(stop, StopReason::Cancelled | StopReason::TimeLimit);
-    if !interrupted_at_init && !pop.is_empty() {
+    if !pops.is_empty() {
         loop {
-            let best = &pop[best_index(&pop)];
-            if best.error <= options.exact_tolerance {
+            if archive.best_error() <= options.exact_tolerance {
                 stop = StopReason::Exact;
                 break;
             }
@@ -578,14 +619,14 @@ pub fn run(
                 stop = s;
                 break;
             }
-            let mut order: Vec<usize> = (0..pop.len()).collect();
-            order.sort_by(|a, b| crate::stats::cmp_f64(&pop[*a].fitness, &pop[*b].fitness).then(a.cmp(b)));
-            let elite = options.elite.min(pop.len());
-            let count = options.population.max(2).saturating_sub(elite).max(1);
             let next_generation = generation + 1;
-            let parents = &pop;
-            let breed = |i: usize, w: &mut Workspace| shared.breed(next_generation, i, parents, w);
-            let Some(offspring) = map(count, &breed) else {
+            let per_island = island_size - elite;
+            let parents = &pops;
+            let breed = |i: usize, w: &mut Workspace| {
+                let island = i / per_island;
+                shared.breed(next_generation, i, &parents[island], w)
+            };
+            let Some(offspring) = map(islands * per_island, &breed) else {
                 stop = shared.interrupted().unwrap_or(StopReason::Cancelled);
                 break;
             };
@@ -593,18 +634,32 @@ pub fn run(
             for ind in &offspring {
                 archive.offer(ind);
             }
-            let mut next: Vec<Individual> = order[..elite].iter().map(|i| pop[*i].clone()).collect();
-            next.extend(offspring);
-            pop = next;
+            let mut offspring = offspring.into_iter();
+            let mut next_pops = Vec::with_capacity(islands);
+            for pop in &pops {
+                let mut order: Vec<usize> = (0..pop.len()).collect();
+                order.sort_by(|a, b| crate::stats::cmp_f64(&pop[*a].fitness, &pop[*b].fitness).then(a.cmp(b)));
+                let mut next: Vec<Individual> = order[..elite].iter().map(|i| pop[*i].clone()).collect();
+                next.extend(offspring.by_ref().take(per_island));
+                next_pops.push(next);
+            }
+            pops = next_pops;
             generation = next_generation;
-            let now = archive.progress(n, symbols);
-            if now < reference - options.stagnation_tolerance {
-                reference = now;
+            // Stagnation: no island improved its own best trade-off.
+            let mut improved = false;
+            for (r, pop) in references.iter_mut().zip(&pops) {
+                let now = progress(pop, n, symbols);
+                if now < *r - options.stagnation_tolerance {
+                    *r = now;
+                    improved = true;
+                }
+            }
+            if improved {
                 since_improvement = 0;
             } else {
                 since_improvement += 1;
             }
-            report(generation, evaluations, &pop);
+            report(generation, evaluations, &pops);
         }
     }
     // Candidates: the Pareto front and the best by fitness.
@@ -615,7 +670,7 @@ pub fn run(
         symbols,
         listed: &options.constants,
     };
-    let best = (!pop.is_empty()).then(|| pop[best_index(&pop)].clone());
+    let best = best_of(&pops);
     let mut chosen: Vec<&Individual> = archive.front();
     if chosen.len() > options.max_candidates.max(1) {
         // Keep the most accurate (the end of the front).

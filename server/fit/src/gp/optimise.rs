@@ -8,10 +8,10 @@
 //! fitted in closed form, then Tukey bisquare with the MAD scale of the current residuals), so the
 //! 5 % gross outliers of performance data do not pull the constants. Each Levenberg-Marquardt
 //! iteration solves `(JᵀJ + λ·diag JᵀJ) δ = Jᵀr` for all of `a, b` and the tree's constants
-//! (derivatives from [`super::program::jacobian`]); a step that lowers the loss is kept (and `λ`
+//! and variable weights (derivatives from [`super::program::jacobian`]); a step that lowers the loss is kept (and `λ`
 //! shrinks, and the weights are refreshed), else `λ` grows.
 
-use super::program::{evaluate, jacobian, Node, Op, Scratch};
+use super::program::{evaluate, jacobian, Node, Scratch};
 use crate::criterion;
 
 /// The data a program is fitted to.
@@ -21,6 +21,10 @@ pub struct Problem<'a> {
     pub y: &'a [f64],
     /// Row scales ([`criterion::row_scales`]).
     pub scales: &'a [f64],
+    /// Floor of the IRLS noise scale: the noise level of the best seed model. A row counts as an
+    /// outlier only against this level, so on clean data an approximation is fitted to every row
+    /// instead of the easy majority.
+    pub noise: f64,
 }
 
 impl Problem<'_> {
@@ -57,8 +61,8 @@ pub struct Scaled {
     pub residuals: Vec<f64>,
 }
 
-/// `1.4826 · median |r|`, floored at [`criterion::EXACT`].
-fn robust_sigma(r: &[f64], abs: &mut Vec<f64>) -> f64 {
+/// `1.4826 · median |r|`, floored at `floor` and [`criterion::EXACT`].
+fn robust_sigma(r: &[f64], abs: &mut Vec<f64>, floor: f64) -> f64 {
     abs.clear();
     abs.extend(r.iter().map(|v| v.abs()));
     if abs.is_empty() {
@@ -66,7 +70,7 @@ fn robust_sigma(r: &[f64], abs: &mut Vec<f64>) -> f64 {
     }
     let mid = abs.len() / 2;
     let (_, m, _) = abs.select_nth_unstable_by(mid, crate::stats::cmp_f64);
-    (1.4826 * *m).max(criterion::EXACT)
+    (1.4826 * *m).max(floor).max(criterion::EXACT)
 }
 
 /// Weighted least squares of `y ≈ a + b·f` with row weights `u / s²`.
@@ -157,7 +161,7 @@ pub fn optimise(p: &mut [Node], prob: &Problem, iterations: usize, w: &mut Works
     let (mut a, mut b) = linear_scaling(&w.f, prob, &w.u);
     for round in 0..6 {
         residuals_into(prob, &w.f, a, b, &mut r);
-        let sigma = robust_sigma(&r, &mut w.abs);
+        let sigma = robust_sigma(&r, &mut w.abs, prob.noise);
         for (u, v) in w.u.iter_mut().zip(&r) {
             *u = if round < 2 {
                 criterion::huber_weight(v / sigma)
@@ -176,9 +180,9 @@ pub fn optimise(p: &mut [Node], prob: &Problem, iterations: usize, w: &mut Works
         }
     }
     residuals_into(prob, &w.f, a, b, &mut r);
-    let params: Vec<usize> = (0..p.len()).filter(|i| p[*i].op == Op::Const).collect();
+    let params: Vec<usize> = (0..p.len()).filter(|i| p[*i].is_parameter()).collect();
     if iterations > 0 && b != 0.0 {
-        let sigma = robust_sigma(&r, &mut w.abs);
+        let sigma = robust_sigma(&r, &mut w.abs, prob.noise);
         for (u, v) in w.u.iter_mut().zip(&r) {
             *u = criterion::bisquare_weight(v / sigma);
         }
@@ -256,7 +260,7 @@ pub fn optimise(p: &mut [Node], prob: &Problem, iterations: usize, w: &mut Works
                 a = na;
                 b = nb;
                 r.clone_from(&trial_r);
-                let sigma = robust_sigma(&r, &mut w.abs);
+                let sigma = robust_sigma(&r, &mut w.abs, prob.noise);
                 for (u, v) in w.u.iter_mut().zip(&r) {
                     *u = criterion::bisquare_weight(v / sigma);
                 }
@@ -279,7 +283,7 @@ pub fn optimise(p: &mut [Node], prob: &Problem, iterations: usize, w: &mut Works
 
 #[cfg(test)]
 mod tests {
-    use super::super::program::{from_expr, to_expr};
+    use super::super::program::{from_expr, to_expr, Op};
     use super::*;
     use crate::expr::Expr;
     use rand::{RngExt, SeedableRng};
@@ -304,6 +308,7 @@ mod tests {
             cols: &cols,
             y: &y,
             scales: &scales,
+            noise: criterion::EXACT,
         };
         // Start far from the truth: exp(-0.2·x1) · x2^1.
         let e = (Expr::Const(-0.2) * Expr::var(0)).exp() * Expr::var(1).pow(Expr::Const(1.0));
@@ -311,10 +316,18 @@ mod tests {
         let mut w = Workspace::new();
         let s = optimise(&mut p, &prob, 50, &mut w).unwrap();
         let got = to_expr(&p);
+        // `-0.2 * x1` is a weighted variable; the weight of `x2` trades off against `b`.
         let consts: Vec<f64> = p.iter().filter(|n| n.op == Op::Const).map(|n| n.value).collect();
-        assert!((consts[0] + 0.7).abs() < 1e-6, "{got}");
-        assert!((consts[1] - 1.5).abs() < 1e-6, "{got}");
-        assert!((s.a - 3.0).abs() < 1e-6 && (s.b - 2.0).abs() < 1e-6, "{} {}", s.a, s.b);
+        let w1 = p.iter().find(|n| n.op == Op::Var(0)).unwrap().value;
+        let w2 = p.iter().find(|n| n.op == Op::Var(1)).unwrap().value;
+        assert!((consts[0] - 1.5).abs() < 1e-6, "{got}");
+        assert!((w1 + 0.7).abs() < 1e-6, "{got}");
+        assert!(
+            (s.a - 3.0).abs() < 1e-6 && (s.b * w2.powf(1.5) - 2.0).abs() < 1e-6,
+            "{} {} {got}",
+            s.a,
+            s.b
+        );
         // Outlier rows keep their residual of about 2 (relative), the others are exact.
         let big = s.residuals.iter().filter(|r| r.abs() > 0.5).count();
         assert_eq!(big, 5);
@@ -334,6 +347,7 @@ mod tests {
             cols: &cols,
             y: &y,
             scales: &scales,
+            noise: criterion::EXACT,
         };
         let mut w = Workspace::new();
         assert!(optimise(&mut from_expr(&Expr::var(0).ln()).unwrap(), &prob, 5, &mut w).is_none());

@@ -1,6 +1,10 @@
 //! The compiled representation of a GP tree: a linear postfix program (children before their
 //! parent, as in Operon), evaluated over whole columns in batches of [`BATCH`] rows.
 //!
+//! Variables are weighted (as in Operon): a `Var` node means `value · x`, so every input gets a
+//! coefficient that the constant optimisation tunes; weight 1 is the plain variable, and
+//! `c * x` in an [`Expr`] compiles to one weighted node.
+//!
 //! Every node stores the length of its subtree (itself included), so the children of node `i`
 //! are found without a stack: the last child is `i - 1`, the one before it ends just before the
 //! last child's subtree starts, and so on. `If(cmp)` has four children `lhs, rhs, then, else`
@@ -109,7 +113,7 @@ impl Op {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Node {
     pub op: Op,
-    /// The constant of a [`Op::Const`] (0 otherwise).
+    /// The constant of a [`Op::Const`], the weight of a [`Op::Var`] (0 otherwise).
     pub value: f64,
     /// Nodes in the subtree rooted here, this one included.
     pub len: u16,
@@ -125,11 +129,21 @@ impl Node {
     }
 
     pub fn var(i: usize) -> Node {
+        Node::weighted(i, 1.0)
+    }
+
+    /// `w · x_i`.
+    pub fn weighted(i: usize, w: f64) -> Node {
         Node {
             op: Op::Var(i as u16),
-            value: 0.0,
+            value: w,
             len: 1,
         }
+    }
+
+    /// Whether the optimiser tunes this node's value (constants and variable weights).
+    pub fn is_parameter(&self) -> bool {
+        matches!(self.op, Op::Const | Op::Var(_))
     }
 
     /// An inner node (its `len` is set by [`fix_lengths`]).
@@ -190,7 +204,7 @@ pub fn is_valid(p: &[Node], vars: usize) -> bool {
         && fix_lengths(&mut q)
         && q.iter().zip(p).all(|(a, b)| a.len == b.len)
         && p.iter().all(|n| match n.op {
-            Op::Var(v) => (v as usize) < vars,
+            Op::Var(v) => (v as usize) < vars && n.value.is_finite(),
             Op::Const => n.value.is_finite(),
             _ => true,
         })
@@ -236,7 +250,7 @@ pub fn variables(p: &[Node]) -> Vec<usize> {
     v
 }
 
-/// Compiles an expression; `None` for conditions other than one comparison (`&&`, `||`, `!`)
+/// Compiles an expression (`c * x` becomes one weighted variable); `None` for conditions other than one comparison (`&&`, `||`, `!`)
 /// or programs longer than [`MAX_PROGRAM`].
 pub fn from_expr(e: &Expr) -> Option<Vec<Node>> {
     fn rec(e: &Expr, out: &mut Vec<Node>) -> Option<()> {
@@ -251,6 +265,11 @@ pub fn from_expr(e: &Expr) -> Option<Vec<Node>> {
             Expr::Unary(op, a) => {
                 rec(a, out)?;
                 out.push(Node::op(Op::from_unary(*op)));
+            }
+            Expr::Binary(BinaryOp::Mul, a, b) if matches!((a.as_ref(), b.as_ref()), (Expr::Const(_), Expr::Var(i)) if *i <= u16::MAX as usize) => {
+                if let (Expr::Const(c), Expr::Var(i)) = (a.as_ref(), b.as_ref()) {
+                    out.push(Node::weighted(*i, *c));
+                }
             }
             Expr::Binary(op, a, b) => {
                 rec(a, out)?;
@@ -281,7 +300,8 @@ pub fn subtree_expr(p: &[Node], i: usize) -> Expr {
     let (ch, _) = children(p, i);
     match node.op {
         Op::Const => Expr::Const(node.value),
-        Op::Var(v) => Expr::Var(v as usize),
+        Op::Var(v) if node.value == 1.0 => Expr::Var(v as usize),
+        Op::Var(v) => Expr::Const(node.value) * Expr::Var(v as usize),
         Op::If(cmp) => Expr::if_else(
             Cond::Cmp(cmp, subtree_expr(p, ch[0]), subtree_expr(p, ch[1])),
             subtree_expr(p, ch[2]),
@@ -323,7 +343,11 @@ fn forward(p: &[Node], cols: &[Vec<f64>], start: usize, m: usize, buf: &mut [f64
         match node.op {
             Op::Const => dst.fill(node.value),
             Op::Var(v) => match cols.get(v as usize) {
-                Some(c) => dst.copy_from_slice(&c[start..start + m]),
+                Some(c) if node.value == 1.0 => dst.copy_from_slice(&c[start..start + m]),
+                Some(c) => {
+                    let w = node.value;
+                    dst.iter_mut().zip(&c[start..start + m]).for_each(|(d, x)| *d = w * x);
+                }
                 None => dst.fill(f64::NAN),
             },
             Op::If(cmp) => {
@@ -380,8 +404,8 @@ pub fn evaluate(p: &[Node], cols: &[Vec<f64>], n: usize, out: &mut [f64], s: &mu
     }
 }
 
-/// Evaluates `p` and the derivatives of its output with respect to the constants at the node
-/// indices `params`: `jac[k * n + row]` for parameter `k`. Non-differentiable points (`floor`,
+/// Evaluates `p` and the derivatives of its output with respect to the values (constants and
+/// variable weights) at the node indices `params`: `jac[k * n + row]` for parameter `k`. Non-differentiable points (`floor`,
 /// the comparison of an `if`) have derivative 0.
 pub fn jacobian(
     p: &[Node],
@@ -424,7 +448,15 @@ pub fn jacobian(
                         jac[k * n + at..k * n + at + m].copy_from_slice(g);
                     }
                 }
-                Op::Var(_) => {}
+                Op::Var(v) => {
+                    let k = param_of[i];
+                    if k != usize::MAX {
+                        let x = cols.get(v as usize).map_or(&[][..], |c| &c[at..at + m]);
+                        for (j, d) in jac[k * n + at..k * n + at + m].iter_mut().enumerate() {
+                            *d = g[j] * x.get(j).copied().unwrap_or(f64::NAN);
+                        }
+                    }
+                }
                 Op::If(cmp) => {
                     let (ch, _) = children(p, i);
                     let (l, r) = (val(ch[0]), val(ch[1]));
@@ -540,14 +572,19 @@ mod tests {
             let p = random_program(&mut rng, &ctx, len);
             assert!(is_valid(&p, 3), "tree {t}");
             let e = to_expr(&p);
-            assert_eq!(from_expr(&e).as_deref(), Some(&p[..]), "round trip of {e}");
-            evaluate(&p, &cols, n, &mut out, &mut s);
+            let back = from_expr(&e).unwrap();
+            // Compiling is idempotent (`1 * x` compiles to the plain variable, so the first
+            // round trip may change the tree; the values below may not change).
+            assert_eq!(from_expr(&to_expr(&back)).unwrap(), back, "round trip of {e}");
             let want = crate::eval::eval(&e, &cols, n);
-            for (r, (a, b)) in out.iter().zip(&want).enumerate() {
-                assert!(
-                    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
-                    "{e} row {r}: {a} vs {b}"
-                );
+            for q in [&p, &back] {
+                evaluate(q, &cols, n, &mut out, &mut s);
+                for (r, (a, b)) in out.iter().zip(&want).enumerate() {
+                    assert!(
+                        a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                        "{e} row {r}: {a} vs {b}"
+                    );
+                }
             }
         }
     }
@@ -561,11 +598,13 @@ mod tests {
             + (Expr::var(2) * 0.3 + 4.0).sqrt() / (Expr::Const(2.0) + Expr::var(0).exp())
             + Expr::if_else(
                 Cond::var_gt(1, 0.2),
-                Expr::var(0) * 2.5,
+                Expr::Const(2.5) * Expr::var(0),
                 (Expr::var(2) + 5.0).ln() - 1.0,
             );
         let p = from_expr(&e).unwrap();
-        let params: Vec<usize> = (0..p.len()).filter(|i| p[*i].op == Op::Const).collect();
+        // `2.5 * x1` is one weighted variable.
+        assert!(p.iter().any(|nd| nd.op == Op::Var(0) && nd.value == 2.5));
+        let params: Vec<usize> = (0..p.len()).filter(|i| p[*i].is_parameter()).collect();
         let mut s = Scratch::new();
         let mut f = vec![0.0; n];
         let mut jac = vec![0.0; n * params.len()];
