@@ -211,7 +211,7 @@ impl Default for GpOptions {
             constants: Vec::new(),
             constant_range: (-2.0, 2.0),
             optimisation_iterations: 5,
-            stagnation: 50,
+            stagnation: 40,
             stagnation_tolerance: 2.0,
             exact_tolerance: 10.0 * criterion::EXACT,
             cancel: None,
