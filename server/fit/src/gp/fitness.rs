@@ -193,6 +193,67 @@ pub fn candidate(e: &Expr, sc: &Scoring) -> Option<Candidate> {
     })
 }
 
+/// Simplifies the constants of an individual with refits: each constant and variable weight in
+/// turn is set to the simplest of `1` (weights only), its nearest integer (|v| <= 16) and its
+/// value to 1 or 2 significant digits, the other values (and the linear scaling) are
+/// re-optimised, and the first choice that raises `2·Σρ(r/σ)` by at most 1 over the
+/// unsimplified fit is kept (`σ` its own LTS scale). Redundant constants such as the two weights
+/// of `c1*(sqrt(c2*x1)*(c3*x2))` collapse into one. Programs with more than `max_params`
+/// values are returned unchanged (the cost grows with the square of that count).
+pub fn simplify_constants(
+    p: &[Node],
+    a: f64,
+    b: f64,
+    prob: &super::optimise::Problem,
+    w: &mut super::optimise::Workspace,
+    max_params: usize,
+) -> (Vec<Node>, f64, f64) {
+    use super::optimise::optimise_free;
+    let params: Vec<usize> = (0..p.len()).filter(|i| p[*i].is_parameter()).collect();
+    if params.is_empty() || params.len() > max_params {
+        return (p.to_vec(), a, b);
+    }
+    let n = prob.n();
+    let mut f = vec![0.0; n];
+    program::evaluate(p, prob.cols, n, &mut f, &mut w.scratch);
+    let r0: Vec<f64> = (0..n).map(|i| (prob.y[i] - a - b * f[i]) / prob.scales[i]).collect();
+    if r0.iter().any(|v| !v.is_finite()) {
+        return (p.to_vec(), a, b);
+    }
+    let sigma = criterion::lts_scale(&r0, params.len() + 2);
+    let base = criterion::rho_sum(&r0, sigma);
+    let mut cur = (p.to_vec(), a, b);
+    let mut fixed = vec![false; p.len()];
+    for k in params {
+        let v = cur.0[k].value;
+        let mut tries: Vec<f64> = Vec::new();
+        if matches!(cur.0[k].op, Op::Var(_)) {
+            tries.push(1.0);
+        }
+        if v.abs() <= 16.0 {
+            tries.push(v.round());
+        }
+        tries.extend([1, 2].map(|d| round_significant(v, d)));
+        for t in tries {
+            if t == v || !t.is_finite() {
+                continue;
+            }
+            let mut trial = cur.0.clone();
+            trial[k].value = t;
+            let mut fx = fixed.clone();
+            fx[k] = true;
+            if let Some(s) = optimise_free(&mut trial, prob, 10, w, Some(&fx)) {
+                if s.residuals.iter().all(|r| r.is_finite()) && criterion::rho_sum(&s.residuals, sigma) - base <= 1.0 {
+                    cur = (trial, s.a, s.b);
+                    fixed = fx;
+                    break;
+                }
+            }
+        }
+    }
+    cur
+}
+
 /// Whether a program has an `if` (for tests and reports).
 pub fn has_if(p: &[Node]) -> bool {
     p.iter().any(|n| matches!(n.op, Op::If(_)))
@@ -252,5 +313,41 @@ mod tests {
             f64::NAN
         )
         .is_infinite());
+    }
+}
+#[cfg(test)]
+mod simplify_tests {
+    use super::super::optimise::{optimise, Problem, Workspace};
+    use super::*;
+
+    #[test]
+    fn redundant_constants_collapse_with_refits() {
+        // x^2.5 written with three redundant constants.
+        let x: Vec<f64> = (1..=40).map(|i| f64::from(i * i) * 100.0).collect();
+        let y: Vec<f64> = x.iter().map(|v| v.powf(2.5)).collect();
+        let cols = vec![x];
+        let scales = criterion::row_scales(&y, criterion::ErrorScale::Auto);
+        let prob = Problem {
+            cols: &cols,
+            y: &y,
+            scales: &scales,
+            noise: 1e-3,
+        };
+        let e = Expr::Const(47.479855303) * (Expr::Const(0.5774616586) * Expr::var(0)).powi(3)
+            / (Expr::Const(3.871982647) * Expr::var(0)).sqrt();
+        let mut p = program::from_expr(&e).unwrap();
+        let mut w = Workspace::new();
+        let s = optimise(&mut p, &prob, 10, &mut w).unwrap();
+        let (q, a, b) = simplify_constants(&p, s.a, s.b, &prob, &mut w, 12);
+        let sc = Scoring {
+            cols: &cols,
+            y: &y,
+            scales: &scales,
+            symbols: 10,
+            listed: &[],
+        };
+        let c = candidate(&export(&q, a, b), &sc).unwrap();
+        assert!(c.params <= 2, "{}", c.expr);
+        assert!(c.residuals.iter().all(|r| r.abs() < 1e-9), "{}", c.expr);
     }
 }

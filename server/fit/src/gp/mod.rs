@@ -679,7 +679,13 @@ pub fn run(cols: &[Vec<f64>], y: &[f64], scale: ErrorScale, seeds: &[Expr], opti
     }
     let mut candidates: Vec<Candidate> = Vec::new();
     for ind in best.iter().chain(chosen) {
-        if let Some(c) = fitness::candidate(&ind.expr(), &scoring) {
+        // Simplify the expression first (drops dead parts), then collapse redundant constants.
+        let (program, a, b) = match program::from_expr(&ind.expr()) {
+            Some(p) => fitness::simplify_constants(&p, 0.0, 1.0, &shared.prob, &mut w, 16),
+            None => (ind.program.clone(), ind.a, ind.b),
+        };
+        let expr = fitness::export(&program, a, b);
+        if let Some(c) = fitness::candidate(&expr, &scoring) {
             if !candidates.iter().any(|o| o.expr == c.expr) {
                 candidates.push(c);
             }

@@ -147,6 +147,18 @@ fn cholesky_solve(m: &mut [f64], g: &mut [f64], k: usize) -> Option<()> {
 /// Fits the linear scaling and up to `iterations` Levenberg-Marquardt steps over the constants of
 /// `p` (written back into `p`). `None` when the program is not finite on every row.
 pub fn optimise(p: &mut [Node], prob: &Problem, iterations: usize, w: &mut Workspace) -> Option<Scaled> {
+    optimise_free(p, prob, iterations, w, None)
+}
+
+/// [`optimise`] with the values of the nodes where `fixed` is true held (the linear scaling is
+/// always fitted).
+pub fn optimise_free(
+    p: &mut [Node],
+    prob: &Problem,
+    iterations: usize,
+    w: &mut Workspace,
+    fixed: Option<&[bool]>,
+) -> Option<Scaled> {
     let n = prob.n();
     w.f.resize(n, 0.0);
     evaluate(p, prob.cols, n, &mut w.f, &mut w.scratch);
@@ -180,7 +192,9 @@ pub fn optimise(p: &mut [Node], prob: &Problem, iterations: usize, w: &mut Works
         }
     }
     residuals_into(prob, &w.f, a, b, &mut r);
-    let params: Vec<usize> = (0..p.len()).filter(|i| p[*i].is_parameter()).collect();
+    let params: Vec<usize> = (0..p.len())
+        .filter(|i| p[*i].is_parameter() && !fixed.is_some_and(|f| f[*i]))
+        .collect();
     if iterations > 0 && b != 0.0 {
         let sigma = robust_sigma(&r, &mut w.abs, prob.noise);
         for (u, v) in w.u.iter_mut().zip(&r) {
