@@ -14,7 +14,7 @@
 //!   the best individual by fitness, each as a [`Candidate`] with an honest penalty
 //!   ([`fitness`]); [`crate::fit`] puts them into the same [`crate::criterion::select`] as the
 //!   analysers' candidates, so adding GP can only add options.
-//! - **Stopping**: an exact fit (trimmed relative error <= `exact_tolerance`), the generation
+//! - **Stopping**: an exact fit (error <= `exact_tolerance` with at most `3n/4` fitted values), the generation
 //!   budget, stagnation (`stagnation` generations in which no island's description length of
 //!   its best error/length trade-off, `min n·ln(e²) + length·2·ln S`, fell by more than
 //!   `stagnation_tolerance`: under noise, fitting the noise does not pay for its nodes), the time
@@ -436,11 +436,14 @@ impl Archive {
         }
     }
 
-    /// Smallest error of any individual seen.
-    fn best_error(&self) -> f64 {
+    /// Smallest error of any individual seen with at most `max_params` fitted values (constants,
+    /// variable weights and the linear scaling): with about as many values as rows, any tree
+    /// fits the data "exactly" without being the law.
+    fn best_error(&self, max_params: usize) -> f64 {
         self.by_length
             .iter()
             .flatten()
+            .filter(|i| i.program.iter().filter(|n| n.is_parameter()).count() + 2 <= max_params)
             .map(|i| i.error)
             .fold(f64::INFINITY, f64::min)
     }
@@ -603,7 +606,7 @@ pub fn run(cols: &[Vec<f64>], y: &[f64], scale: ErrorScale, seeds: &[Expr], opti
     let mut since_improvement = 0;
     if !pops.is_empty() {
         loop {
-            if archive.best_error() <= options.exact_tolerance {
+            if archive.best_error(3 * n / 4) <= options.exact_tolerance {
                 stop = StopReason::Exact;
                 break;
             }

@@ -209,6 +209,11 @@ pub fn optimise_free(
         let mut lambda = 1e-3;
         let mut fresh = false;
         let mut trial_r = Vec::with_capacity(n);
+        // Buffers of the iterations.
+        let mut row = vec![0.0; k];
+        let mut sys = vec![0.0; k * k];
+        let mut delta = vec![0.0; k];
+        let mut old = vec![0.0; params.len()];
         for _ in 0..iterations {
             if !fresh {
                 jacobian(p, prob.cols, n, &params, &mut w.f, &mut w.jac, &mut w.scratch);
@@ -217,49 +222,50 @@ pub fn optimise_free(
                         *v = 0.0;
                     }
                 }
-                fresh = true;
-            }
-            // Normal equations of the weighted problem: columns 1, f, b·∂f/∂c_k.
-            m.iter_mut().for_each(|v| *v = 0.0);
-            g.iter_mut().for_each(|v| *v = 0.0);
-            let np = params.len();
-            let mut row = vec![0.0; k];
-            for i in 0..n {
-                let wi = w.u[i] / (prob.scales[i] * prob.scales[i]);
-                if wi == 0.0 {
-                    continue;
-                }
-                row[0] = 1.0;
-                row[1] = w.f[i];
-                for q in 0..np {
-                    row[q + 2] = b * w.jac[q * n + i];
-                }
-                let ri = prob.y[i] - a - b * w.f[i];
-                for x in 0..k {
-                    let wx = wi * row[x];
-                    g[x] += wx * ri;
-                    for z in 0..=x {
-                        m[x * k + z] += wx * row[z];
+                // Normal equations of the weighted problem: columns 1, f, b·∂f/∂c_k (unchanged
+                // after a rejected step, so built only with a new Jacobian).
+                m.iter_mut().for_each(|v| *v = 0.0);
+                g.iter_mut().for_each(|v| *v = 0.0);
+                let np = params.len();
+                for i in 0..n {
+                    let wi = w.u[i] / (prob.scales[i] * prob.scales[i]);
+                    if wi == 0.0 {
+                        continue;
+                    }
+                    row[0] = 1.0;
+                    row[1] = w.f[i];
+                    for q in 0..np {
+                        row[q + 2] = b * w.jac[q * n + i];
+                    }
+                    let ri = prob.y[i] - a - b * w.f[i];
+                    for x in 0..k {
+                        let wx = wi * row[x];
+                        g[x] += wx * ri;
+                        for z in 0..=x {
+                            m[x * k + z] += wx * row[z];
+                        }
                     }
                 }
+                fresh = true;
             }
             let max_diag = (0..k).map(|x| m[x * k + x]).fold(0.0, f64::max);
             if max_diag.is_nan() || max_diag <= 0.0 || !max_diag.is_finite() {
                 break;
             }
-            let mut sys = vec![0.0; k * k];
             for x in 0..k {
                 for z in 0..=x {
                     sys[x * k + z] = m[x * k + z];
                 }
                 sys[x * k + x] += lambda * m[x * k + x].max(1e-12 * max_diag) + 1e-300;
             }
-            let mut delta = g.clone();
+            delta.copy_from_slice(&g);
             if cholesky_solve(&mut sys, &mut delta, k).is_none() || delta.iter().any(|v| !v.is_finite()) {
                 lambda *= 10.0;
                 continue;
             }
-            let old: Vec<f64> = params.iter().map(|i| p[*i].value).collect();
+            for (o, i) in old.iter_mut().zip(&params) {
+                *o = p[*i].value;
+            }
             for (q, i) in params.iter().enumerate() {
                 p[*i].value += delta[q + 2];
             }
