@@ -152,3 +152,37 @@ fn fit_follows_the_solver_contract() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8(out.stderr).unwrap().contains("line 3"));
 }
+
+#[test]
+fn fit_runs_the_genetic_search_and_reports_it() {
+    // x^2.5 is outside the regression basis: the analysers alone answer with a piecewise cubic.
+    let csv = law_csv("pow", "x1,y", |x| x.powf(2.5));
+    let run = |threads: &str, extra: &[&str]| {
+        let mut args = vec!["fit"];
+        args.extend_from_slice(extra);
+        args.push(csv.to_str().unwrap());
+        let out = Command::new(env!("CARGO_BIN_EXE_beagle"))
+            .args(&args)
+            .env("SR_TIME_LIMIT", "10")
+            .env("SR_SEED", "3")
+            .env("SR_THREADS", threads)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        stdout(&out)
+    };
+    let one = run("1", &[]);
+    assert!(
+        one.lines()
+            .any(|l| l.starts_with("log: gp: ") && l.contains(" generations, ") && l.contains(" evaluations")),
+        "{one}"
+    );
+    // Exact (any algebraically equal form, e.g. `sqrt(x1)^5` with other seeds).
+    assert!(one.lines().any(|l| l.contains("best from gp, R^2 1.000000")), "{one}");
+    // The same expression with two threads.
+    assert_eq!(run("2", &[]).lines().last(), one.lines().last());
+    // Without the genetic search: no gp line, another answer.
+    let without = run("1", &["--no-gp"]);
+    assert!(!without.lines().any(|l| l.starts_with("log: gp:")), "{without}");
+    assert_ne!(without.lines().last(), one.lines().last());
+}

@@ -6,8 +6,52 @@ fn main() {
     let text = std::fs::read_to_string(&path).expect("read");
     let data = parse_csv(&text).expect("csv");
     let t = std::time::Instant::now();
-    let r = fit(&data, &FitOptions::default()).expect("fit");
+    let mut options = FitOptions::default();
+    if let Some(g) = options.gp.as_mut() {
+        let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<f64>().ok());
+        if let Some(v) = env("GP_STAGNATION") {
+            g.stagnation = v as usize;
+        }
+        if let Some(v) = env("GP_TOL") {
+            g.stagnation_tolerance = v;
+        }
+        if let Some(v) = env("GP_POP") {
+            g.population = v as usize;
+        }
+        if let Some(v) = env("GP_GENS") {
+            g.generations = v as usize;
+        }
+        if let Some(v) = env("GP_ITER") {
+            g.optimisation_iterations = v as usize;
+        }
+        if let Some(v) = env("GP_SEED") {
+            g.seed = v as u64;
+        }
+        if let Some(v) = env("GP_TIME") {
+            g.time_limit = Some(std::time::Duration::from_secs_f64(v));
+        }
+    }
+    let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<f64>().ok());
+    if let Some(g) = options.gp.as_mut() {
+        if let Some(v) = env("FIT_SIZE") {
+            g.fitness.size_threshold = v as usize;
+        }
+        if let Some(v) = env("GP_ISLANDS") {
+            g.islands = v as usize;
+        }
+    }
+    let r = fit(&data, &options).expect("fit");
     println!("time {:?} sigma {:e}", t.elapsed(), r.sigma);
+    if let Some(g) = &r.gp {
+        println!(
+            "gp: {} generations, {} evaluations, stop: {}, {:?}, best {}",
+            g.generations,
+            g.evaluations,
+            g.stop,
+            g.elapsed,
+            g.best.as_deref().unwrap_or("-")
+        );
+    }
     for c in r.candidates.iter().take(12) {
         println!("{:10} {:10.2} {}", c.source, c.score, c.infix);
     }

@@ -478,6 +478,8 @@ pub(crate) fn fit_result(data: &Dataset, options: &FitOptions) -> Result<FitResu
         sigma: rms,
         score: b.score,
         fitness: options.fitness.fitness(&e, rms),
+        // Branch decisions are fitted by likelihood over trees and logistic forms; no GP.
+        gp: None,
         candidates: b
             .candidates
             .iter()

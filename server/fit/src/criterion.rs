@@ -15,6 +15,13 @@
 //! `-2·log-likelihood` with known `σ̂`, so with the penalty below it is BIC; an outlier costs at
 //! most `c²/3 ≈ 7.3`, so 5 % of tripled samples cannot buy a spurious term.
 //!
+//! A candidate whose own LTS scale `σ_c` exceeds `3·σ̂` ([`FAR`]: it does not fit the majority of
+//! the rows at the shared noise level) scores at least `2·Σ ρ(r_i/σ_c) + n·ln(σ_c²/σ̂²) + penalty`
+//! (the Gaussian likelihood ratio of the two scales): far above `σ̂` the score keeps growing with
+//! the error instead of saturating at `n·c²/3`, where the cheapest model of all (a constant)
+//! would win among models that are all much worse than the best one (e.g. approximations of
+//! noise-free data). Near `σ̂` the plain score is unchanged.
+//!
 //! **Penalty** ([`ebic_penalty`]): `p·ln n` for `p` fitted constants (BIC) plus
 //! `2·ln C(P, m)` for choosing `m` of `P` candidate basis terms (extended BIC, Chen & Chen 2008,
 //! `γ = 1`): searching thousands of subsets must not make noise look like a term.
@@ -193,6 +200,22 @@ pub fn shared_sigma(candidates: &[Candidate]) -> f64 {
         .map_or(EXACT, |(_, s)| s)
 }
 
+/// Own LTS scale, relative to `σ̂`, beyond which a candidate is also scored at its own scale.
+pub const FAR: f64 = 3.0;
+
+/// The score of one candidate against the shared noise level `sigma` (see the module
+/// documentation).
+pub fn score(c: &Candidate, sigma: f64) -> f64 {
+    let shared = rho_sum(&c.residuals, sigma) + c.penalty;
+    let own = lts_scale(&c.residuals, c.params);
+    if own <= FAR * sigma {
+        return shared;
+    }
+    let at_own =
+        rho_sum(&c.residuals, own) + c.residuals.len() as f64 * ((own / sigma) * (own / sigma)).ln() + c.penalty;
+    shared.max(at_own)
+}
+
 /// Scores candidates (see the module documentation); ties go to the earlier candidate. `None`
 /// for no candidates.
 pub fn select(candidates: &[Candidate]) -> Option<Selection> {
@@ -200,10 +223,7 @@ pub fn select(candidates: &[Candidate]) -> Option<Selection> {
         return None;
     }
     let sigma = shared_sigma(candidates);
-    let scores: Vec<f64> = candidates
-        .iter()
-        .map(|c| rho_sum(&c.residuals, sigma) + c.penalty)
-        .collect();
+    let scores: Vec<f64> = candidates.iter().map(|c| score(c, sigma)).collect();
     let mut best = 0;
     for (i, s) in scores.iter().enumerate() {
         if *s < scores[best] {
@@ -232,6 +252,28 @@ mod tests {
         assert!((ln_binomial(5, 2) - 10f64.ln()).abs() < 1e-12);
         assert_eq!(ln_binomial(5, 0), 0.0);
         assert_eq!(lts_scale(&[0.0; 10], 1), EXACT);
+    }
+
+    #[test]
+    fn models_far_worse_than_the_best_do_not_all_saturate() {
+        let c = |r: f64, params: usize, penalty: f64| Candidate {
+            expr: crate::expr::Expr::Const(0.0),
+            residuals: (0..20).map(|i| if i % 2 == 0 { r } else { -r }).collect(),
+            params,
+            penalty,
+            source: "test",
+        };
+        // An exact but expensive model sets σ̂ = EXACT; an approximation (1e-3) and a constant
+        // (0.5) are both far worse, but not equally bad.
+        let cands = [c(0.0, 8, 120.0), c(1e-3, 4, 20.0), c(0.5, 1, 3.0)];
+        let sel = select(&cands).unwrap();
+        assert_eq!(sel.sigma, EXACT);
+        assert_eq!(sel.best, 0);
+        assert!(sel.scores[1] < sel.scores[2], "{:?}", sel.scores);
+        // Near σ̂ the plain score is kept.
+        let near = [c(0.01, 1, 3.0), c(0.02, 1, 3.0)];
+        let sel = select(&near).unwrap();
+        assert_eq!(sel.scores[1], rho_sum(&near[1].residuals, sel.sigma) + 3.0);
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub mod dataset;
 pub mod decision;
 pub mod eval;
 pub mod expr;
+pub mod gp;
 pub mod integer;
 pub mod linalg;
 pub mod mars;
@@ -37,6 +38,7 @@ pub use csv::{parse_csv, CsvError};
 pub use dataset::{Dataset, DatasetError};
 pub use eval::{eval, eval_cond, eval_point};
 pub use expr::{BinaryOp, CmpOp, Complexity, Cond, Expr, UnaryOp};
+pub use gp::{FunctionSet, GpOptions, GpProgress, StopReason};
 pub use mars::{MarsModel, MarsOptions};
 pub use print::{format_number, infix, stoex_cond_text, stoex_text, stoex_variable_text, to_stoex};
 pub use regression::RegressionOptions;
@@ -87,11 +89,17 @@ impl Default for FitnessOptions {
 impl FitnessOptions {
     /// The fitness of an expression with root-mean-square scaled residual `error`.
     pub fn fitness(&self, e: &Expr, error: f64) -> f64 {
+        self.fitness_of(error, e.size(), e.depth(), e.variables().len())
+    }
+
+    /// The fitness of a model of `size` nodes, `depth` levels and `variables` inputs with
+    /// error `error`.
+    pub fn fitness_of(&self, error: f64, size: usize, depth: usize, variables: usize) -> f64 {
         let over = |m: usize, t: usize| m.saturating_sub(t) as f64;
         self.error_weight * error
-            + self.depth_weight * over(e.depth(), self.depth_threshold)
-            + self.size_weight * over(e.size(), self.size_threshold)
-            + self.variables_weight * over(e.variables().len(), self.variables_threshold)
+            + self.depth_weight * over(depth, self.depth_threshold)
+            + self.size_weight * over(size, self.size_threshold)
+            + self.variables_weight * over(variables, self.variables_threshold)
     }
 }
 
@@ -142,6 +150,8 @@ pub struct FitOptions {
     pub target: Target,
     /// Used for [`Target::Probability`].
     pub branch: BranchOptions,
+    /// Genetic programming seeded with the analysers' candidates ([`gp`]); `None` disables it.
+    pub gp: Option<GpOptions>,
 }
 
 impl Default for FitOptions {
@@ -154,8 +164,24 @@ impl Default for FitOptions {
             fitness: FitnessOptions::default(),
             target: Target::default(),
             branch: BranchOptions::default(),
+            gp: Some(GpOptions::default()),
         }
     }
+}
+
+/// What the genetic programming did in a [`fit`].
+#[derive(Clone, Debug)]
+pub struct GpReport {
+    /// Generations after the initial population.
+    pub generations: usize,
+    /// Individuals evaluated.
+    pub evaluations: u64,
+    pub stop: StopReason,
+    pub elapsed: std::time::Duration,
+    /// GP candidates handed to the selection.
+    pub candidates: usize,
+    /// Best individual by the GP's own fitness (contract infix).
+    pub best: Option<String>,
 }
 
 /// One candidate as the selection saw it.
@@ -192,6 +218,8 @@ pub struct FitResult {
     pub fitness: f64,
     /// Every candidate considered, best first.
     pub candidates: Vec<Scored>,
+    /// `None` when the GP was disabled.
+    pub gp: Option<GpReport>,
 }
 
 /// Why [`fit`] found nothing.
@@ -249,6 +277,20 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         let models = mars::mars(&data.columns, y, &m);
         candidates.extend(models.into_iter().filter(|m| m.has_hinge()).map(|m| m.candidate));
     }
+    let gp = options.gp.as_ref().map(|g| {
+        let seeds: Vec<Expr> = candidates.iter().map(|c| c.expr.clone()).collect();
+        let r = gp::run(&data.columns, y, reg.scale, &seeds, g);
+        let report = GpReport {
+            generations: r.generations,
+            evaluations: r.evaluations,
+            stop: r.stop,
+            elapsed: r.elapsed,
+            candidates: r.candidates.len(),
+            best: r.best.as_ref().map(|b| infix(&b.expr())),
+        };
+        candidates.extend(r.candidates);
+        report
+    });
     if candidates.is_empty() {
         return Err(FitError::NoModel);
     }
@@ -307,5 +349,6 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         fitness: fitness[best],
         candidates: scored,
         expr,
+        gp,
     })
 }

@@ -31,6 +31,11 @@ pub struct ThresholdOptions {
     pub max_splits: usize,
     /// How many splits of the coarse scan get a full fit.
     pub keep: usize,
+    /// Smallest jump between the two sides at the threshold, in units of the row scale
+    /// (relative to the value for positive targets): a step is a discontinuity. Two sides that
+    /// meet at the threshold are a piecewise approximation of a smooth law (MARS offers kinks),
+    /// and with a handful of rows per side they extrapolate badly.
+    pub min_jump: f64,
 }
 
 impl Default for ThresholdOptions {
@@ -39,6 +44,7 @@ impl Default for ThresholdOptions {
             min_side: 5,
             max_splits: 100,
             keep: 3,
+            min_jump: 0.02,
         }
     }
 }
@@ -147,6 +153,43 @@ fn coarse_side(basis: &[Term], rows: &[usize], y: &[f64], s: &[f64]) -> Vec<f64>
     best.map(|(_, r)| r).unwrap_or_default()
 }
 
+/// Median over the three rows nearest to the threshold on each side of
+/// `|f_right - f_left| / scale`, both sides evaluated with `x_j` set to the threshold.
+fn jump<C: AsRef<[f64]>>(
+    columns: &[C],
+    scales: &[f64],
+    j: usize,
+    threshold: f64,
+    left: (&[usize], &Expr),
+    right: (&[usize], &Expr),
+) -> f64 {
+    let col = columns[j].as_ref();
+    let nearest = |rows: &[usize]| {
+        let mut rows = rows.to_vec();
+        rows.sort_by(|a, b| crate::stats::cmp_f64(&(col[*a] - threshold).abs(), &(col[*b] - threshold).abs()));
+        rows.truncate(3);
+        rows
+    };
+    let jumps: Vec<f64> = nearest(left.0)
+        .into_iter()
+        .chain(nearest(right.0))
+        .map(|row| {
+            let mut x: Vec<f64> = columns.iter().map(|c| c.as_ref()[row]).collect();
+            x[j] = threshold;
+            let d = (crate::eval::eval_point(right.1, &x) - crate::eval::eval_point(left.1, &x)).abs() / scales[row];
+            if d.is_nan() {
+                f64::INFINITY
+            } else {
+                d
+            }
+        })
+        .collect();
+    if jumps.is_empty() {
+        return f64::INFINITY;
+    }
+    crate::stats::median(&jumps)
+}
+
 /// Searches for step models (see the module documentation); best first, at most `keep`.
 pub fn thresholds<C: AsRef<[f64]>>(
     columns: &[C],
@@ -219,7 +262,11 @@ pub fn thresholds<C: AsRef<[f64]>>(
             continue;
         };
         let threshold = simplest_between(lo, hi);
-        let expr = crate::simplify::simplify(&Expr::if_else(Cond::var_gt(j, threshold), rf.expr(&rb), lf.expr(&lb)));
+        let (right_expr, left_expr) = (rf.expr(&rb), lf.expr(&lb));
+        if jump(columns, &s, j, threshold, (&left, &left_expr), (&right, &right_expr)) < options.min_jump {
+            continue;
+        }
+        let expr = crate::simplify::simplify(&Expr::if_else(Cond::var_gt(j, threshold), right_expr, left_expr));
         let mut pred = vec![0.0; n];
         for (rows, fit, b) in [(&left, &lf, &lb), (&right, &rf, &rb)] {
             for (k, v) in fit.predict(b, rows.len()).into_iter().enumerate() {
@@ -287,5 +334,21 @@ mod tests {
             &ThresholdOptions::default(),
         );
         assert_eq!(steps[0].candidate.expr.to_string(), "if(x1 > 200000, 0.04*x1, 1500)");
+    }
+
+    #[test]
+    fn a_smooth_law_is_no_step() {
+        // Nguyen-7 on 20 points: piecewise regressions fit it closely, but the sides meet at
+        // every threshold; without the jump rule one of them was chosen and extrapolated badly.
+        let x: Vec<f64> = (0..20).map(|i| 0.15 + 0.0975 * f64::from(i)).collect();
+        let y: Vec<f64> = x.iter().map(|v| (v + 1.0).ln() + (v * v + 1.0).ln()).collect();
+        let b = regression::basis(std::slice::from_ref(&x));
+        let options = ThresholdOptions::default();
+        assert!(thresholds(&[x.clone()], &b, &y, &RegressionOptions::default(), &options).is_empty());
+        let no_rule = ThresholdOptions {
+            min_jump: 0.0,
+            ..options
+        };
+        assert!(!thresholds(&[x], &b, &y, &RegressionOptions::default(), &no_rule).is_empty());
     }
 }

@@ -91,9 +91,10 @@ fn noisy(s: Shape, a: f64, share: f64, seed: u64) -> Dataset {
     d
 }
 
-/// Model selection under noise is a statistical test: it has a false-inclusion rate. Over 200
+/// Model selection under noise is a statistical test: it has a false-inclusion rate. Over 80
 /// noise realisations (2 % noise, 5 % of the samples tripled) of random laws, the printed form
-/// must be the true one in at least 97 % of them.
+/// must be the true one in at least 97 % of them (with the analysers alone, 1 of 200 realisations
+/// lost it; the genetic search runs in each fit, so it may only add options, not spurious terms).
 #[test]
 fn noise_and_outliers_keep_the_form_in_almost_every_realisation() {
     let shapes = [Shape::Linear, Shape::NLogN, Shape::Sqrt, Shape::Square, Shape::Product];
@@ -106,7 +107,7 @@ fn noise_and_outliers_keep_the_form_in_almost_every_realisation() {
     ];
     let mut rng = ChaCha8Rng::seed_from_u64(2026);
     let mut misses = Vec::new();
-    let runs = 200;
+    let runs = 80;
     for run in 0..runs {
         let k = run % shapes.len();
         let a = f64::from(rng.random_range(10u32..100)) * 10f64.powi(rng.random_range(-2i32..2));
@@ -131,13 +132,15 @@ proptest! {
     fn nice_laws_are_recovered_exactly(s in shape(), a in nice(), b in nice()) {
         let truth = law(s, a, b);
         let result = fit(&data(&truth), &FitOptions::default()).unwrap();
-        let (a, b) = (format_number(a), format_number(b));
+        // A coefficient of 1 is not printed.
+        let a = if a == 1.0 { String::new() } else { format!("{}*", format_number(a)) };
+        let b = format_number(b);
         let expected = match s {
-            Shape::Linear => format!("{a}*x1 + {b}"),
-            Shape::NLogN => format!("{a}*x1*log2(x1) + {b}"),
-            Shape::Sqrt => format!("{a}*sqrt(x1) + {b}"),
-            Shape::Square => format!("{a}*x1^2 + {b}"),
-            Shape::Product => format!("{a}*x1*x2 + {b}"),
+            Shape::Linear => format!("{a}x1 + {b}"),
+            Shape::NLogN => format!("{a}x1*log2(x1) + {b}"),
+            Shape::Sqrt => format!("{a}sqrt(x1) + {b}"),
+            Shape::Square => format!("{a}x1^2 + {b}"),
+            Shape::Product => format!("{a}x1*x2 + {b}"),
         };
         prop_assert_eq!(result.infix, expected);
     }

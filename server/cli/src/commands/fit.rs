@@ -3,27 +3,33 @@
 //! names), budget and seed from `SR_TIME_LIMIT` / `SR_SEED` / `SR_THREADS` or flags, and a last
 //! line `expr: ...`.
 
-use beagle_fit::{fit, fit_branch, parse_csv, FitOptions, Target};
+use beagle_fit::{fit, fit_branch, parse_csv, FitOptions, GpOptions, Target};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
 pub struct Args {
     /// CSV with a header of input names and `y` last (`x1,x2,y` or `files.NUMBER_OF_ELEMENTS,y`).
     file: PathBuf,
-    /// Wall-clock budget in seconds [env: SR_TIME_LIMIT]. Today's analysers finish in milliseconds;
-    /// the genetic search will use the budget.
+    /// Wall-clock budget in seconds [env: SR_TIME_LIMIT]. The analysers finish in milliseconds; the
+    /// genetic search normally stops earlier (exact fit, stagnation, generation budget) and is
+    /// cut at 90 % of the budget otherwise.
     #[arg(long, env = "SR_TIME_LIMIT", default_value_t = 10.0)]
     time_limit: f64,
     /// Seed of every random choice [env: SR_SEED]; the same seed gives the same expression.
     #[arg(long, env = "SR_SEED", default_value_t = 1)]
     seed: u64,
-    /// Worker threads [env: SR_THREADS].
+    /// Worker threads of the genetic search [env: SR_THREADS]. The result does not depend on it
+    /// (unless the time limit cuts the search).
     #[arg(long, env = "SR_THREADS", default_value_t = 1)]
     threads: usize,
     /// Print the expression as StoEx with the CSV's column names instead of the contract grammar.
     #[arg(long)]
     stoex: bool,
+    /// Skip the genetic search (analysers only).
+    #[arg(long)]
+    no_gp: bool,
     /// What `y` measures: `time` (relative errors), `count` (loop iterations: exact integer
     /// forms), `value` (passed values: absolute errors, integer forms), `probability` (branch
     /// outcomes 0/1 or frequencies: prints a `guard:` line when the branch is deterministic), or
@@ -54,12 +60,20 @@ impl From<TargetArg> for Target {
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, String> {
+    let started = Instant::now();
     if !args.time_limit.is_finite() || args.time_limit <= 0.0 || args.threads == 0 {
         return Err("--time-limit must be positive and --threads at least 1".into());
     }
     let text = std::fs::read_to_string(&args.file).map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
     let data = parse_csv(&text).map_err(|e| format!("{}: {e}", args.file.display()))?;
     let options = FitOptions {
+        gp: (!args.no_gp).then(|| GpOptions {
+            seed: args.seed,
+            threads: args.threads,
+            // The safety net: 90 % of the budget, less what reading the file took.
+            time_limit: Some(Duration::from_secs_f64(args.time_limit * 0.9).saturating_sub(started.elapsed())),
+            ..GpOptions::default()
+        }),
         target: args.target.into(),
         ..FitOptions::default()
     };
@@ -78,6 +92,17 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         result.relative_error,
         result.candidates.len()
     );
+    if let Some(gp) = &result.gp {
+        println!(
+            "log: gp: {} generations, {} evaluations, stopped by {} after {:.3} s, {} candidates, best {}",
+            gp.generations,
+            gp.evaluations,
+            gp.stop,
+            gp.elapsed.as_secs_f64(),
+            gp.candidates,
+            gp.best.as_deref().unwrap_or("-")
+        );
+    }
     println!("size: {}", result.size);
     println!("expr: {}", if args.stoex { &result.stoex } else { &result.infix });
     Ok(ExitCode::SUCCESS)
