@@ -344,7 +344,14 @@ mod tests {
         let y: Vec<f64> = x.iter().map(|v| (v + 1.0).ln() + (v * v + 1.0).ln()).collect();
         let b = regression::basis(std::slice::from_ref(&x));
         let options = ThresholdOptions::default();
-        assert!(thresholds(&[x.clone()], &b, &y, &RegressionOptions::default(), &options).is_empty());
+        assert!(thresholds(
+            std::slice::from_ref(&x),
+            &b,
+            &y,
+            &RegressionOptions::default(),
+            &options
+        )
+        .is_empty());
         let no_rule = ThresholdOptions {
             min_jump: 0.0,
             ..options
