@@ -36,6 +36,9 @@ pub struct ThresholdOptions {
     /// meet at the threshold are a piecewise approximation of a smooth law (MARS offers kinks),
     /// and with a handful of rows per side they extrapolate badly.
     pub min_jump: f64,
+    /// Fewest rows per fitted constant on each side: a side with 4 constants on 8 rows all but
+    /// interpolates them, and its polynomial pieces say nothing about the law.
+    pub min_rows_per_param: usize,
 }
 
 impl Default for ThresholdOptions {
@@ -45,6 +48,7 @@ impl Default for ThresholdOptions {
             max_splits: 100,
             keep: 3,
             min_jump: 0.02,
+            min_rows_per_param: 3,
         }
     }
 }
@@ -261,6 +265,11 @@ pub fn thresholds<C: AsRef<[f64]>>(
         let (Some((lf, lb)), Some((rf, rb))) = (fit_side(&left), fit_side(&right)) else {
             continue;
         };
+        if lf.params() * options.min_rows_per_param > left.len()
+            || rf.params() * options.min_rows_per_param > right.len()
+        {
+            continue;
+        }
         let threshold = simplest_between(lo, hi);
         let (right_expr, left_expr) = (rf.expr(&rb), lf.expr(&lb));
         if jump(columns, &s, j, threshold, (&left, &left_expr), (&right, &right_expr)) < options.min_jump {
@@ -339,23 +348,22 @@ mod tests {
     #[test]
     fn a_smooth_law_is_no_step() {
         // Nguyen-7 on 20 points: piecewise regressions fit it closely, but the sides meet at
-        // every threshold; without the jump rule one of them was chosen and extrapolated badly.
+        // every threshold; without the rules one of them was chosen and extrapolated badly.
         let x: Vec<f64> = (0..20).map(|i| 0.15 + 0.0975 * f64::from(i)).collect();
         let y: Vec<f64> = x.iter().map(|v| (v + 1.0).ln() + (v * v + 1.0).ln()).collect();
         let b = regression::basis(std::slice::from_ref(&x));
-        let options = ThresholdOptions::default();
-        assert!(thresholds(
-            std::slice::from_ref(&x),
-            &b,
-            &y,
-            &RegressionOptions::default(),
-            &options
-        )
-        .is_empty());
-        let no_rule = ThresholdOptions {
-            min_jump: 0.0,
-            ..options
+        let rule = |min_jump: f64, min_rows_per_param: usize| ThresholdOptions {
+            min_jump,
+            min_rows_per_param,
+            ..ThresholdOptions::default()
         };
-        assert!(!thresholds(&[x], &b, &y, &RegressionOptions::default(), &no_rule).is_empty());
+        let steps =
+            |o: &ThresholdOptions| thresholds(std::slice::from_ref(&x), &b, &y, &RegressionOptions::default(), o);
+        assert!(
+            !steps(&rule(0.0, 0)).is_empty(),
+            "without the rules, piecewise fits are proposed"
+        );
+        assert!(steps(&rule(0.02, 0)).is_empty(), "the sides meet: no jump");
+        assert!(steps(&ThresholdOptions::default()).is_empty());
     }
 }

@@ -151,6 +151,11 @@ pub struct GpOptions {
     /// from random trees only, so the search explores beyond the analysers' answers instead of
     /// converging on them. All feed the same archive.
     pub islands: usize,
+    /// How many of the random islands (the last ones) grow smooth trees only: the function set
+    /// without `if`. Conditionals buy accuracy cheaply by stitching pieces together; on an island
+    /// of their own they crowd out the search for a smooth law (a polynomial in two inputs was
+    /// found unseeded but lost to piecewise approximations once seeded).
+    pub smooth_islands: usize,
     /// Fitness during the search (Krogmann style). The GP's default has no size or depth
     /// penalty within the length and depth limits (thresholds at the limits): with clean data the
     /// error term is tiny and a size penalty would rule out every exact tree longer than 12
@@ -194,7 +199,8 @@ impl Default for GpOptions {
             time_limit: None,
             generations: 200,
             population: 500,
-            islands: 2,
+            islands: 3,
+            smooth_islands: 1,
             fitness: FitnessOptions {
                 size_threshold: 50,
                 depth_threshold: 12,
@@ -308,6 +314,11 @@ pub fn rng_for(seed: u64, generation: usize, index: usize) -> ChaCha8Rng {
 /// Everything a generation reads.
 struct Shared<'a> {
     ctx: Context<'a>,
+    /// The context of smooth islands (no conditionals).
+    smooth: Context<'a>,
+    /// Islands from this index on are smooth.
+    first_smooth: usize,
+    island_size: usize,
     prob: Problem<'a>,
     options: &'a GpOptions,
     fitness: &'a FitnessOptions,
@@ -380,17 +391,34 @@ impl Shared<'_> {
         &pop[best]
     }
 
-    fn breed(&self, generation: usize, index: usize, pop: &[Individual], w: &mut Workspace) -> Individual {
+    /// The context of island `island`.
+    fn ctx(&self, island: usize) -> &Context<'_> {
+        if island >= self.first_smooth {
+            &self.smooth
+        } else {
+            &self.ctx
+        }
+    }
+
+    fn breed(
+        &self,
+        generation: usize,
+        island: usize,
+        index: usize,
+        pop: &[Individual],
+        w: &mut Workspace,
+    ) -> Individual {
         let mut rng = rng_for(self.options.seed, generation, index);
+        let ctx = self.ctx(island);
         let p1 = self.tournament(&mut rng, pop);
         let mut child = if rng.random_bool(self.options.crossover_probability.clamp(0.0, 1.0)) {
             let p2 = self.tournament(&mut rng, pop);
-            variation::crossover(&mut rng, &self.ctx, &p1.program, &p2.program)
+            variation::crossover(&mut rng, ctx, &p1.program, &p2.program)
         } else {
             p1.program.clone()
         };
         if child == p1.program || rng.random_bool(self.options.mutation_probability.clamp(0.0, 1.0)) {
-            child = variation::mutate(&mut rng, &self.ctx, &child);
+            child = variation::mutate(&mut rng, ctx, &child);
         }
         self.evaluate(child, self.options.optimisation_iterations, w)
     }
@@ -488,6 +516,17 @@ pub fn run(cols: &[Vec<f64>], y: &[f64], scale: ErrorScale, seeds: &[Expr], opti
         max_length: options.max_length.max(1),
         max_depth: options.max_depth.max(1),
     };
+    let smooth_functions = FunctionSet::new(
+        &options
+            .functions
+            .ops()
+            .iter()
+            .copied()
+            .filter(|op| !matches!(op, Op::If(_)))
+            .collect::<Vec<_>>(),
+    );
+    let islands = options.islands.max(1);
+    let island_size = (options.population.max(2 * islands) / islands).max(2);
     let shared = Shared {
         ctx: Context::new(
             &options.functions,
@@ -496,6 +535,16 @@ pub fn run(cols: &[Vec<f64>], y: &[f64], scale: ErrorScale, seeds: &[Expr], opti
             options.constant_range,
             shape,
         ),
+        smooth: Context::new(
+            &smooth_functions,
+            cols,
+            &options.constants,
+            options.constant_range,
+            shape,
+        ),
+        // Island 0 holds the seeds and is never smooth.
+        first_smooth: islands - options.smooth_islands.min(islands - 1),
+        island_size,
         prob: Problem {
             cols,
             y,
@@ -534,8 +583,6 @@ pub fn run(cols: &[Vec<f64>], y: &[f64], scale: ErrorScale, seeds: &[Expr], opti
     let n = y.len();
     let mut evaluations: u64 = 0;
     let mut archive = Archive::new(shape.max_length);
-    let islands = options.islands.max(1);
-    let island_size = (options.population.max(2 * islands) / islands).max(2);
     let elite = options.elite.min(island_size - 1);
     // Island 0 starts from the seeds, as they are and optimised; the rest is random trees.
     let seed_programs: Vec<Vec<Node>> = seeds
@@ -554,6 +601,7 @@ pub fn run(cols: &[Vec<f64>], y: &[f64], scale: ErrorScale, seeds: &[Expr], opti
     evaluations += seeded.len() as u64;
     seeded.truncate(island_size);
     let random_count = islands * island_size - seeded.len();
+    let seeded_count = seeded.len();
     let mut stop = StopReason::Generations;
     let mut generation = 0;
     let mut pops: Vec<Vec<Individual>> = Vec::new();
@@ -561,7 +609,9 @@ pub fn run(cols: &[Vec<f64>], y: &[f64], scale: ErrorScale, seeds: &[Expr], opti
         let init = |i: usize, w: &mut Workspace| {
             let mut rng = rng_for(options.seed, 0, i);
             let len = rng.random_range(1..=options.init_max_length.clamp(1, shape.max_length));
-            let p = random_program(&mut rng, &shared.ctx, len);
+            // Random trees fill the islands after the seeds.
+            let island = (seeded_count + i) / shared.island_size;
+            let p = random_program(&mut rng, shared.ctx(island), len);
             shared.evaluate(p, options.optimisation_iterations, w)
         };
         match map(random_count, &init) {
@@ -627,7 +677,7 @@ pub fn run(cols: &[Vec<f64>], y: &[f64], scale: ErrorScale, seeds: &[Expr], opti
             let parents = &pops;
             let breed = |i: usize, w: &mut Workspace| {
                 let island = i / per_island;
-                shared.breed(next_generation, i, &parents[island], w)
+                shared.breed(next_generation, island, i, &parents[island], w)
             };
             let Some(offspring) = map(islands * per_island, &breed) else {
                 stop = shared.interrupted().unwrap_or(StopReason::Cancelled);
