@@ -1,6 +1,6 @@
 //! Runs the genetic programming alone (no analysers, no seeds) on a CSV and prints its best
 //! individual and candidates. Environment: GP_POP, GP_GENS, GP_STAGNATION, GP_TIME, GP_SEED,
-//! GP_ITER, FIT_SIZE (Krogmann size threshold).
+//! GP_ITER, GP_EXACT (exact-fit tolerance), FIT_SIZE (Krogmann size threshold).
 use beagle_fit::criterion::ErrorScale;
 use beagle_fit::gp::{run, GpOptions};
 use beagle_fit::parse_csv;
@@ -21,6 +21,10 @@ fn main() {
     }
     if let Some(v) = env("GP_ITER") {
         g.optimisation_iterations = v as usize;
+    }
+    if let Some(v) = env("GP_EXACT") {
+        // A negative tolerance never counts as exact: the run goes on (throughput measurements).
+        g.exact_tolerance = v;
     }
     if let Some(v) = env("GP_SEED") {
         g.seed = v as u64;

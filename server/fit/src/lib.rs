@@ -2,8 +2,9 @@
 //!
 //! Pure and synchronous: no I/O except [`csv`], randomness only from seeded `ChaCha8Rng`s.
 //! [`fit`] runs the analysers (robust best-subset [`regression`], [`threshold`] steps, [`integer`]
-//! forms for loop counts, [`mars`] hinge models; genetic programming is to come) and selects among
-//! their candidates ([`criterion`]).
+//! forms for loop counts, [`mars`] hinge models), then genetic programming ([`gp`]) seeded with
+//! their candidates, and selects among all of them ([`criterion`]). Branch decisions go through
+//! [`branch::fit_branch`]. The design and its measurements: the crate's README.md.
 //!
 //! ```
 //! use beagle_fit::{fit, Dataset, FitOptions};

@@ -54,7 +54,7 @@ pub struct RegressionOptions {
     /// Prior cost of a model without intercept in the selection penalty (default 0: plain BIC).
     /// E.g. `2·ln 3` says "prior odds 3:1 that a code section has a fixed overhead": under noise a
     /// weakly supported intercept then stays. On the benchmark's perf laws this traded one law for
-    /// another (see WIP.md), so the default is the plain criterion. The threshold analyser uses 0
+    /// another (see the crate README.md), so the default is the plain criterion. The threshold analyser uses 0
     /// inside branches in any case (an offset there is no overhead of the whole section).
     pub no_intercept_cost: f64,
 }
