@@ -4,8 +4,18 @@
 //!
 //! [`events`] is the contract with the measurement tools: every tool (Kieker import, the Beagle
 //! events format, the Java tool) delivers time-ordered [`events::MeasurementEvent`]s keyed by PCM
-//! ids.
+//! ids. [`results`] turns them into [`MeasurementResult`]s on the [`Blackboard`]; tools see the
+//! blackboard only through the layered [`views`].
 
+pub mod blackboard;
 pub mod events;
+pub mod results;
+pub mod views;
 
+pub use blackboard::{
+    Blackboard, ElementKind, FinalExpression, FitnessFunction, MeasurableElement, MeasurementResult, Observation,
+    ProposedExpression, Status, StopRules,
+};
 pub use events::{MeasurementEvent, Parameters};
+pub use results::{elements_of, results_from_events, ResultOptions};
+pub use views::{FinalJudgeView, MeasurementResultAnalyserView, MeasurementToolView, ProposedExpressionAnalyserView};

@@ -1,0 +1,384 @@
+//! The blackboard: everything an analysis knows, in one serialisable value.
+//!
+//! Beagle's tools hold no state of their own (the design's rule): what they need to remember goes
+//! into [`Blackboard::private_data`] under their id. So the whole analysis can be snapshotted,
+//! stored and resumed by serialising this one value. Tools never get a `&Blackboard`: they get one
+//! of the layered views of [`crate::views`].
+
+use crate::events::Parameters;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What kind of SEFF element is measured; it decides the fitting target.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ElementKind {
+    /// The demand of an `InternalAction` on one resource type.
+    ResourceDemand { action: String, resource: String },
+    /// The iteration count of a `LoopAction`.
+    Loop { loop_id: String },
+    /// The probability that a `BranchAction` takes one of its transitions.
+    Branch { branch: String, transition: String },
+    /// The value an `ExternalCallAction` passes for one characterised parameter of the callee.
+    CallParameter { call: String, parameter: String },
+}
+
+impl ElementKind {
+    /// The element's id on the blackboard: PCM ids joined by `/` (unique per kind: PCM ids are).
+    pub fn id(&self) -> String {
+        match self {
+            ElementKind::ResourceDemand { action, resource } => format!("{action}/{resource}"),
+            ElementKind::Loop { loop_id } => loop_id.clone(),
+            ElementKind::Branch { branch, transition } => format!("{branch}/{transition}"),
+            ElementKind::CallParameter { call, parameter } => format!("{call}/{parameter}"),
+        }
+    }
+
+    /// The `--json` name of the kind.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ElementKind::ResourceDemand { .. } => "resource_demand",
+            ElementKind::Loop { .. } => "loop",
+            ElementKind::Branch { .. } => "branch",
+            ElementKind::CallParameter { .. } => "call_parameter",
+        }
+    }
+}
+
+/// A SEFF element whose expression Beagle finds.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct MeasurableElement {
+    pub id: String,
+    pub kind: ElementKind,
+}
+
+impl MeasurableElement {
+    pub fn new(kind: ElementKind) -> Self {
+        MeasurableElement { id: kind.id(), kind }
+    }
+}
+
+/// One observation: the parameterisation in force and the observed value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Observation {
+    pub parameters: Parameters,
+    pub value: f64,
+}
+
+/// Everything measured for one element (observations accumulate over measurement rounds).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MeasurementResult {
+    pub element: String,
+    pub observations: Vec<Observation>,
+}
+
+impl MeasurementResult {
+    /// The fitting dataset: the parameters present in every observation, sorted by name.
+    pub fn dataset(&self) -> Result<beagle_fit::Dataset, beagle_fit::DatasetError> {
+        let mut names: Vec<String> = match self.observations.first() {
+            Some(o) => o.parameters.keys().cloned().collect(),
+            None => Vec::new(),
+        };
+        names.retain(|n| self.observations.iter().all(|o| o.parameters.contains_key(n)));
+        let columns = names
+            .iter()
+            .map(|n| self.observations.iter().map(|o| o.parameters[n]).collect())
+            .collect();
+        let y = self.observations.iter().map(|o| o.value).collect();
+        beagle_fit::Dataset::new(names, columns, y)
+    }
+}
+
+/// An expression an analyser proposes for an element, with its quality on the data it saw.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProposedExpression {
+    pub element: String,
+    /// The id of the analyser that proposed it.
+    pub analyser: String,
+    /// StoEx text with PCM parameter names.
+    pub stoex: String,
+    /// The fitting engine's infix (variables `x1..xk` in the order of `variables`).
+    pub infix: String,
+    pub r2: f64,
+    pub relative_error: f64,
+    pub samples: usize,
+    /// Inputs the data covered: name -> (min, max).
+    pub parameter_ranges: BTreeMap<String, (f64, f64)>,
+    /// Nodes and levels of the expression, for the fitness function's complexity terms.
+    pub size: usize,
+    pub depth: usize,
+    /// Inputs the expression uses.
+    pub variables: Vec<String>,
+    /// The expression's values on the `samples` observations (lets proposed-expression analysers
+    /// combine proposals without re-parsing them).
+    pub predictions: Vec<f64>,
+}
+
+/// Whether a final expression may still improve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Preliminary,
+    Final,
+}
+
+/// The judge's choice for an element.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FinalExpression {
+    pub proposal: ProposedExpression,
+    pub fitness: f64,
+    pub status: Status,
+}
+
+/// How proposals are graded (Krogmann et al. style, as [`beagle_fit::FitnessOptions`]): error
+/// weighted against complexity; lower is better. Also when a result counts as final.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FitnessFunction {
+    pub error_weight: f64,
+    pub depth_threshold: usize,
+    pub depth_weight: f64,
+    pub size_threshold: usize,
+    pub size_weight: f64,
+    pub variables_threshold: usize,
+    pub variables_weight: f64,
+    /// A proposal with at most this median relative error is final.
+    pub final_relative_error: f64,
+    /// ... or with at least this R^2 (and relative error below `10 * final_relative_error`).
+    pub final_r2: f64,
+}
+
+impl Default for FitnessFunction {
+    fn default() -> Self {
+        let f = beagle_fit::FitnessOptions::default();
+        FitnessFunction {
+            error_weight: f.error_weight,
+            depth_threshold: f.depth_threshold,
+            depth_weight: f.depth_weight,
+            size_threshold: f.size_threshold,
+            size_weight: f.size_weight,
+            variables_threshold: f.variables_threshold,
+            variables_weight: f.variables_weight,
+            final_relative_error: 0.01,
+            final_r2: 0.999,
+        }
+    }
+}
+
+impl FitnessFunction {
+    /// The fitting engine's options with these weights.
+    pub fn options(&self) -> beagle_fit::FitnessOptions {
+        beagle_fit::FitnessOptions {
+            error_weight: self.error_weight,
+            depth_threshold: self.depth_threshold,
+            depth_weight: self.depth_weight,
+            size_threshold: self.size_threshold,
+            size_weight: self.size_weight,
+            variables_threshold: self.variables_threshold,
+            variables_weight: self.variables_weight,
+        }
+    }
+
+    /// The fitness of a proposal (lower is better): its error is the median relative error, or
+    /// `1 - R^2` when that is larger (targets with many zeros, such as branch outcomes).
+    pub fn grade(&self, p: &ProposedExpression) -> f64 {
+        let r2_error = if p.r2.is_finite() { (1.0 - p.r2).max(0.0) } else { 1.0 };
+        let error = p.relative_error.max(r2_error);
+        self.options().fitness_of(error, p.size, p.depth, p.variables.len())
+    }
+
+    /// Whether a proposal is good enough to stop looking.
+    pub fn is_final(&self, p: &ProposedExpression) -> bool {
+        p.relative_error <= self.final_relative_error
+            || (p.r2 >= self.final_r2 && p.relative_error <= 10.0 * self.final_relative_error)
+    }
+}
+
+/// When the judge stops besides "all final" and "nobody can contribute".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StopRules {
+    /// Wall time the analysis may use over all its runs (milliseconds); `None`: unlimited.
+    pub budget_ms: Option<u64>,
+    /// Stop after this many contributing steps without a meaningful improvement of any best
+    /// fitness; `None`: never.
+    pub stall_rounds: Option<usize>,
+    /// An improvement of less than this is not meaningful.
+    pub min_improvement: f64,
+}
+
+impl Default for StopRules {
+    fn default() -> Self {
+        StopRules {
+            budget_ms: None,
+            stall_rounds: None,
+            min_improvement: 1e-6,
+        }
+    }
+}
+
+/// Everything an analysis knows (see the module documentation).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Blackboard {
+    pub(crate) elements: BTreeMap<String, MeasurableElement>,
+    pub(crate) to_measure: BTreeSet<String>,
+    pub(crate) results: BTreeMap<String, MeasurementResult>,
+    pub(crate) proposals: BTreeMap<String, Vec<ProposedExpression>>,
+    pub(crate) finals: BTreeMap<String, FinalExpression>,
+    pub(crate) fitness: FitnessFunction,
+    pub(crate) stop: StopRules,
+    /// Per tool id, whatever that tool needs to remember.
+    pub(crate) private_data: BTreeMap<String, serde_json::Value>,
+    /// Wall time spent by previous and current runs (milliseconds), for the budget.
+    pub(crate) spent_ms: u64,
+    /// Things the analysis could not do (elements nobody measured, failed fits).
+    pub(crate) diagnostics: Vec<String>,
+}
+
+impl Blackboard {
+    /// A blackboard on which every element is still to be measured.
+    pub fn new(elements: impl IntoIterator<Item = MeasurableElement>) -> Self {
+        let mut bb = Blackboard::default();
+        for e in elements {
+            bb.to_measure.insert(e.id.clone());
+            bb.elements.insert(e.id.clone(), e);
+        }
+        bb
+    }
+
+    pub fn with_fitness(mut self, fitness: FitnessFunction) -> Self {
+        self.fitness = fitness;
+        self
+    }
+
+    pub fn with_stop_rules(mut self, stop: StopRules) -> Self {
+        self.stop = stop;
+        self
+    }
+
+    pub fn elements(&self) -> impl Iterator<Item = &MeasurableElement> {
+        self.elements.values()
+    }
+
+    pub fn element(&self, id: &str) -> Option<&MeasurableElement> {
+        self.elements.get(id)
+    }
+
+    pub fn to_measure(&self) -> &BTreeSet<String> {
+        &self.to_measure
+    }
+
+    pub fn results(&self) -> &BTreeMap<String, MeasurementResult> {
+        &self.results
+    }
+
+    pub fn proposals(&self) -> &BTreeMap<String, Vec<ProposedExpression>> {
+        &self.proposals
+    }
+
+    pub fn final_expressions(&self) -> &BTreeMap<String, FinalExpression> {
+        &self.finals
+    }
+
+    pub fn fitness_function(&self) -> &FitnessFunction {
+        &self.fitness
+    }
+
+    pub fn stop_rules(&self) -> &StopRules {
+        &self.stop
+    }
+
+    pub fn private_data(&self, tool: &str) -> Option<&serde_json::Value> {
+        self.private_data.get(tool)
+    }
+
+    pub fn spent_ms(&self) -> u64 {
+        self.spent_ms
+    }
+
+    pub fn diagnostics(&self) -> &[String] {
+        &self.diagnostics
+    }
+
+    /// Adds observations; the element is no longer to be measured.
+    pub(crate) fn add_result(&mut self, result: MeasurementResult) {
+        self.to_measure.remove(&result.element);
+        self.results
+            .entry(result.element.clone())
+            .or_insert_with(|| MeasurementResult {
+                element: result.element.clone(),
+                observations: Vec::new(),
+            })
+            .observations
+            .extend(result.observations);
+    }
+
+    pub(crate) fn add_proposal(&mut self, proposal: ProposedExpression) {
+        self.proposals
+            .entry(proposal.element.clone())
+            .or_default()
+            .push(proposal);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serde_round_trip() {
+        let e = MeasurableElement::new(ElementKind::ResourceDemand {
+            action: "_a".into(),
+            resource: "CPU".into(),
+        });
+        let mut bb = Blackboard::new([
+            e.clone(),
+            MeasurableElement::new(ElementKind::Loop { loop_id: "_l".into() }),
+        ]);
+        bb.add_result(MeasurementResult {
+            element: e.id.clone(),
+            observations: vec![Observation {
+                parameters: [("n.VALUE".to_string(), 3.0)].into(),
+                value: 101.5,
+            }],
+        });
+        bb.add_proposal(ProposedExpression {
+            element: e.id.clone(),
+            analyser: "constant".into(),
+            stoex: "101.5".into(),
+            infix: "101.5".into(),
+            r2: 1.0,
+            relative_error: 0.0,
+            samples: 1,
+            parameter_ranges: [("n.VALUE".to_string(), (3.0, 3.0))].into(),
+            size: 1,
+            depth: 1,
+            variables: vec![],
+            predictions: vec![101.5],
+        });
+        bb.private_data.insert("fit".into(), serde_json::json!({"_a/CPU": 1}));
+        let text = serde_json::to_string(&bb).unwrap();
+        let back: Blackboard = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, bb);
+        assert_eq!(back.to_measure().len(), 1);
+        assert_eq!(e.id, "_a/CPU");
+    }
+
+    #[test]
+    fn dataset_uses_common_parameters() {
+        let r = MeasurementResult {
+            element: "x".into(),
+            observations: vec![
+                Observation {
+                    parameters: [("a".to_string(), 1.0), ("b".to_string(), 2.0)].into(),
+                    value: 1.0,
+                },
+                Observation {
+                    parameters: [("a".to_string(), 2.0)].into(),
+                    value: 2.0,
+                },
+            ],
+        };
+        let d = r.dataset().unwrap();
+        assert_eq!(d.names, vec!["a".to_string()]);
+        assert_eq!(d.columns, vec![vec![1.0, 2.0]]);
+    }
+}
