@@ -141,9 +141,10 @@ pub struct FitnessFunction {
     pub size_weight: f64,
     pub variables_threshold: usize,
     pub variables_weight: f64,
-    /// A proposal with at most this median relative error is final.
+    /// A proposal with at most this median relative error ...
     pub final_relative_error: f64,
-    /// ... or with at least this R^2 (and relative error below `10 * final_relative_error`).
+    /// ... and at least this R^2 is final (both: relative errors skip zero targets, so a
+    /// constant 1 has none on a branch's 0/1 outcomes; a noisy constant never is final).
     pub final_r2: f64,
 }
 
@@ -188,8 +189,7 @@ impl FitnessFunction {
 
     /// Whether a proposal is good enough to stop looking.
     pub fn is_final(&self, p: &ProposedExpression) -> bool {
-        p.relative_error <= self.final_relative_error
-            || (p.r2 >= self.final_r2 && p.relative_error <= 10.0 * self.final_relative_error)
+        p.relative_error <= self.final_relative_error && p.r2 >= self.final_r2
     }
 }
 

@@ -1,0 +1,257 @@
+//! Analysers: turn measurement results (and other proposals) into proposed expressions.
+//!
+//! They hold no state: which element they analysed with how many samples is their private data
+//! on the blackboard (`{element id: samples}`), so an analyser contributes again when new
+//! observations arrive and a resumed analysis does not repeat work.
+
+use crate::blackboard::{ElementKind, MeasurementResult, ProposedExpression};
+use crate::control::CancelToken;
+use crate::views::{MeasurementResultAnalyserView, ProposedExpressionAnalyserView};
+use beagle_fit::{eval, fit, fit_branch, format_number, stats, Expr, FitOptions, Target};
+use std::collections::BTreeMap;
+
+/// Reads measurement results, adds proposals.
+pub trait MeasurementResultAnalyser: Send + Sync {
+    fn id(&self) -> &str;
+    fn can_contribute(&self, view: &MeasurementResultAnalyserView) -> bool;
+    /// One contribution (one element); returns the element's id.
+    fn contribute(&self, view: &mut MeasurementResultAnalyserView, cancel: &CancelToken) -> Option<String>;
+}
+
+/// Reads proposals too, adds proposals.
+pub trait ProposedExpressionAnalyser: Send + Sync {
+    fn id(&self) -> &str;
+    fn can_contribute(&self, view: &ProposedExpressionAnalyserView) -> bool;
+    fn contribute(&self, view: &mut ProposedExpressionAnalyserView, cancel: &CancelToken) -> Option<String>;
+}
+
+type Seen = BTreeMap<String, usize>;
+
+fn seen(data: Option<&serde_json::Value>) -> Seen {
+    data.and_then(|v| serde_json::from_value(v.clone()).ok())
+        .unwrap_or_default()
+}
+
+fn mark(mut s: Seen, element: &str, count: usize) -> serde_json::Value {
+    s.insert(element.to_string(), count);
+    serde_json::to_value(s).unwrap_or_default()
+}
+
+/// The first element with results whose sample count this analyser has not analysed yet.
+fn pending(results: &BTreeMap<String, MeasurementResult>, data: Option<&serde_json::Value>) -> Option<String> {
+    let s = seen(data);
+    results
+        .values()
+        .find(|r| !r.observations.is_empty() && s.get(&r.element) != Some(&r.observations.len()))
+        .map(|r| r.element.clone())
+}
+
+/// R^2 and median relative error of `pred` against `y` (as [`beagle_fit::FitResult`] has them).
+pub fn quality(y: &[f64], pred: &[f64]) -> (f64, f64) {
+    let mean = stats::mean(y);
+    let sst: f64 = y.iter().map(|v| (v - mean) * (v - mean)).sum();
+    let sse: f64 = y.iter().zip(pred).map(|(v, f)| (v - f) * (v - f)).sum();
+    let r2 = if sst > 0.0 {
+        1.0 - sse / sst
+    } else if sse == 0.0 {
+        1.0
+    } else {
+        f64::NEG_INFINITY
+    };
+    let rel: Vec<f64> = y
+        .iter()
+        .zip(pred)
+        .filter(|(v, _)| **v != 0.0)
+        .map(|(v, f)| ((v - f) / v).abs())
+        .collect();
+    (r2, if rel.is_empty() { 0.0 } else { stats::median(&rel) })
+}
+
+fn ranges(result: &MeasurementResult) -> BTreeMap<String, (f64, f64)> {
+    let mut r: BTreeMap<String, (f64, f64)> = BTreeMap::new();
+    for o in &result.observations {
+        for (name, v) in &o.parameters {
+            let e = r.entry(name.clone()).or_insert((*v, *v));
+            e.0 = e.0.min(*v);
+            e.1 = e.1.max(*v);
+        }
+    }
+    r
+}
+
+/// A proposal from an expression of the engine on `result`'s data.
+fn proposal(analyser: &str, result: &MeasurementResult, expr: &Expr, names: &[String]) -> ProposedExpression {
+    let y: Vec<f64> = result.observations.iter().map(|o| o.value).collect();
+    let columns: Vec<Vec<f64>> = names
+        .iter()
+        .map(|n| result.observations.iter().map(|o| o.parameters[n]).collect())
+        .collect();
+    let predictions = eval(expr, &columns, y.len());
+    let (r2, relative_error) = quality(&y, &predictions);
+    ProposedExpression {
+        element: result.element.clone(),
+        analyser: analyser.to_string(),
+        stoex: beagle_fit::stoex_text(expr, names),
+        infix: beagle_fit::infix(expr),
+        r2,
+        relative_error,
+        samples: y.len(),
+        parameter_ranges: ranges(result),
+        size: expr.size(),
+        depth: expr.depth(),
+        variables: expr.variables().iter().map(|i| names[*i].clone()).collect(),
+        predictions,
+    }
+}
+
+/// The median of the observations: the simplest expression, and the baseline the others beat.
+pub struct ConstantAnalyser;
+
+impl MeasurementResultAnalyser for ConstantAnalyser {
+    fn id(&self) -> &str {
+        "constant"
+    }
+
+    fn can_contribute(&self, view: &MeasurementResultAnalyserView) -> bool {
+        pending(view.results(), view.private_data()).is_some()
+    }
+
+    fn contribute(&self, view: &mut MeasurementResultAnalyserView, _: &CancelToken) -> Option<String> {
+        let id = pending(view.results(), view.private_data())?;
+        let result = view.results()[&id].clone();
+        let y: Vec<f64> = result.observations.iter().map(|o| o.value).collect();
+        let p = proposal(self.id(), &result, &Expr::Const(stats::median(&y)), &[]);
+        view.add_proposal(p);
+        let data = mark(seen(view.private_data()), &id, y.len());
+        view.set_private_data(data);
+        Some(id)
+    }
+}
+
+/// The fitting engine (regression, thresholds, MARS, genetic programming seeded from them), with
+/// the target the element's kind implies; branch transitions through `fit_branch`.
+pub struct FitAnalyser {
+    pub options: FitOptions,
+}
+
+impl FitAnalyser {
+    pub fn new(options: FitOptions) -> Self {
+        FitAnalyser { options }
+    }
+
+    fn target(kind: &ElementKind) -> Target {
+        match kind {
+            ElementKind::ResourceDemand { .. } => Target::Time,
+            ElementKind::Loop { .. } => Target::Count,
+            ElementKind::Branch { .. } => Target::Probability,
+            ElementKind::CallParameter { .. } => Target::Value,
+        }
+    }
+}
+
+impl MeasurementResultAnalyser for FitAnalyser {
+    fn id(&self) -> &str {
+        "fit"
+    }
+
+    fn can_contribute(&self, view: &MeasurementResultAnalyserView) -> bool {
+        pending(view.results(), view.private_data()).is_some()
+    }
+
+    fn contribute(&self, view: &mut MeasurementResultAnalyserView, cancel: &CancelToken) -> Option<String> {
+        let id = pending(view.results(), view.private_data())?;
+        let result = view.results()[&id].clone();
+        let target = view.element(&id).map(|e| Self::target(&e.kind)).unwrap_or_default();
+        let expr = result.dataset().map_err(|e| e.to_string()).and_then(|data| {
+            let expr = if target == Target::Probability {
+                fit_branch(&data, &self.options.branch).map(|b| b.probability)
+            } else {
+                let mut options = self.options.clone();
+                options.target = target;
+                if let Some(gp) = &mut options.gp {
+                    gp.cancel = Some(cancel.flag());
+                }
+                fit(&data, &options).map(|f| f.expr)
+            };
+            expr.map(|e| (e, data.names)).map_err(|e| e.to_string())
+        });
+        if cancel.is_cancelled() {
+            // An interrupted fit is not a result: the step is redone after a resume.
+            return None;
+        }
+        match expr {
+            Ok((expr, names)) => view.add_proposal(proposal(self.id(), &result, &expr, &names)),
+            Err(e) => view.diagnostic(format!("{id}: no fit: {e}")),
+        }
+        let data = mark(seen(view.private_data()), &id, result.observations.len());
+        view.set_private_data(data);
+        Some(id)
+    }
+}
+
+/// The original Beagle's proposed-expression analyser: the average of the other analysers'
+/// proposals for an element (on the same samples).
+pub struct AveragingAnalyser;
+
+impl AveragingAnalyser {
+    /// The proposals to average per element: others' proposals on the current samples, when
+    /// there are at least two and this analyser has not averaged that many yet.
+    fn pending(&self, view: &ProposedExpressionAnalyserView) -> Option<(String, Vec<ProposedExpression>)> {
+        let s = seen(view.private_data());
+        view.proposals().iter().find_map(|(id, ps)| {
+            let samples = view.results().get(id)?.observations.len();
+            let own: Vec<ProposedExpression> = ps
+                .iter()
+                .filter(|p| p.analyser != self.id() && p.samples == samples && p.predictions.len() == samples)
+                .cloned()
+                .collect();
+            (own.len() >= 2 && s.get(id) != Some(&own.len())).then(|| (id.clone(), own))
+        })
+    }
+}
+
+impl ProposedExpressionAnalyser for AveragingAnalyser {
+    fn id(&self) -> &str {
+        "averaging"
+    }
+
+    fn can_contribute(&self, view: &ProposedExpressionAnalyserView) -> bool {
+        self.pending(view).is_some()
+    }
+
+    fn contribute(&self, view: &mut ProposedExpressionAnalyserView, _: &CancelToken) -> Option<String> {
+        let (id, ps) = self.pending(view)?;
+        let result = &view.results()[&id];
+        let y: Vec<f64> = result.observations.iter().map(|o| o.value).collect();
+        let k = ps.len() as f64;
+        let predictions: Vec<f64> = (0..y.len())
+            .map(|i| ps.iter().map(|p| p.predictions[i]).sum::<f64>() / k)
+            .collect();
+        let (r2, relative_error) = quality(&y, &predictions);
+        let join = |f: fn(&ProposedExpression) -> &str, sep: &str| {
+            let terms: Vec<String> = ps.iter().map(|p| format!("({})", f(p))).collect();
+            format!("({}){sep}{}", terms.join(" + "), format_number(k))
+        };
+        let mut variables: Vec<String> = ps.iter().flat_map(|p| p.variables.clone()).collect();
+        variables.sort();
+        variables.dedup();
+        let p = ProposedExpression {
+            element: id.clone(),
+            analyser: self.id().to_string(),
+            stoex: join(|p| &p.stoex, " / "),
+            infix: join(|p| &p.infix, "/"),
+            r2,
+            relative_error,
+            samples: y.len(),
+            parameter_ranges: ps[0].parameter_ranges.clone(),
+            size: ps.iter().map(|p| p.size).sum::<usize>() + ps.len() + 1,
+            depth: ps.iter().map(|p| p.depth).max().unwrap_or(0) + 2,
+            variables,
+            predictions,
+        };
+        view.add_proposal(p);
+        let data = mark(seen(view.private_data()), &id, ps.len());
+        view.set_private_data(data);
+        Some(id)
+    }
+}

@@ -1,0 +1,111 @@
+//! The final judge: grades every proposal with the blackboard's fitness function, keeps the best
+//! per element (preliminary, or final once good enough), and decides when the analysis stops.
+//! Its one piece of memory (contributing steps without improvement) is its private data.
+
+use crate::blackboard::{FinalExpression, Status};
+use crate::views::FinalJudgeView;
+use serde::{Deserialize, Serialize};
+
+/// What the step before the judgement did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepKind {
+    /// Measurement tools ran.
+    Measured,
+    /// An analyser contributed (these steps count towards [`FinishReason::NoImprovement`]).
+    Analysed,
+    /// Nobody could contribute.
+    Nothing,
+}
+
+/// Why an analysis finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FinishReason {
+    /// Every element has a final expression.
+    AllFinal,
+    /// [`crate::StopRules::stall_rounds`] contributing steps improved nothing.
+    NoImprovement,
+    /// [`crate::StopRules::budget_ms`] spent.
+    BudgetSpent,
+    /// No tool can contribute any more.
+    NobodyCanContribute,
+}
+
+#[derive(Default, Serialize, Deserialize)]
+struct JudgeData {
+    stall: usize,
+}
+
+/// See the module documentation.
+#[derive(Clone, Debug, Default)]
+pub struct FinalJudge;
+
+impl FinalJudge {
+    /// Grades the proposals; `true` when some element's best improved meaningfully.
+    pub fn grade(&self, view: &mut FinalJudgeView) -> bool {
+        let f = view.fitness_function().clone();
+        let min = view.blackboard().stop_rules().min_improvement;
+        let mut updates = Vec::new();
+        for (id, ps) in view.blackboard().proposals() {
+            let Some(best) = ps
+                .iter()
+                .map(|p| (f.grade(p), p))
+                .filter(|(g, _)| g.is_finite())
+                .min_by(|a, b| a.0.total_cmp(&b.0))
+            else {
+                continue;
+            };
+            let current = view.blackboard().final_expressions().get(id);
+            if current.is_none_or(|c| best.0 < c.fitness - min) {
+                let status = if f.is_final(best.1) {
+                    Status::Final
+                } else {
+                    Status::Preliminary
+                };
+                let fe = FinalExpression {
+                    proposal: best.1.clone(),
+                    fitness: best.0,
+                    status,
+                };
+                updates.push((id.clone(), fe));
+            }
+        }
+        let improved = !updates.is_empty();
+        for (id, fe) in updates {
+            view.set_final(&id, fe);
+        }
+        improved
+    }
+
+    /// Grades, then decides: `Some(reason)` when the analysis is finished. `step`: what the step
+    /// before did; `spent_ms`: wall time used so far.
+    pub fn judge(&self, view: &mut FinalJudgeView, step: StepKind, spent_ms: u64) -> Option<FinishReason> {
+        let improved = self.grade(view);
+        let mut data: JudgeData = view
+            .private_data()
+            .and_then(|v| serde_json::from_value(v.clone()).ok())
+            .unwrap_or_default();
+        if step == StepKind::Analysed {
+            data.stall = if improved { 0 } else { data.stall + 1 };
+        }
+        view.set_private_data(serde_json::to_value(&data).unwrap_or_default());
+        let bb = view.blackboard();
+        let finals = bb.final_expressions();
+        let all_final = bb.elements().count() > 0
+            && bb
+                .elements()
+                .all(|e| finals.get(&e.id).is_some_and(|f| f.status == Status::Final));
+        let rules = bb.stop_rules();
+        if all_final {
+            Some(FinishReason::AllFinal)
+        } else if rules.budget_ms.is_some_and(|b| spent_ms >= b) {
+            Some(FinishReason::BudgetSpent)
+        } else if rules.stall_rounds.is_some_and(|s| data.stall >= s) {
+            Some(FinishReason::NoImprovement)
+        } else if step == StepKind::Nothing {
+            Some(FinishReason::NobodyCanContribute)
+        } else {
+            None
+        }
+    }
+}

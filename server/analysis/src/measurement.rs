@@ -1,0 +1,49 @@
+//! Measurement tools as the analysis loop sees them. A tool gets only the
+//! [`MeasurementToolView`]: the elements to measure, and a place to put results.
+//!
+//! [`EventsTool`] delivers recorded events (Beagle events format, Kieker import): it measures by
+//! looking up the events it was configured with, so the loop runs the same for recorded and live
+//! measurements.
+
+use crate::control::CancelToken;
+use crate::events::MeasurementEvent;
+use crate::results::{results_from_events, ResultOptions};
+use crate::views::MeasurementToolView;
+
+/// A measurement tool: measures what the view says is to be measured.
+pub trait MeasurementTool: Send + Sync {
+    fn id(&self) -> &str;
+    fn measure(&self, view: &mut MeasurementToolView, cancel: &CancelToken);
+}
+
+/// Recorded, time-ordered events.
+pub struct EventsTool {
+    pub id: String,
+    pub events: Vec<MeasurementEvent>,
+    pub options: ResultOptions,
+}
+
+impl EventsTool {
+    pub fn new(events: Vec<MeasurementEvent>) -> Self {
+        EventsTool {
+            id: "events".into(),
+            events,
+            options: ResultOptions::default(),
+        }
+    }
+}
+
+impl MeasurementTool for EventsTool {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn measure(&self, view: &mut MeasurementToolView, cancel: &CancelToken) {
+        for (_, result) in results_from_events(&self.events, &self.options) {
+            if cancel.is_cancelled() {
+                return;
+            }
+            view.add_result(result);
+        }
+    }
+}

@@ -1,0 +1,301 @@
+//! The analysis loop on synthetic event streams with known laws: demand = 0.5·n + 100 ms, loop
+//! count = n, branch `_big` taken iff n > 10, external call passes m = n - 1.
+
+use beagle_analysis::*;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+const N: &str = "n.VALUE";
+
+fn events(seed: u64, executions: usize) -> Vec<MeasurementEvent> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    let mut t = 0u64;
+    for i in 0..executions {
+        let n: u64 = rng.random_range(1..=40);
+        let e = format!("e{i}");
+        out.push(MeasurementEvent::ServiceCall {
+            execution: e.clone(),
+            service: "_seff".into(),
+            caller_execution: None,
+            call: None,
+            parameters: [(N.to_string(), n as f64)].into(),
+            entry_ns: t,
+            exit_ns: t + 1,
+        });
+        let demand_ns = (0.5 * n as f64 + 100.0) as u64 * 1_000_000 + if n % 2 == 1 { 500_000 } else { 0 };
+        out.push(MeasurementEvent::ResourceDemand {
+            execution: e.clone(),
+            action: "_ia".into(),
+            resource: "CPU".into(),
+            start_ns: t,
+            stop_ns: t + demand_ns,
+        });
+        out.push(MeasurementEvent::Loop {
+            execution: e.clone(),
+            loop_id: "_loop".into(),
+            count: n,
+        });
+        out.push(MeasurementEvent::Branch {
+            execution: e.clone(),
+            branch: "_br".into(),
+            transition: Some(if n > 10 { "_big" } else { "_small" }.into()),
+        });
+        out.push(MeasurementEvent::ServiceCall {
+            execution: format!("c{i}"),
+            service: "_callee".into(),
+            caller_execution: Some(e.clone()),
+            call: Some("_call".into()),
+            parameters: [("m.VALUE".to_string(), n as f64 - 1.0)].into(),
+            entry_ns: t,
+            exit_ns: t + 1,
+        });
+        t += demand_ns + 10;
+    }
+    out
+}
+
+/// A noisy constant demand (100 to 150 ms) under a parameter it does not depend on.
+fn noisy_events(executions: usize) -> Vec<MeasurementEvent> {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut evs = Vec::new();
+    for i in 0..executions {
+        let e = format!("e{i}");
+        let n: u64 = rng.random_range(1..=40);
+        let noise: u64 = rng.random_range(0..50_000_000);
+        evs.push(MeasurementEvent::ServiceCall {
+            execution: e.clone(),
+            service: "_s".into(),
+            caller_execution: None,
+            call: None,
+            parameters: [(N.to_string(), n as f64)].into(),
+            entry_ns: 0,
+            exit_ns: 1,
+        });
+        evs.push(MeasurementEvent::ResourceDemand {
+            execution: e,
+            action: "_ia".into(),
+            resource: "CPU".into(),
+            start_ns: 0,
+            stop_ns: 100_000_000 + noise,
+        });
+    }
+    evs
+}
+
+fn fast_fit() -> beagle_fit::FitOptions {
+    beagle_fit::FitOptions {
+        gp: None,
+        ..Default::default()
+    }
+}
+
+fn setup(events: Vec<MeasurementEvent>) -> (Blackboard, Tools) {
+    let bb = Blackboard::new(elements_of(&events));
+    let tools = Tools::standard(vec![Box::new(EventsTool::new(events))], fast_fit());
+    (bb, tools)
+}
+
+fn expressions(bb: &Blackboard) -> BTreeMap<String, (String, Status)> {
+    bb.final_expressions()
+        .iter()
+        .map(|(id, f)| (id.clone(), (f.proposal.stoex.clone(), f.status)))
+        .collect()
+}
+
+#[test]
+fn every_kind_recovered_through_the_loop() {
+    let (mut bb, tools) = setup(events(7, 120));
+    let mut phases = Vec::new();
+    let outcome = analyse(&mut bb, &tools, &Control::new(), &mut |p| phases.push(p.clone()));
+    assert_eq!(outcome, Outcome::Finished(FinishReason::AllFinal));
+    let x = expressions(&bb);
+    assert_eq!(x["_ia/CPU"].0, "0.5 * n.VALUE + 100");
+    assert_eq!(x["_loop"].0, "n.VALUE");
+    assert_eq!(x["_call/m.VALUE"].0, "n.VALUE - 1");
+    assert!(x.values().all(|(_, s)| *s == Status::Final), "{x:?}");
+    // The branch's transitions: a guard on n > 10, complementary.
+    let big = &bb.final_expressions()["_br/_big"].proposal;
+    let small = &bb.final_expressions()["_br/_small"].proposal;
+    assert!(
+        big.stoex.contains("10") && big.variables == vec![N.to_string()],
+        "{}",
+        big.stoex
+    );
+    assert!(big
+        .predictions
+        .iter()
+        .zip(&small.predictions)
+        .all(|(a, b)| a + b == 1.0));
+    let r = &bb.results()["_br/_big"];
+    for (o, p) in r.observations.iter().zip(&big.predictions) {
+        assert_eq!(*p, if o.parameters[N] > 10.0 { 1.0 } else { 0.0 });
+    }
+    let f = &bb.final_expressions()["_ia/CPU"].proposal;
+    assert_eq!(f.samples, 120);
+    assert_eq!(f.analyser, "fit");
+    assert!(f.r2 > 0.999 && f.relative_error < 1e-9);
+    assert!(f.parameter_ranges[N].0 >= 1.0 && f.parameter_ranges[N].1 <= 40.0);
+    // The phases in the design's order: measurement first, judge after every step.
+    assert_eq!(phases[0].phase, Phase::Measure);
+    assert!(phases.iter().any(|p| p.phase == Phase::AnalyseResults));
+    assert_eq!(phases.last().unwrap().fraction, 1.0);
+    // The whole blackboard survives serialisation.
+    let back: Blackboard = serde_json::from_str(&serde_json::to_string(&bb).unwrap()).unwrap();
+    assert_eq!(back, bb);
+}
+
+#[test]
+fn averaging_proposes_the_mean_of_proposals() {
+    let (mut bb, tools) = setup(events(3, 40));
+    // Nothing becomes final: the loop runs until nobody can contribute.
+    let mut bb2 = bb.clone().with_fitness(FitnessFunction {
+        final_relative_error: -1.0,
+        ..Default::default()
+    });
+    let outcome = analyse(&mut bb2, &tools, &Control::new(), &mut |_| {});
+    assert_eq!(outcome, Outcome::Finished(FinishReason::NobodyCanContribute));
+    let averaged = bb2.proposals()["_loop"]
+        .iter()
+        .find(|p| p.analyser == "averaging")
+        .unwrap();
+    assert!(
+        averaged.stoex.starts_with("((") && averaged.stoex.ends_with(" / 2"),
+        "{}",
+        averaged.stoex
+    );
+    assert!(bb2
+        .final_expressions()
+        .values()
+        .all(|f| f.status == Status::Preliminary));
+    let _ = analyse(&mut bb, &tools, &Control::new(), &mut |_| {});
+}
+
+#[test]
+fn judge_stops_when_nobody_can_contribute() {
+    // An element no tool measures never gets an expression.
+    let evs = events(1, 30);
+    let mut elements = elements_of(&evs);
+    elements.push(MeasurableElement::new(ElementKind::Loop {
+        loop_id: "_unmeasured".into(),
+    }));
+    let mut bb = Blackboard::new(elements);
+    let tools = Tools::standard(vec![Box::new(EventsTool::new(evs))], fast_fit());
+    let outcome = analyse(&mut bb, &tools, &Control::new(), &mut |_| {});
+    assert_eq!(outcome, Outcome::Finished(FinishReason::NobodyCanContribute));
+    assert!(bb.diagnostics().iter().any(|d| d.contains("_unmeasured")));
+    assert_eq!(bb.final_expressions().len(), 5);
+}
+
+#[test]
+fn judge_stops_when_the_budget_is_spent() {
+    let (bb, tools) = setup(events(2, 30));
+    let mut bb = bb.with_stop_rules(StopRules {
+        budget_ms: Some(0),
+        ..Default::default()
+    });
+    let outcome = analyse(&mut bb, &tools, &Control::new(), &mut |_| {});
+    assert_eq!(outcome, Outcome::Finished(FinishReason::BudgetSpent));
+    assert!(bb.proposals().is_empty(), "stopped after the first step");
+}
+
+#[test]
+fn judge_stops_without_improvement() {
+    // Noisy data: nothing is final; no improvement counts as meaningful.
+    let evs = noisy_events(30);
+    let (bb, tools) = setup(evs);
+    let mut bb = bb.with_stop_rules(StopRules {
+        stall_rounds: Some(1),
+        min_improvement: 1e9,
+        ..Default::default()
+    });
+    let outcome = analyse(&mut bb, &tools, &Control::new(), &mut |_| {});
+    assert_eq!(outcome, Outcome::Finished(FinishReason::NoImprovement));
+    assert_eq!(
+        bb.proposals()["_ia/CPU"].len(),
+        2,
+        "constant, then fit without improvement"
+    );
+}
+
+#[test]
+fn abort_keeps_the_blackboard_and_a_rerun_continues() {
+    let (mut bb, tools) = setup(events(9, 60));
+    let control = Control::new();
+    let c = control.clone();
+    let outcome = analyse(&mut bb, &tools, &control, &mut |p| {
+        if p.phase == Phase::AnalyseResults {
+            c.abort();
+        }
+    });
+    assert_eq!(outcome, Outcome::Aborted);
+    assert_eq!(bb.proposals().values().map(Vec::len).sum::<usize>(), 1);
+    // Resume (after a snapshot) with a fresh control: no re-measurement, same laws.
+    let mut bb: Blackboard = serde_json::from_str(&serde_json::to_string(&bb).unwrap()).unwrap();
+    let mut phases = Vec::new();
+    let outcome = analyse(&mut bb, &tools, &Control::new(), &mut |p| phases.push(p.phase));
+    assert_eq!(outcome, Outcome::Finished(FinishReason::AllFinal));
+    assert!(!phases.contains(&Phase::Measure));
+    assert_eq!(expressions(&bb)["_loop"].0, "n.VALUE");
+}
+
+#[test]
+fn abort_inside_a_long_fit() {
+    // Genetic programming for a long time: the token stops it inside the step.
+    let evs = noisy_events(60);
+    let bb = Blackboard::new(elements_of(&evs));
+    let mut bb = bb.with_fitness(FitnessFunction {
+        final_relative_error: -1.0,
+        ..Default::default()
+    });
+    let fit = beagle_fit::FitOptions {
+        gp: Some(beagle_fit::GpOptions {
+            generations: 1_000_000,
+            stagnation: usize::MAX,
+            time_limit: Some(Duration::from_secs(60)),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let tools = Tools::standard(vec![Box::new(EventsTool::new(evs))], fit);
+    let control = Control::new();
+    let c = control.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        c.abort();
+    });
+    let t = Instant::now();
+    let outcome = analyse(&mut bb, &tools, &control, &mut |_| {});
+    assert_eq!(outcome, Outcome::Aborted);
+    assert!(t.elapsed() < Duration::from_secs(30));
+}
+
+#[test]
+fn pause_and_continue() {
+    let (mut bb, tools) = setup(events(11, 40));
+    let control = Control::new();
+    let c = control.clone();
+    let mut paused_seen = false;
+    let mut resumer = None;
+    let t = Instant::now();
+    let outcome = analyse(&mut bb, &tools, &control, &mut |p| {
+        if p.phase == Phase::Measure && resumer.is_none() {
+            c.pause();
+            let c2 = c.clone();
+            resumer = Some(std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(100));
+                c2.resume();
+            }));
+        }
+        if p.phase == Phase::Paused {
+            paused_seen = true;
+        }
+    });
+    assert!(paused_seen);
+    assert!(t.elapsed() >= Duration::from_millis(100));
+    assert_eq!(outcome, Outcome::Finished(FinishReason::AllFinal));
+    // Paused time does not count against the budget.
+    assert!(bb.spent_ms() < t.elapsed().as_millis() as u64);
+}
