@@ -14,4 +14,5 @@ pub mod kieker;
 
 pub use beagle_analysis::{MeasurementEvent, Parameters};
 
+pub use convert::{convert, ConversionReport, MappedOperation, OperationMapping};
 pub use kieker::{read_log, KiekerError, KiekerLog, KiekerRecord, Record};
