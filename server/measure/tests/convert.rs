@@ -239,3 +239,56 @@ fn trace_events_1_10_nest_demands_in_the_mapped_service() {
     };
     assert_eq!((*start_ns, *stop_ns), (1501939452204253561, 1501939452204821535));
 }
+
+#[test]
+fn operation_execution_records_nest_by_stack_size() {
+    let dir = temp_dir("oer-nesting");
+    write(
+        &dir,
+        "kieker.map",
+        "$1=kieker.common.record.controlflow.OperationExecutionRecord\n",
+    );
+    // Trace 7: a() calls b() which calls c(); then a() calls c() directly. Written at exit, so the
+    // callees come first; eoi/ess give the nesting.
+    write(
+        &dir,
+        "a.dat",
+        "$1;30;void c();<no-session-id>;7;20;30;h;2;2\n\
+         $1;40;void b();<no-session-id>;7;10;40;h;1;1\n\
+         $1;60;void c();<no-session-id>;7;50;60;h;3;1\n\
+         $1;70;void a();<no-session-id>;7;0;70;h;0;0\n",
+    );
+    let log = read_log(&dir).unwrap();
+    let mapping: OperationMapping = [
+        ("void a()".to_string(), seff("_a")),
+        ("void b()".to_string(), seff("_b")),
+        ("void c()".to_string(), action("_c")),
+    ]
+    .into();
+    let (events, report) = convert(&log, &mapping);
+    assert!(report.unmapped_operations.is_empty());
+    let summary: Vec<(String, Option<String>)> = events
+        .iter()
+        .map(|e| match e {
+            MeasurementEvent::ServiceCall {
+                service,
+                caller_execution,
+                execution,
+                ..
+            } => (format!("{service}@{execution}"), caller_execution.clone()),
+            MeasurementEvent::ResourceDemand { action, execution, .. } => (format!("{action}@{execution}"), None),
+            _ => unreachable!(),
+        })
+        .collect();
+    let s = |a: &str, b: Option<&str>| (a.to_string(), b.map(str::to_string));
+    assert_eq!(
+        summary,
+        vec![
+            s("_a@7:0", None),
+            s("_b@7:1", Some("7:0")),
+            s("_c@7:1", None),
+            s("_c@7:0", None)
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
