@@ -1,0 +1,361 @@
+//! Typed Kieker records and their text-line field orders. The orders were checked against Kieker
+//! 1.8, 1.9 and 1.10 logs (`../shared/fixtures/kieker`; the 1.10 trace records have the same fields
+//! as 1.9) and, for the CIPM family, against `../shared/docs/kieker-pcm-records.md`.
+
+use super::error::LineError;
+use super::fields::Fields;
+use super::params::parse_parameters;
+use beagle_analysis::Parameters;
+
+/// One record with the logging timestamp Kieker wrote before its fields.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    pub logging_timestamp: u64,
+    pub record: KiekerRecord,
+}
+
+/// The records Beagle understands. Records of other classes are counted by the reader, not parsed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KiekerRecord {
+    Metadata(KiekerMetadataRecord),
+    OperationExecution(OperationExecutionRecord),
+    TraceMetadata(TraceMetadata),
+    BeforeOperation(OperationEvent),
+    AfterOperation(OperationEvent),
+    ServiceCall(ServiceCallRecord),
+    ResponseTime(ResponseTimeRecord),
+    Loop(LoopRecord),
+    Branch(BranchRecord),
+    ResourceUtilization(ResourceUtilizationRecord),
+    /// Kept for completeness; not tied to a service execution, so conversion ignores it.
+    CpuUtilization(CpuUtilizationRecord),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct KiekerMetadataRecord {
+    pub version: String,
+    pub controller_name: String,
+    pub hostname: String,
+    pub experiment_id: i32,
+    pub debug_mode: bool,
+    pub time_offset: i64,
+    /// `NANOSECONDS` in every log seen; times are taken as nanoseconds.
+    pub time_unit: String,
+    pub number_of_records: i64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct OperationExecutionRecord {
+    pub operation_signature: String,
+    pub session_id: String,
+    /// `-1` when no trace was recorded.
+    pub trace_id: i64,
+    pub tin: u64,
+    pub tout: u64,
+    pub hostname: String,
+    /// Execution order index in the trace (`-1`: unknown).
+    pub eoi: i32,
+    /// Execution stack size: call depth (`-1`: unknown).
+    pub ess: i32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceMetadata {
+    pub trace_id: i64,
+    pub thread_id: i64,
+    pub session_id: String,
+    pub hostname: String,
+    pub parent_trace_id: i64,
+    pub parent_order_id: i32,
+}
+
+/// The fields of `BeforeOperationEvent` and `AfterOperationEvent` (the same in 1.9 and 1.10).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OperationEvent {
+    pub timestamp: u64,
+    pub trace_id: i64,
+    pub order_index: i32,
+    pub operation_signature: String,
+    pub class_signature: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServiceCallRecord {
+    pub session_id: String,
+    pub service_execution_id: String,
+    /// The SEFF id.
+    pub service_id: String,
+    pub parameters: Parameters,
+    /// `None` for `<not set>`.
+    pub caller_service_execution_id: Option<String>,
+    /// The calling `ExternalCallAction` id; `None` for `<not set>`.
+    pub caller_id: Option<String>,
+    pub entry_time: u64,
+    pub exit_time: u64,
+    /// Raw text, `<not set>` included: Beagle does not analyse return values yet.
+    pub return_value: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResponseTimeRecord {
+    pub session_id: String,
+    pub service_execution_id: String,
+    pub internal_action_id: String,
+    pub resource_id: String,
+    pub start_time: u64,
+    pub stop_time: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoopRecord {
+    pub session_id: String,
+    pub service_execution_id: String,
+    pub loop_id: String,
+    pub loop_iteration_count: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BranchRecord {
+    pub session_id: String,
+    pub service_execution_id: String,
+    pub branch_id: String,
+    /// `None` for `<not set>`: no transition ran.
+    pub executed_branch_id: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResourceUtilizationRecord {
+    pub session_id: String,
+    pub resource_id: String,
+    pub utilization: f64,
+    pub timestamp: u64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CpuUtilizationRecord {
+    pub timestamp: u64,
+    pub hostname: String,
+    pub cpu_id: String,
+    pub user: f64,
+    pub system: f64,
+    pub wait: f64,
+    pub nice: f64,
+    pub irq: f64,
+    pub total_utilization: f64,
+    pub idle: f64,
+}
+
+/// The record kinds by simple class name, with their field names after the logging timestamp.
+/// Matching the simple name accepts both Kieker's packages and the CIPM package.
+pub(crate) fn layout(class_name: &str) -> Option<(&'static str, &'static [&'static str])> {
+    let simple = class_name.rsplit('.').next().unwrap_or(class_name);
+    Some(match simple {
+        "KiekerMetadataRecord" => (
+            "KiekerMetadataRecord",
+            &[
+                "version",
+                "controllerName",
+                "hostname",
+                "experimentId",
+                "debugMode",
+                "timeOffset",
+                "timeUnit",
+                "numberOfRecords",
+            ],
+        ),
+        "OperationExecutionRecord" => (
+            "OperationExecutionRecord",
+            &[
+                "operationSignature",
+                "sessionId",
+                "traceId",
+                "tin",
+                "tout",
+                "hostname",
+                "eoi",
+                "ess",
+            ],
+        ),
+        "TraceMetadata" => (
+            "TraceMetadata",
+            &[
+                "traceId",
+                "threadId",
+                "sessionId",
+                "hostname",
+                "parentTraceId",
+                "parentOrderId",
+            ],
+        ),
+        "BeforeOperationEvent" => ("BeforeOperationEvent", OPERATION_EVENT),
+        "AfterOperationEvent" => ("AfterOperationEvent", OPERATION_EVENT),
+        "ServiceCallRecord" => (
+            "ServiceCallRecord",
+            &[
+                "sessionId",
+                "serviceExecutionId",
+                "serviceId",
+                "parameters",
+                "callerServiceExecutionId",
+                "callerId",
+                "entryTime",
+                "exitTime",
+                "returnValue",
+            ],
+        ),
+        "ResponseTimeRecord" => (
+            "ResponseTimeRecord",
+            &[
+                "sessionId",
+                "serviceExecutionId",
+                "internalActionId",
+                "resourceId",
+                "startTime",
+                "stopTime",
+            ],
+        ),
+        "LoopRecord" => (
+            "LoopRecord",
+            &["sessionId", "serviceExecutionId", "loopId", "loopIterationCount"],
+        ),
+        "BranchRecord" => (
+            "BranchRecord",
+            &["sessionId", "serviceExecutionId", "branchId", "executedBranchId"],
+        ),
+        "ResourceUtilizationRecord" => (
+            "ResourceUtilizationRecord",
+            &["sessionId", "resourceId", "utilization", "timestamp"],
+        ),
+        "CPUUtilizationRecord" => (
+            "CPUUtilizationRecord",
+            &[
+                "timestamp",
+                "hostname",
+                "cpuID",
+                "user",
+                "system",
+                "wait",
+                "nice",
+                "irq",
+                "totalUtilization",
+                "idle",
+            ],
+        ),
+        _ => return None,
+    })
+}
+
+const OPERATION_EVENT: &[&str] = &[
+    "timestamp",
+    "traceId",
+    "orderIndex",
+    "operationSignature",
+    "classSignature",
+];
+
+/// Parses the fields after `$n` (logging timestamp first) of a record of a known layout.
+pub(crate) fn parse_record(
+    record: &'static str,
+    names: &'static [&'static str],
+    values: Vec<&str>,
+) -> Result<Record, LineError> {
+    let f = Fields::new(record, names, values)?;
+    let logging_timestamp = f.u64(0)?;
+    let r = match record {
+        "KiekerMetadataRecord" => KiekerRecord::Metadata(KiekerMetadataRecord {
+            version: f.str(1),
+            controller_name: f.str(2),
+            hostname: f.str(3),
+            experiment_id: f.i32(4)?,
+            debug_mode: f.bool(5)?,
+            time_offset: f.i64(6)?,
+            time_unit: f.str(7),
+            number_of_records: f.i64(8)?,
+        }),
+        "OperationExecutionRecord" => KiekerRecord::OperationExecution(OperationExecutionRecord {
+            operation_signature: f.str(1),
+            session_id: f.str(2),
+            trace_id: f.i64(3)?,
+            tin: f.u64(4)?,
+            tout: f.u64(5)?,
+            hostname: f.str(6),
+            eoi: f.i32(7)?,
+            ess: f.i32(8)?,
+        }),
+        "TraceMetadata" => KiekerRecord::TraceMetadata(TraceMetadata {
+            trace_id: f.i64(1)?,
+            thread_id: f.i64(2)?,
+            session_id: f.str(3),
+            hostname: f.str(4),
+            parent_trace_id: f.i64(5)?,
+            parent_order_id: f.i32(6)?,
+        }),
+        "BeforeOperationEvent" | "AfterOperationEvent" => {
+            let e = OperationEvent {
+                timestamp: f.u64(1)?,
+                trace_id: f.i64(2)?,
+                order_index: f.i32(3)?,
+                operation_signature: f.str(4),
+                class_signature: f.str(5),
+            };
+            if record == "BeforeOperationEvent" {
+                KiekerRecord::BeforeOperation(e)
+            } else {
+                KiekerRecord::AfterOperation(e)
+            }
+        }
+        "ServiceCallRecord" => KiekerRecord::ServiceCall(ServiceCallRecord {
+            session_id: f.str(1),
+            service_execution_id: f.str(2),
+            service_id: f.str(3),
+            parameters: parse_parameters(f.raw(4)).ok_or_else(|| f.err(4, "not a parameter object"))?,
+            caller_service_execution_id: f.opt_str(5),
+            caller_id: f.opt_str(6),
+            entry_time: f.u64(7)?,
+            exit_time: f.u64(8)?,
+            return_value: f.str(9),
+        }),
+        "ResponseTimeRecord" => KiekerRecord::ResponseTime(ResponseTimeRecord {
+            session_id: f.str(1),
+            service_execution_id: f.str(2),
+            internal_action_id: f.str(3),
+            resource_id: f.str(4),
+            start_time: f.u64(5)?,
+            stop_time: f.u64(6)?,
+        }),
+        "LoopRecord" => KiekerRecord::Loop(LoopRecord {
+            session_id: f.str(1),
+            service_execution_id: f.str(2),
+            loop_id: f.str(3),
+            loop_iteration_count: f.u64(4)?,
+        }),
+        "BranchRecord" => KiekerRecord::Branch(BranchRecord {
+            session_id: f.str(1),
+            service_execution_id: f.str(2),
+            branch_id: f.str(3),
+            executed_branch_id: f.opt_str(4),
+        }),
+        "ResourceUtilizationRecord" => KiekerRecord::ResourceUtilization(ResourceUtilizationRecord {
+            session_id: f.str(1),
+            resource_id: f.str(2),
+            utilization: f.f64(3)?,
+            timestamp: f.u64(4)?,
+        }),
+        _ => KiekerRecord::CpuUtilization(CpuUtilizationRecord {
+            timestamp: f.u64(1)?,
+            hostname: f.str(2),
+            cpu_id: f.str(3),
+            user: f.f64(4)?,
+            system: f.f64(5)?,
+            wait: f.f64(6)?,
+            nice: f.f64(7)?,
+            irq: f.f64(8)?,
+            total_utilization: f.f64(9)?,
+            idle: f.f64(10)?,
+        }),
+    };
+    Ok(Record {
+        logging_timestamp,
+        record: r,
+    })
+}

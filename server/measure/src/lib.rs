@@ -1,0 +1,18 @@
+//! Beagle's measurement import (issue 4, point 4): turns what measurement tools wrote into the
+//! time-ordered [`MeasurementEvent`]s the analysis core consumes.
+//!
+//! - [`kieker`] reads Kieker text logs (`kieker.map` + `*.dat`): Kieker's standard records and the
+//!   CIPM record family keyed by PCM ids.
+//! - [`convert`] turns those records into events: CIPM records map directly, standard records
+//!   through an [`OperationMapping`] from operation signatures to PCM ids.
+//! - [`events_format`] reads and writes the Beagle events format, one JSON event per line, so that
+//!   instrumentation in any language can feed Beagle.
+
+pub mod convert;
+pub mod events_format;
+pub mod kieker;
+
+pub use beagle_analysis::{MeasurementEvent, Parameters};
+
+pub use convert::{convert, ConversionReport, MappedOperation, OperationMapping};
+pub use kieker::{read_log, KiekerError, KiekerLog, KiekerRecord, Record};
