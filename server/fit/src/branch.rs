@@ -447,31 +447,15 @@ pub(crate) fn fit_result(data: &Dataset, options: &FitOptions) -> Result<FitResu
     let b = fit_branch(data, &options.branch)?;
     let n = data.len();
     let pred = eval(&b.probability, &data.columns, n);
-    let mean = stats::mean(&data.y);
-    let sst: f64 = data.y.iter().map(|v| (v - mean).powi(2)).sum();
-    let sse: f64 = data.y.iter().zip(&pred).map(|(v, f)| (v - f).powi(2)).sum();
-    let r2 = if sst > 0.0 {
-        1.0 - sse / sst
-    } else if sse == 0.0 {
-        1.0
-    } else {
-        f64::NEG_INFINITY
-    };
-    let rel: Vec<f64> = data
-        .y
-        .iter()
-        .zip(&pred)
-        .filter(|(v, _)| **v != 0.0)
-        .map(|(v, f)| ((v - f) / v).abs())
-        .collect();
+    let sse: f64 = data.y.iter().zip(&pred).map(|(v, f)| (v - f) * (v - f)).sum();
     let rms = (sse / n as f64).sqrt();
     let e = b.probability.clone();
     Ok(FitResult {
         infix: b.infix.clone(),
         stoex: b.stoex.clone(),
         source: b.kind.name(),
-        r2,
-        relative_error: if rel.is_empty() { 0.0 } else { stats::median(&rel) },
+        r2: stats::r_squared(&data.y, &pred),
+        relative_error: stats::median_relative_error(&data.y, &pred),
         size: e.size(),
         depth: e.depth(),
         variables: e.variables().iter().map(|i| data.names[*i].clone()).collect(),

@@ -34,6 +34,20 @@ pub fn integer_candidates(data: &Dataset, basis: &[Term], fits: &[LinearFit], sc
     }
     let n = data.len();
     let s = criterion::row_scales(&data.y, scale);
+    // Adds `e` (one basis term with `params` fitted values) unless it is already proposed.
+    let propose = |out: &mut Vec<Candidate>, e: Expr, params: usize, term_cost: f64| {
+        if out.iter().any(|c| c.expr == e) {
+            return;
+        }
+        let pred = eval(&e, &data.columns, n);
+        out.push(Candidate {
+            penalty: criterion::ebic_penalty(n, params, basis.len(), 1) + term_cost + 1.0,
+            residuals: criterion::residuals(&data.y, &pred, &s),
+            expr: e,
+            params,
+            source: "integer",
+        });
+    };
     let mut out: Vec<Candidate> = Vec::new();
     for f in fits {
         if f.terms.len() != 1 {
@@ -50,18 +64,7 @@ pub fn integer_candidates(data: &Dataset, basis: &[Term], fits: &[LinearFit], sc
         let t = &basis[f.terms[0]];
         let ratio = t.expr.clone() / k;
         for e in [ratio.clone().floor(), ratio.ceil()] {
-            if out.iter().any(|c| c.expr == e) {
-                continue;
-            }
-            let pred = eval(&e, &data.columns, n);
-            let residuals = criterion::residuals(&data.y, &pred, &s);
-            out.push(Candidate {
-                penalty: criterion::ebic_penalty(n, 1, basis.len(), 1) + t.cost + 1.0,
-                expr: e,
-                residuals,
-                params: 1,
-                source: "integer",
-            });
+            propose(&mut out, e, 1, t.cost);
         }
     }
     for f in fits {
@@ -70,18 +73,7 @@ pub fn integer_candidates(data: &Dataset, basis: &[Term], fits: &[LinearFit], sc
         }
         let t = &basis[f.terms[0]];
         for e in floor_forms(t, f.coefs[0], f.intercept.unwrap_or(0.0), &data.y) {
-            if out.iter().any(|c| c.expr == e) {
-                continue;
-            }
-            let pred = eval(&e, &data.columns, n);
-            let residuals = criterion::residuals(&data.y, &pred, &s);
-            out.push(Candidate {
-                penalty: criterion::ebic_penalty(n, 3, basis.len(), 1) + t.cost + 1.0,
-                expr: e,
-                residuals,
-                params: 3,
-                source: "integer",
-            });
+            propose(&mut out, e, 3, t.cost);
         }
     }
     out

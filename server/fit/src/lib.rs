@@ -320,28 +320,12 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     let c = &candidates[best];
     let expr = c.expr.clone();
     let pred = eval(&expr, &data.columns, n);
-    let mean = stats::mean(y);
-    let sst: f64 = y.iter().map(|v| (v - mean) * (v - mean)).sum();
-    let sse: f64 = y.iter().zip(&pred).map(|(v, f)| (v - f) * (v - f)).sum();
-    let r2 = if sst > 0.0 {
-        1.0 - sse / sst
-    } else if sse == 0.0 {
-        1.0
-    } else {
-        f64::NEG_INFINITY
-    };
-    let rel: Vec<f64> = y
-        .iter()
-        .zip(&pred)
-        .filter(|(v, _)| **v != 0.0)
-        .map(|(v, f)| ((v - f) / v).abs())
-        .collect();
     Ok(FitResult {
         infix: infix(&expr),
         stoex: stoex_text(&expr, &data.names),
         source: c.source,
-        r2,
-        relative_error: if rel.is_empty() { 0.0 } else { stats::median(&rel) },
+        r2: stats::r_squared(y, &pred),
+        relative_error: stats::median_relative_error(y, &pred),
         size: expr.size(),
         depth: expr.depth(),
         variables: expr.variables().iter().map(|i| data.names[*i].clone()).collect(),

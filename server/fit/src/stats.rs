@@ -15,6 +15,7 @@
 //! - **Trimmed mean** with fraction `f`: drop `floor(f·n)` values from each end, mean of the rest.
 //! - **Standard deviation**: the sample one (divisor `n - 1`); 0 for fewer than two values.
 
+use rand::RngExt;
 use std::cmp::Ordering;
 
 fn sorted(values: &[f64]) -> Vec<f64> {
@@ -218,6 +219,42 @@ pub fn per_point<C: AsRef<[f64]>>(columns: &[C], y: &[f64]) -> Vec<PointSummary>
             }
         })
         .collect()
+}
+
+/// A standard normal draw (Box-Muller): the noise of the tests and the GP's constant mutation.
+pub fn standard_normal<R: RngExt + ?Sized>(rng: &mut R) -> f64 {
+    let (u1, u2): (f64, f64) = (rng.random(), rng.random());
+    (-2.0 * (1.0 - u1).ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+}
+
+/// Coefficient of determination of predictions `f` for `y` (1 for an exact fit of a constant
+/// `y`, `-inf` for a wrong one).
+pub fn r_squared(y: &[f64], f: &[f64]) -> f64 {
+    let m = mean(y);
+    let sst: f64 = y.iter().map(|v| (v - m) * (v - m)).sum();
+    let sse: f64 = y.iter().zip(f).map(|(v, f)| (v - f) * (v - f)).sum();
+    if sst > 0.0 {
+        1.0 - sse / sst
+    } else if sse == 0.0 {
+        1.0
+    } else {
+        f64::NEG_INFINITY
+    }
+}
+
+/// Median of `|y - f| / |y|` over the rows with `y != 0` (0 when there are none).
+pub fn median_relative_error(y: &[f64], f: &[f64]) -> f64 {
+    let rel: Vec<f64> = y
+        .iter()
+        .zip(f)
+        .filter(|(v, _)| **v != 0.0)
+        .map(|(v, f)| ((v - f) / v).abs())
+        .collect();
+    if rel.is_empty() {
+        0.0
+    } else {
+        median(&rel)
+    }
 }
 
 #[cfg(test)]

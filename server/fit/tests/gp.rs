@@ -134,9 +134,7 @@ fn noisy() -> Dataset {
     let mut rng = ChaCha8Rng::seed_from_u64(21);
     let mut d = data(20, 60, 2, 1.0, 100.0, |x| 3.0 * x[0].sqrt() * x[1] + 40.0);
     for v in &mut d.y {
-        let (u1, u2): (f64, f64) = (rng.random(), rng.random());
-        let z = (-2.0 * (1.0 - u1).ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos();
-        *v *= 1.0 + 0.02 * z;
+        *v *= 1.0 + 0.02 * beagle_fit::stats::standard_normal(&mut rng);
     }
     d
 }

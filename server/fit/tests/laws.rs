@@ -48,10 +48,7 @@ fn seed(parts: &str) -> u64 {
     })
 }
 
-fn normal(rng: &mut ChaCha8Rng) -> f64 {
-    let (u1, u2): (f64, f64) = (rng.random(), rng.random());
-    (-2.0 * (1.0 - u1).ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
-}
+use beagle_fit::stats::standard_normal as normal;
 
 fn inputs(law: &Law, n: usize, rng: &mut ChaCha8Rng) -> Vec<Vec<f64>> {
     let mut cols: Vec<Vec<f64>> = Vec::new();

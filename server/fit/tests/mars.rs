@@ -6,10 +6,7 @@ use beagle_fit::{eval, fit, BinaryOp, Cond, Dataset, Expr, FitOptions};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-fn normal(rng: &mut ChaCha8Rng) -> f64 {
-    let (u1, u2): (f64, f64) = (rng.random(), rng.random());
-    (-2.0 * (1.0 - u1).ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
-}
+use beagle_fit::stats::standard_normal as normal;
 
 fn hinge(x: f64) -> f64 {
     3.0 + 2.0 * (x - 40.0).max(0.0)

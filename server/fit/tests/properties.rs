@@ -81,9 +81,7 @@ fn noisy(s: Shape, a: f64, share: f64, seed: u64) -> Dataset {
     let mut d = data(&law(s, a, b));
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for (i, y) in d.y.iter_mut().enumerate() {
-        let (u1, u2): (f64, f64) = (rng.random(), rng.random());
-        let z = (-2.0 * (1.0 - u1).ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos();
-        *y *= 1.0 + 0.02 * z;
+        *y *= 1.0 + 0.02 * stats::standard_normal(&mut rng);
         if i % 20 == 7 {
             *y *= 3.0; // a GC pause
         }

@@ -4,20 +4,8 @@
 use beagle_measure::{convert, read_log, MappedOperation, MeasurementEvent, OperationMapping};
 use std::path::{Path, PathBuf};
 
-fn fixture(dir: &str) -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/kieker");
-    let root = if root.is_dir() {
-        root
-    } else {
-        PathBuf::from("/work/shared/fixtures/kieker")
-    };
-    std::fs::read_dir(root.join(dir))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path()
-}
+mod common;
+use common::fixture;
 
 /// A fresh directory under the target's temp dir.
 pub fn temp_dir(name: &str) -> PathBuf {

@@ -1,23 +1,10 @@
-//! The Kieker fixtures (Kieker 1.8, 1.9 and 1.10 logs, `../shared/fixtures/kieker`) import with the
+//! The Kieker fixtures (Kieker 1.8, 1.9 and 1.10 logs, `fixtures/kieker`) import with the
 //! right record counts, values and timings.
 
 use beagle_measure::kieker::{read_log, KiekerRecord};
-use std::path::PathBuf;
 
-pub fn fixture(dir: &str) -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/kieker");
-    let root = if root.is_dir() {
-        root
-    } else {
-        PathBuf::from("/work/shared/fixtures/kieker")
-    };
-    std::fs::read_dir(root.join(dir))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path()
-}
+mod common;
+use common::fixture;
 
 #[test]
 fn operation_execution_records_1_8() {

@@ -131,9 +131,8 @@ pub fn constant_mutation(rng: &mut ChaCha8Rng, ctx: &Context, p: &[Node]) -> Vec
     let v = out[i].value;
     out[i].value = match rng.random_range(0..4u8) {
         0 | 1 => {
-            // Relative normal step (Box-Muller).
-            let (u1, u2): (f64, f64) = (rng.random(), rng.random());
-            let z = (-2.0 * (1.0 - u1).ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos();
+            // Relative normal step.
+            let z = crate::stats::standard_normal(rng);
             let scale = if v == 0.0 { 1.0 } else { v.abs() };
             v + 0.2 * scale * z
         }

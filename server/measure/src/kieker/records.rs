@@ -1,5 +1,5 @@
 //! Typed Kieker records and their text-line field orders. The orders were checked against Kieker
-//! 1.8, 1.9 and 1.10 logs (`../shared/fixtures/kieker`; the 1.10 trace records have the same fields
+//! 1.8, 1.9 and 1.10 logs (`fixtures/kieker`, copied from `../shared/fixtures/kieker`; the 1.10 trace records have the same fields
 //! as 1.9) and, for the CIPM family, against `../shared/docs/kieker-pcm-records.md`.
 
 use super::error::LineError;
