@@ -7,7 +7,7 @@
 use crate::blackboard::{ElementKind, MeasurementResult, ProposedExpression};
 use crate::control::CancelToken;
 use crate::views::{MeasurementResultAnalyserView, ProposedExpressionAnalyserView};
-use beagle_fit::{eval, fit, fit_branch, format_number, stats, Expr, FitOptions, Target};
+use beagle_fit::{eval, fit, fit_branch, format_number, stats, BranchKind, Expr, FitOptions, Target};
 use std::collections::BTreeMap;
 
 /// Reads measurement results, adds proposals.
@@ -100,6 +100,7 @@ fn proposal(analyser: &str, result: &MeasurementResult, expr: &Expr, names: &[St
         size: expr.size(),
         depth: expr.depth(),
         variables: expr.variables().iter().map(|i| names[*i].clone()).collect(),
+        guard: None,
         predictions,
     }
 }
@@ -162,25 +163,33 @@ impl MeasurementResultAnalyser for FitAnalyser {
         let id = pending(view.results(), view.private_data())?;
         let result = view.results()[&id].clone();
         let target = view.element(&id).map(|e| Self::target(&e.kind)).unwrap_or_default();
+        // (expression, its variable names, the guard of a decided branch transition)
         let expr = result.dataset().map_err(|e| e.to_string()).and_then(|data| {
             let expr = if target == Target::Probability {
-                fit_branch(&data, &self.options.branch).map(|b| b.probability)
+                fit_branch(&data, &self.options.branch).map(|b| {
+                    let guard = (b.kind == BranchKind::Guard).then_some(b.guard_stoex).flatten();
+                    (b.probability, guard)
+                })
             } else {
                 let mut options = self.options.clone();
                 options.target = target;
                 if let Some(gp) = &mut options.gp {
                     gp.cancel = Some(cancel.flag());
                 }
-                fit(&data, &options).map(|f| f.expr)
+                fit(&data, &options).map(|f| (f.expr, None))
             };
-            expr.map(|e| (e, data.names)).map_err(|e| e.to_string())
+            expr.map(|(e, guard)| (e, data.names, guard)).map_err(|e| e.to_string())
         });
         if cancel.is_cancelled() {
             // An interrupted fit is not a result: the step is redone after a resume.
             return None;
         }
         match expr {
-            Ok((expr, names)) => view.add_proposal(proposal(self.id(), &result, &expr, &names)),
+            Ok((expr, names, guard)) => {
+                let mut p = proposal(self.id(), &result, &expr, &names);
+                p.guard = guard;
+                view.add_proposal(p)
+            }
             Err(e) => view.diagnostic(format!("{id}: no fit: {e}")),
         }
         let data = mark(seen(view.private_data()), &id, result.observations.len());
@@ -247,6 +256,7 @@ impl ProposedExpressionAnalyser for AveragingAnalyser {
             size: ps.iter().map(|p| p.size).sum::<usize>() + ps.len() + 1,
             depth: ps.iter().map(|p| p.depth).max().unwrap_or(0) + 2,
             variables,
+            guard: None,
             predictions,
         };
         view.add_proposal(p);

@@ -87,6 +87,20 @@ fn progress(bb: &Blackboard, phase: Phase, element: Option<String>) -> Progress 
 
 /// Runs the loop on `bb` (see the module documentation).
 pub fn analyse(bb: &mut Blackboard, tools: &Tools, control: &Control, on: &mut dyn FnMut(&Progress)) -> Outcome {
+    // The checkpoint never fails, so neither does this.
+    analyse_with_checkpoints(bb, tools, control, on, &mut |_| Ok(())).unwrap_or(Outcome::Aborted)
+}
+
+/// [`analyse`], handing the blackboard to `checkpoint` after every judged step (the store writes
+/// it). A failing checkpoint stops the loop with its error: an analysis that cannot be saved
+/// should not go on as if it could be resumed.
+pub fn analyse_with_checkpoints(
+    bb: &mut Blackboard,
+    tools: &Tools,
+    control: &Control,
+    on: &mut dyn FnMut(&Progress),
+    checkpoint: &mut dyn FnMut(&Blackboard) -> Result<(), String>,
+) -> Result<Outcome, String> {
     let base = bb.spent_ms;
     let start = Instant::now();
     let mut paused = Duration::ZERO;
@@ -101,19 +115,23 @@ pub fn analyse(bb: &mut Blackboard, tools: &Tools, control: &Control, on: &mut d
             paused += t.elapsed();
         }
         if cancel.is_cancelled() {
-            return Outcome::Aborted;
+            return Ok(Outcome::Aborted);
         }
         let (phase, element, kind) = step(bb, tools, control);
+        bb.steps += 1;
         bb.spent_ms = base + start.elapsed().saturating_sub(paused).as_millis() as u64;
         if cancel.is_cancelled() {
-            return Outcome::Aborted;
+            // The interrupted step left nothing half-done (analysers do not record an interrupted
+            // fit), but its blackboard is not checkpointed: the caller keeps the last one.
+            return Ok(Outcome::Aborted);
         }
         on(&progress(bb, phase, element));
         let spent = bb.spent_ms;
         let verdict = tools.judge.judge(&mut FinalJudgeView::new(bb), kind, spent);
         on(&progress(bb, Phase::Judge, None));
+        checkpoint(bb)?;
         if let Some(reason) = verdict {
-            return Outcome::Finished(reason);
+            return Ok(Outcome::Finished(reason));
         }
     }
 }

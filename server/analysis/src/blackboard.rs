@@ -50,11 +50,49 @@ impl ElementKind {
 pub struct MeasurableElement {
     pub id: String,
     pub kind: ElementKind,
+    /// The SEFF the element belongs to, when known from a model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service: Option<String>,
+    /// The variables its expression may use: the SEFF signature's parameters (and variables that
+    /// return values of its external calls set). `None`: whatever the measurements name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inputs: Option<BTreeSet<String>>,
 }
 
 impl MeasurableElement {
     pub fn new(kind: ElementKind) -> Self {
-        MeasurableElement { id: kind.id(), kind }
+        MeasurableElement {
+            id: kind.id(),
+            kind,
+            service: None,
+            inputs: None,
+        }
+    }
+
+    /// The element of a SEFF whose expressions may use `inputs`.
+    pub fn in_service(mut self, service: &str, inputs: BTreeSet<String>) -> Self {
+        self.service = Some(service.to_string());
+        self.inputs = Some(inputs);
+        self
+    }
+
+    /// Whether a characterised parameter (`files.NUMBER_OF_ELEMENTS`, `request.size.BYTESIZE`) is
+    /// one of the element's inputs: its variable, or the variable it is a member of, is.
+    pub fn accepts(&self, parameter: &str) -> bool {
+        let Some(inputs) = &self.inputs else {
+            return true;
+        };
+        let variable = parameter.rsplit_once('.').map_or(parameter, |(v, _)| v);
+        let mut prefix = variable;
+        loop {
+            if inputs.contains(prefix) {
+                return true;
+            }
+            match prefix.rsplit_once('.') {
+                Some((p, _)) => prefix = p,
+                None => return false,
+            }
+        }
     }
 }
 
@@ -109,6 +147,10 @@ pub struct ProposedExpression {
     pub depth: usize,
     /// Inputs the expression uses.
     pub variables: Vec<String>,
+    /// For a branch transition that the inputs decide: the condition under which it is taken
+    /// (StoEx), which a guarded transition takes as it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard: Option<String>,
     /// The expression's values on the `samples` observations (lets proposed-expression analysers
     /// combine proposals without re-parsing them).
     pub predictions: Vec<f64>,
@@ -231,6 +273,9 @@ pub struct Blackboard {
     pub(crate) spent_ms: u64,
     /// Things the analysis could not do (elements nobody measured, failed fits).
     pub(crate) diagnostics: Vec<String>,
+    /// Steps the analysis loop has taken (a resumed analysis goes on counting).
+    #[serde(default)]
+    pub(crate) steps: u64,
 }
 
 impl Blackboard {
@@ -298,9 +343,36 @@ impl Blackboard {
         &self.diagnostics
     }
 
-    /// Adds observations; the element is no longer to be measured.
-    pub(crate) fn add_result(&mut self, result: MeasurementResult) {
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Adds observations; the element is no longer to be measured. Parameters that are not the
+    /// element's inputs are dropped (results are parametric over the signature's inputs only),
+    /// each name reported once.
+    pub(crate) fn add_result(&mut self, mut result: MeasurementResult) {
         self.to_measure.remove(&result.element);
+        if let Some(element) = self.elements.get(&result.element) {
+            let mut dropped = BTreeSet::new();
+            for o in &mut result.observations {
+                o.parameters.retain(|name, _| {
+                    let keep = element.accepts(name);
+                    if !keep {
+                        dropped.insert(name.clone());
+                    }
+                    keep
+                });
+            }
+            for name in dropped {
+                let message = format!(
+                    "{}: measurements name `{name}`, which is not an input of the service's signature; ignored",
+                    result.element
+                );
+                if !self.diagnostics.contains(&message) {
+                    self.diagnostics.push(message);
+                }
+            }
+        }
         self.results
             .entry(result.element.clone())
             .or_insert_with(|| MeasurementResult {
@@ -352,6 +424,7 @@ mod tests {
             size: 1,
             depth: 1,
             variables: vec![],
+            guard: None,
             predictions: vec![101.5],
         });
         bb.private_data.insert("fit".into(), serde_json::json!({"_a/CPU": 1}));
@@ -360,6 +433,28 @@ mod tests {
         assert_eq!(back, bb);
         assert_eq!(back.to_measure().len(), 1);
         assert_eq!(e.id, "_a/CPU");
+    }
+
+    #[test]
+    fn results_keep_only_the_signature_inputs() {
+        let kind = ElementKind::Loop { loop_id: "_l".into() };
+        let e = MeasurableElement::new(kind).in_service("_seff", ["files".to_string(), "req".to_string()].into());
+        assert!(e.accepts("files.NUMBER_OF_ELEMENTS"));
+        assert!(e.accepts("req.size.BYTESIZE"));
+        assert!(!e.accepts("filesize.VALUE"));
+        assert!(!e.accepts("other.VALUE"));
+        let mut bb = Blackboard::new([e]);
+        let parameters: Parameters = [("files.NUMBER_OF_ELEMENTS".to_string(), 3.0), ("tmp.VALUE".to_string(), 1.0)].into();
+        let o = Observation { parameters, value: 3.0 };
+        let r = MeasurementResult {
+            element: "_l".into(),
+            observations: vec![o.clone(), o],
+        };
+        bb.add_result(r);
+        let kept: Vec<&String> = bb.results()["_l"].observations[1].parameters.keys().collect();
+        assert_eq!(kept, vec!["files.NUMBER_OF_ELEMENTS"]);
+        assert_eq!(bb.diagnostics().len(), 1, "{:?}", bb.diagnostics());
+        assert!(bb.diagnostics()[0].contains("tmp.VALUE"));
     }
 
     #[test]

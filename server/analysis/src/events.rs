@@ -65,6 +65,13 @@ pub enum MeasurementEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         transition: Option<String>,
     },
+    /// From here on (in stream order), the execution's parameterisation has these values: what an
+    /// external call returned, or what a `SetVariableAction` set. Later events of the execution are
+    /// observed under the changed parameters.
+    ParameterChange {
+        execution: String,
+        parameters: Parameters,
+    },
 }
 
 impl MeasurementEvent {
@@ -74,7 +81,8 @@ impl MeasurementEvent {
             MeasurementEvent::ServiceCall { execution, .. }
             | MeasurementEvent::ResourceDemand { execution, .. }
             | MeasurementEvent::Loop { execution, .. }
-            | MeasurementEvent::Branch { execution, .. } => execution,
+            | MeasurementEvent::Branch { execution, .. }
+            | MeasurementEvent::ParameterChange { execution, .. } => execution,
         }
     }
 }

@@ -15,13 +15,15 @@ pub mod control;
 pub mod events;
 pub mod judge;
 pub mod measurement;
+pub mod model;
 pub mod results;
 pub mod views;
+pub mod write_back;
 
 pub use analysers::{
     AveragingAnalyser, ConstantAnalyser, FitAnalyser, MeasurementResultAnalyser, ProposedExpressionAnalyser,
 };
-pub use analysis_loop::{analyse, Outcome, Phase, Progress, Tools};
+pub use analysis_loop::{analyse, analyse_with_checkpoints, Outcome, Phase, Progress, Tools};
 pub use blackboard::{
     Blackboard, ElementKind, FinalExpression, FitnessFunction, MeasurableElement, MeasurementResult, Observation,
     ProposedExpression, Status, StopRules,
@@ -30,5 +32,7 @@ pub use control::{CancelToken, Control};
 pub use events::{MeasurementEvent, Parameters};
 pub use judge::{FinalJudge, FinishReason, StepKind};
 pub use measurement::{EventsTool, MeasurementTool};
+pub use model::{scope_elements, ModelScope, Scope, ScopeError, Service};
 pub use results::{elements_of, results_from_events, ResultOptions};
+pub use write_back::{write_back, Applied, WriteBack, WriteBackError};
 pub use views::{FinalJudgeView, MeasurementResultAnalyserView, MeasurementToolView, ProposedExpressionAnalyserView};

@@ -2,16 +2,23 @@
 //! [`MeasurementResult`]s per element, each observation with the parameterisation in force (the
 //! characterised inputs of the service execution the event belongs to).
 //!
-//! - resource demand: `stop - start`, in [`ResultOptions::time_unit_ns`] units;
+//! - resource demand: `stop - start`, in [`ResultOptions::time_unit_ns`] units, keyed by the
+//!   resource type's id (`CPU` in the events becomes Palladio's id);
 //! - loop: the iteration count;
 //! - branch: one observation per execution and known transition, 1 if that transition ran
 //!   (so a fit of the observations is the transition's probability);
 //! - a service call made by an external call: per callee parameter, the value passed, observed
 //!   under the caller execution's parameters (the call's parameter data flow).
+//!
+//! The parameterisation in force for an execution is what its `ServiceCall` named at entry, changed
+//! by its `ParameterChange` events (return values of external calls) from where they stand in the
+//! stream on. Events are processed in stream order, so a service call must come before the events
+//! of its execution.
 
 use crate::blackboard::{ElementKind, MeasurableElement, MeasurementResult, Observation};
 use crate::events::{MeasurementEvent, Parameters};
-use std::collections::{BTreeMap, BTreeSet};
+use beagle_pcm::edit::resource_type_id;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// How events become values.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,6 +47,11 @@ fn transitions(events: &[MeasurementEvent]) -> BTreeMap<&str, BTreeSet<&str>> {
     t
 }
 
+/// The parameters in force for an execution (none for an execution without a `ServiceCall`).
+fn of(in_force: &HashMap<&str, Parameters>, execution: &str) -> Parameters {
+    in_force.get(execution).cloned().unwrap_or_default()
+}
+
 /// The elements the events measure (to build a blackboard when there is no model at hand).
 pub fn elements_of(events: &[MeasurementEvent]) -> Vec<MeasurableElement> {
     results_from_events(events, &ResultOptions::default())
@@ -49,22 +61,13 @@ pub fn elements_of(events: &[MeasurementEvent]) -> Vec<MeasurableElement> {
 }
 
 /// The results per element (see the module documentation), in element id order. Events of
-/// executions without a `ServiceCall` are observed without parameters.
+/// executions without a `ServiceCall` before them are observed without parameters.
 pub fn results_from_events(
     events: &[MeasurementEvent],
     options: &ResultOptions,
 ) -> Vec<(MeasurableElement, MeasurementResult)> {
-    let none = Parameters::new();
-    let params: BTreeMap<&str, &Parameters> = events
-        .iter()
-        .filter_map(|e| match e {
-            MeasurementEvent::ServiceCall {
-                execution, parameters, ..
-            } => Some((execution.as_str(), parameters)),
-            _ => None,
-        })
-        .collect();
-    let of = |execution: &str| -> Parameters { params.get(execution).copied().unwrap_or(&none).clone() };
+    // The parameterisation in force per execution, as the stream unfolds.
+    let mut in_force: HashMap<&str, Parameters> = HashMap::new();
     let branches = transitions(events);
     let mut out: BTreeMap<String, (MeasurableElement, MeasurementResult)> = BTreeMap::new();
     let mut add = |kind: ElementKind, parameters: Parameters, value: f64| {
@@ -81,20 +84,27 @@ pub fn results_from_events(
     for e in events {
         match e {
             MeasurementEvent::ServiceCall {
-                caller_execution: Some(caller),
-                call: Some(call),
+                execution,
+                caller_execution,
+                call,
                 parameters,
                 ..
             } => {
-                for (name, value) in parameters {
-                    let kind = ElementKind::CallParameter {
-                        call: call.clone(),
-                        parameter: name.clone(),
-                    };
-                    add(kind, of(caller), *value);
+                if let (Some(caller), Some(call)) = (caller_execution, call) {
+                    for (name, value) in parameters {
+                        let kind = ElementKind::CallParameter {
+                            call: call.clone(),
+                            parameter: name.clone(),
+                        };
+                        add(kind, of(&in_force, caller), *value);
+                    }
                 }
+                in_force.insert(execution, parameters.clone());
             }
-            MeasurementEvent::ServiceCall { .. } => {}
+            MeasurementEvent::ParameterChange { execution, parameters } => {
+                let current = in_force.entry(execution).or_default();
+                current.extend(parameters.iter().map(|(k, v)| (k.clone(), *v)));
+            }
             MeasurementEvent::ResourceDemand {
                 execution,
                 action,
@@ -102,12 +112,13 @@ pub fn results_from_events(
                 start_ns,
                 stop_ns,
             } => {
+                // Measurements may name Palladio's resource types (`CPU`); the model uses ids.
                 let kind = ElementKind::ResourceDemand {
                     action: action.clone(),
-                    resource: resource.clone(),
+                    resource: resource_type_id(resource).to_string(),
                 };
                 let ns = stop_ns.saturating_sub(*start_ns) as f64;
-                add(kind, of(execution), ns / options.time_unit_ns);
+                add(kind, of(&in_force, execution), ns / options.time_unit_ns);
             }
             MeasurementEvent::Loop {
                 execution,
@@ -117,7 +128,7 @@ pub fn results_from_events(
                 ElementKind::Loop {
                     loop_id: loop_id.clone(),
                 },
-                of(execution),
+                of(&in_force, execution),
                 *count as f64,
             ),
             MeasurementEvent::Branch {
@@ -131,7 +142,7 @@ pub fn results_from_events(
                         transition: t.to_string(),
                     };
                     let taken = transition.as_deref() == Some(*t);
-                    add(kind, of(execution), if taken { 1.0 } else { 0.0 });
+                    add(kind, of(&in_force, execution), if taken { 1.0 } else { 0.0 });
                 }
             }
         }
@@ -195,8 +206,8 @@ mod tests {
         let r = results_from_events(&events, &ResultOptions::default());
         let by: BTreeMap<String, &MeasurementResult> = r.iter().map(|(e, r)| (e.id.clone(), r)).collect();
         let n4: Parameters = [("n.VALUE".to_string(), 4.0)].into();
-        assert_eq!(by["_a/CPU"].observations[0].value, 2.5);
-        assert_eq!(by["_a/CPU"].observations[0].parameters, n4);
+        assert_eq!(by["_a/_oro4gG3fEdy4YaaT-RYrLQ"].observations[0].value, 2.5);
+        assert_eq!(by["_a/_oro4gG3fEdy4YaaT-RYrLQ"].observations[0].parameters, n4);
         assert_eq!(by["_l"].observations[0].value, 4.0);
         assert_eq!(by["_c/m.VALUE"].observations[0].value, 3.0);
         assert_eq!(by["_c/m.VALUE"].observations[0].parameters, n4);
@@ -205,5 +216,32 @@ mod tests {
         assert_eq!(t1, vec![1.0, 0.0]);
         assert_eq!(t2, vec![0.0, 1.0]);
         assert_eq!(elements_of(&events).len(), 5);
+    }
+
+    #[test]
+    fn parameter_changes_apply_to_later_events_of_their_execution() {
+        let lp = |execution: &str, count| MeasurementEvent::Loop {
+            execution: execution.into(),
+            loop_id: "_l".into(),
+            count,
+        };
+        let events = vec![
+            call("e1", 4.0),
+            call("e2", 5.0),
+            lp("e1", 1),
+            MeasurementEvent::ParameterChange {
+                execution: "e1".into(),
+                parameters: [("result.NUMBER_OF_ELEMENTS".to_string(), 7.0)].into(),
+            },
+            lp("e1", 2),
+            lp("e2", 3),
+        ];
+        let r = results_from_events(&events, &ResultOptions::default());
+        let obs = &r[0].1.observations;
+        let before: Parameters = [("n.VALUE".to_string(), 4.0)].into();
+        let after: Parameters = [("n.VALUE".to_string(), 4.0), ("result.NUMBER_OF_ELEMENTS".to_string(), 7.0)].into();
+        assert_eq!(obs[0].parameters, before);
+        assert_eq!(obs[1].parameters, after);
+        assert_eq!(obs[2].parameters, [("n.VALUE".to_string(), 5.0)].into());
     }
 }

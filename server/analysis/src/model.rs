@@ -1,0 +1,272 @@
+//! From a PCM repository to the elements an analysis measures.
+//!
+//! Per SEFF in the [`Scope`]: every `InternalAction`'s demand per resource type (CPU when it
+//! declares none), every `LoopAction`'s iteration count, every `BranchAction` transition, and every
+//! characterised input of an `ExternalCallAction`. Each element knows its SEFF and the variables
+//! its expressions may use: the parameters of the SEFF's signature, and the variables that return
+//! values of the SEFF's external calls set (those change after the call).
+//!
+//! Measurements can reveal more than the model declares (a demand on another resource type, a
+//! call parameter nobody characterised yet); [`ModelScope::adopt`] takes those in when their action
+//! belongs to a SEFF in scope, and names what is not in the model at all.
+
+use crate::blackboard::{ElementKind, MeasurableElement};
+use beagle_pcm::edit::{resource_type_id, RESOURCE_TYPES};
+use beagle_pcm::model::{Action, ActionBody, ActionKind, Repository, Seff, UsageRole};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// What to analyse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Every SEFF of the repository.
+    Repository,
+    /// The SEFFs of one component, by name or id.
+    Component(String),
+    /// One action (internal action, loop, branch or external call), by id.
+    Action(String),
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Scope::Repository => write!(f, "repository"),
+            Scope::Component(c) => write!(f, "component {c}"),
+            Scope::Action(a) => write!(f, "action {a}"),
+        }
+    }
+}
+
+/// A SEFF in scope.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Service {
+    pub seff: String,
+    pub component: String,
+    /// `Interface.operation`, when the described signature is in the repository.
+    pub signature: Option<String>,
+    pub inputs: BTreeSet<String>,
+}
+
+/// The elements of a scope, and where their actions live.
+#[derive(Clone, Debug, Default)]
+pub struct ModelScope {
+    pub elements: Vec<MeasurableElement>,
+    pub services: BTreeMap<String, Service>,
+    /// Action id -> SEFF id, for every action of every SEFF of the repository.
+    action_service: BTreeMap<String, String>,
+    /// Action ids in scope.
+    in_scope: BTreeSet<String>,
+}
+
+/// A scope that names nothing in the repository.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScopeError(pub String);
+
+impl fmt::Display for ScopeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ScopeError {}
+
+/// The name of a resource type id from Palladio's defaults (`CPU`), or the id itself.
+pub fn resource_name(id: &str) -> &str {
+    RESOURCE_TYPES.iter().find(|(_, i)| *i == id).map_or(id, |(n, _)| n)
+}
+
+/// The elements of `scope` in `repo`.
+pub fn scope_elements(repo: &Repository, scope: &Scope) -> Result<ModelScope, ScopeError> {
+    let mut out = ModelScope::default();
+    let component_matches = |c: &beagle_pcm::model::Component, key: &str| {
+        c.name.as_deref() == Some(key) || c.id.as_deref() == Some(key)
+    };
+    if let Scope::Component(key) = scope {
+        if !repo.components.iter().any(|c| component_matches(c, key)) {
+            let names: Vec<&str> = repo.components.iter().filter_map(|c| c.name.as_deref()).collect();
+            return Err(ScopeError(format!(
+                "no component named or with id `{key}` (components: {})",
+                names.join(", ")
+            )));
+        }
+    }
+    for (component, seff) in repo.seffs() {
+        let Some(seff_id) = seff.id.clone() else { continue };
+        let actions = seff.behaviour.walk();
+        for a in &actions {
+            if let Some(id) = &a.id {
+                out.action_service.insert(id.clone(), seff_id.clone());
+            }
+        }
+        let chosen: Vec<&Action> = match scope {
+            Scope::Repository => actions,
+            Scope::Component(key) if component_matches(component, key) => actions,
+            Scope::Component(_) => continue,
+            Scope::Action(id) => actions.into_iter().filter(|a| a.id.as_deref() == Some(id)).collect(),
+        };
+        if chosen.is_empty() {
+            continue;
+        }
+        let service = service(repo, component, seff, &seff_id);
+        for a in chosen {
+            if let Some(id) = &a.id {
+                out.in_scope.insert(id.clone());
+            }
+            for kind in action_elements(a) {
+                out.elements
+                    .push(MeasurableElement::new(kind).in_service(&seff_id, service.inputs.clone()));
+            }
+        }
+        out.services.insert(seff_id, service);
+    }
+    if let Scope::Action(id) = scope {
+        let Some(action) = repo.action(id) else {
+            return Err(ScopeError(format!("no action with id `{id}` in the repository")));
+        };
+        if out.elements.is_empty() {
+            return Err(ScopeError(format!(
+                "`{id}` is a {}: Beagle measures internal actions, loops, branches and external calls",
+                action.kind.as_str()
+            )));
+        }
+    }
+    Ok(out)
+}
+
+/// The SEFF's signature and the variables its expressions may use.
+fn service(repo: &Repository, component: &beagle_pcm::model::Component, seff: &Seff, seff_id: &str) -> Service {
+    let signature = seff
+        .described_service
+        .as_ref()
+        .and_then(|r| r.target.id())
+        .and_then(|id| repo.signatures().find(|(_, s)| s.id.as_deref() == Some(id)));
+    let mut inputs: BTreeSet<String> = signature
+        .map(|(_, s)| s.parameters.iter().filter_map(|p| p.name.clone()).collect())
+        .unwrap_or_default();
+    for a in seff.behaviour.walk() {
+        if let ActionBody::ExternalCall { returns, .. } = &a.body {
+            inputs.extend(returns.iter().filter(|u| u.role == UsageRole::Return).map(|u| u.name.clone()));
+        }
+    }
+    Service {
+        seff: seff_id.to_string(),
+        component: component.name.clone().or(component.id.clone()).unwrap_or_default(),
+        signature: signature.map(|(i, s)| {
+            format!(
+                "{}.{}",
+                i.name.as_deref().unwrap_or("?"),
+                s.name.as_deref().unwrap_or("?")
+            )
+        }),
+        inputs,
+    }
+}
+
+/// The elements one action declares.
+fn action_elements(a: &Action) -> Vec<ElementKind> {
+    let Some(id) = a.id.clone() else { return Vec::new() };
+    match (&a.kind, &a.body) {
+        (ActionKind::InternalAction, _) => {
+            let mut resources: BTreeSet<String> = a
+                .resource_demands
+                .iter()
+                .filter_map(|d| d.resource_type.as_ref())
+                .map(|r| r.target.fragment().to_string())
+                .collect();
+            if resources.is_empty() {
+                resources.insert(resource_type_id("CPU").to_string());
+            }
+            resources
+                .into_iter()
+                .map(|resource| ElementKind::ResourceDemand {
+                    action: id.clone(),
+                    resource,
+                })
+                .collect()
+        }
+        (ActionKind::LoopAction, _) => vec![ElementKind::Loop { loop_id: id }],
+        (ActionKind::BranchAction, ActionBody::Branch { transitions }) => transitions
+            .iter()
+            .filter_map(|t| t.id.clone())
+            .map(|transition| ElementKind::Branch {
+                branch: id.clone(),
+                transition,
+            })
+            .collect(),
+        (ActionKind::ExternalCallAction, ActionBody::ExternalCall { inputs, .. }) => inputs
+            .iter()
+            .flat_map(|u| {
+                u.characterisations.iter().map(|c| ElementKind::CallParameter {
+                    call: id.clone(),
+                    parameter: format!("{}.{}", u.name, c.kind),
+                })
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The action id an element belongs to.
+pub fn action_of(kind: &ElementKind) -> &str {
+    match kind {
+        ElementKind::ResourceDemand { action, .. } => action,
+        ElementKind::Loop { loop_id } => loop_id,
+        ElementKind::Branch { branch, .. } => branch,
+        ElementKind::CallParameter { call, .. } => call,
+    }
+}
+
+/// An element with its resource type written as Palladio's id (measurements may say `CPU`).
+pub fn canonical(kind: &ElementKind) -> ElementKind {
+    match kind {
+        ElementKind::ResourceDemand { action, resource } => ElementKind::ResourceDemand {
+            action: action.clone(),
+            resource: resource_type_id(resource).to_string(),
+        },
+        other => other.clone(),
+    }
+}
+
+impl ModelScope {
+    /// Takes in measured elements the model does not declare but whose action is in scope.
+    /// Returns what the measurements name that is not in the repository at all (measurements of
+    /// actions outside the scope are simply not this analysis' business).
+    pub fn adopt(&mut self, measured: &[MeasurableElement]) -> Vec<String> {
+        let mut unknown = Vec::new();
+        let known: BTreeSet<String> = self.elements.iter().map(|e| e.id.clone()).collect();
+        for m in measured {
+            let kind = canonical(&m.kind);
+            let action = action_of(&kind);
+            if known.contains(&kind.id()) {
+                continue;
+            }
+            if !self.action_service.contains_key(action) {
+                unknown.push(format!(
+                    "measurements name `{action}` ({}), which is no action of a SEFF in the repository",
+                    m.kind.name()
+                ));
+                continue;
+            }
+            if !self.in_scope.contains(action) {
+                continue;
+            }
+            if matches!(kind, ElementKind::Branch { .. }) {
+                // A branch's transitions are all in the model; another one is a mistake.
+                unknown.push(format!(
+                    "measurements name transition `{}`, which is not a transition of branch `{action}`",
+                    kind.id()
+                ));
+                continue;
+            }
+            let seff = &self.action_service[action];
+            let inputs = self.services[seff].inputs.clone();
+            self.elements.push(MeasurableElement::new(kind).in_service(seff, inputs));
+        }
+        unknown
+    }
+
+    /// Whether measurements name the element under this id (after [`canonical`]).
+    pub fn contains(&self, id: &str) -> bool {
+        self.elements.iter().any(|e| e.id == id)
+    }
+}
