@@ -11,8 +11,10 @@
 pub mod convert;
 pub mod events_format;
 pub mod kieker;
+pub mod mapping;
 
 pub use beagle_analysis::{MeasurementEvent, Parameters};
 
 pub use convert::{convert, ConversionReport, MappedOperation, OperationMapping};
+pub use mapping::{parse_mapping, read_mapping};
 pub use kieker::{read_log, KiekerError, KiekerLog, KiekerRecord, Record};
