@@ -243,7 +243,9 @@ pub(crate) mod non_finite {
                 "NaN" => Ok(f64::NAN),
                 "inf" => Ok(f64::INFINITY),
                 "-inf" => Ok(f64::NEG_INFINITY),
-                other => Err(E::custom(format!("expected a number, \"NaN\", \"inf\" or \"-inf\", found {other:?}"))),
+                other => Err(E::custom(format!(
+                    "expected a number, \"NaN\", \"inf\" or \"-inf\", found {other:?}"
+                ))),
             },
         }
     }
