@@ -523,7 +523,7 @@ impl Store {
         snapshot: &str,
         now: u64,
     ) -> Result<(), StoreError> {
-        let e = sql(&name);
+        let e = sql(name);
         tx.execute(
             "INSERT OR REPLACE INTO snapshots (run, step, blackboard, saved_at_ms) VALUES (?1, ?2, ?3, ?4)",
             params![run.0, step, snapshot, now],
@@ -553,7 +553,7 @@ impl Store {
         }
         let now = now_ms();
         Store::replace_snapshot(&tx, name, run, step, &snapshot, now)?;
-        let e = sql(&name);
+        let e = sql(name);
         tx.execute(
             "UPDATE runs SET status = 'running', updated_at_ms = ?2 WHERE id = ?1",
             params![run.0, now],
@@ -578,7 +578,7 @@ impl Store {
         }
         let now = now_ms();
         Store::replace_snapshot(&tx, name, run, step.map_or(0, |s| s + 1), &snapshot, now)?;
-        let e = sql(&name);
+        let e = sql(name);
         tx.execute("DELETE FROM results WHERE run = ?1", [run.0]).map_err(&e)?;
         {
             let mut insert = tx
@@ -636,7 +636,7 @@ impl Store {
         }
         let now = now_ms();
         Store::replace_snapshot(&tx, name, run, step.unwrap_or(0), &snapshot, now)?;
-        let e = sql(&name);
+        let e = sql(name);
         tx.execute(
             "UPDATE runs SET status = 'aborted', updated_at_ms = ?2 WHERE id = ?1",
             params![run.0, now],

@@ -558,3 +558,62 @@ fn finished_run_precision() {
     assert!(!stalled.is_at_least_as_precise_as(&fitness, &stall(Some(8))));
     assert!(!stalled.is_at_least_as_precise_as(&fitness, &stall(None)));
 }
+
+const CRASH_DIR: &str = "BEAGLE_STORE_CRASH_CHILD_DIR";
+
+/// The child of [`a_killed_process_resumes_from_its_last_checkpoint`]: checkpoints until killed.
+#[test]
+#[ignore = "run by a_killed_process_resumes_from_its_last_checkpoint"]
+fn crash_child() {
+    let Some(dir) = std::env::var_os(CRASH_DIR) else {
+        return;
+    };
+    let mut store = Store::open(Path::new(&dir)).unwrap();
+    let run = store.start_run(&description("crash"), &board(0)).unwrap();
+    for step in 1.. {
+        store.checkpoint(run, step, &board(step)).unwrap();
+    }
+}
+
+#[test]
+fn a_killed_process_resumes_from_its_last_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "store::tests::crash_child", "--ignored", "--test-threads=1"])
+        .env(CRASH_DIR, dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let step = dir
+            .path()
+            .join(STORE_DIR)
+            .join(STORE_FILE)
+            .exists()
+            .then(|| Store::open(dir.path()).ok())
+            .flatten()
+            .and_then(|s| s.runs().ok())
+            .and_then(|runs| runs.first().and_then(|r| r.step));
+        if step.is_some_and(|s| s >= 20) {
+            break;
+        }
+        assert!(child.try_wait().unwrap().is_none(), "the child stopped by itself");
+        assert!(std::time::Instant::now() < deadline, "the child made no progress");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL: no destructor, no rollback, mid-write at any point
+    child.wait().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let ok: String = store
+        .conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(ok, "ok");
+    let resumable = store.unfinished_run("crash").unwrap().unwrap();
+    assert!(resumable.step >= 20, "{}", resumable.step);
+    assert_eq!(resumable.blackboard, board(resumable.step));
+    let run = resumable.run;
+    assert_eq!(snapshot_rows(&store, run), vec![resumable.step]);
+}
