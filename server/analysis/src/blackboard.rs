@@ -137,7 +137,10 @@ pub struct ProposedExpression {
     pub stoex: String,
     /// The fitting engine's infix (variables `x1..xk` in the order of `variables`).
     pub infix: String,
+    /// `-inf` for a wrong constant fit (see [`non_finite`] for how it is serialised).
+    #[serde(with = "non_finite")]
     pub r2: f64,
+    #[serde(with = "non_finite")]
     pub relative_error: f64,
     pub samples: usize,
     /// Inputs the data covered: name -> (min, max).
@@ -153,6 +156,7 @@ pub struct ProposedExpression {
     pub guard: Option<String>,
     /// The expression's values on the `samples` observations (lets proposed-expression analysers
     /// combine proposals without re-parsing them).
+    #[serde(with = "non_finite::vec")]
     pub predictions: Vec<f64>,
 }
 
@@ -168,6 +172,7 @@ pub enum Status {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FinalExpression {
     pub proposal: ProposedExpression,
+    #[serde(with = "non_finite")]
     pub fitness: f64,
     pub status: Status,
 }
@@ -253,6 +258,81 @@ impl Default for StopRules {
             budget_ms: None,
             stall_rounds: None,
             min_improvement: 1e-6,
+        }
+    }
+}
+
+/// Serde for floats that may be non-finite (R² of a wrong fit, predictions of an expression that
+/// overflows): serde_json writes NaN and ±inf as `null` and then cannot read them back, which
+/// would make a stored snapshot unreadable. Finite values stay JSON numbers; NaN, `inf` and `-inf`
+/// are written as those strings; `null` reads as NaN.
+pub(crate) mod non_finite {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Repr {
+        Number(f64),
+        Text(String),
+        Null(()),
+    }
+
+    fn from_repr<E: serde::de::Error>(r: Repr) -> Result<f64, E> {
+        match r {
+            Repr::Number(v) => Ok(v),
+            Repr::Null(()) => Ok(f64::NAN),
+            Repr::Text(t) => match t.as_str() {
+                "NaN" => Ok(f64::NAN),
+                "inf" => Ok(f64::INFINITY),
+                "-inf" => Ok(f64::NEG_INFINITY),
+                other => Err(E::custom(format!(
+                    "expected a number, \"NaN\", \"inf\" or \"-inf\", found {other:?}"
+                ))),
+            },
+        }
+    }
+
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if v.is_finite() {
+            s.serialize_f64(*v)
+        } else if v.is_nan() {
+            s.serialize_str("NaN")
+        } else if *v > 0.0 {
+            s.serialize_str("inf")
+        } else {
+            s.serialize_str("-inf")
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        from_repr(Repr::deserialize(d)?)
+    }
+
+    pub mod vec {
+        use serde::ser::SerializeSeq;
+        use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+        struct One(f64);
+
+        impl Serialize for One {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                super::serialize(&self.0, s)
+            }
+        }
+
+        pub fn serialize<S: Serializer>(v: &[f64], s: S) -> Result<S::Ok, S::Error> {
+            let mut seq = s.serialize_seq(Some(v.len()))?;
+            for x in v {
+                seq.serialize_element(&One(*x))?;
+            }
+            seq.end()
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<f64>, D::Error> {
+            Vec::<super::Repr>::deserialize(d)?
+                .into_iter()
+                .map(super::from_repr)
+                .collect()
         }
     }
 }
@@ -455,6 +535,39 @@ mod tests {
         assert_eq!(kept, vec!["files.NUMBER_OF_ELEMENTS"]);
         assert_eq!(bb.diagnostics().len(), 1, "{:?}", bb.diagnostics());
         assert!(bb.diagnostics()[0].contains("tmp.VALUE"));
+    }
+
+    #[test]
+    fn non_finite_floats_survive_serde() {
+        let p = ProposedExpression {
+            element: "x".into(),
+            analyser: "constant".into(),
+            stoex: "1".into(),
+            infix: "1".into(),
+            r2: f64::NEG_INFINITY,
+            relative_error: f64::NAN,
+            samples: 3,
+            parameter_ranges: BTreeMap::new(),
+            size: 1,
+            depth: 1,
+            variables: vec![],
+            guard: None,
+            predictions: vec![1.0, f64::INFINITY, f64::NAN],
+        };
+        let text = serde_json::to_string(&p).unwrap();
+        assert!(text.contains(r#""r2":"-inf""#), "{text}");
+        assert!(text.contains(r#""predictions":[1.0,"inf","NaN"]"#), "{text}");
+        let back: ProposedExpression = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.r2, f64::NEG_INFINITY);
+        assert!(back.relative_error.is_nan());
+        assert_eq!(back.predictions[..2], [1.0, f64::INFINITY]);
+        assert!(back.predictions[2].is_nan());
+        // What older versions wrote (serde_json's null) still reads, as NaN.
+        let old = text.replace(r#""r2":"-inf""#, r#""r2":null"#);
+        let back: ProposedExpression = serde_json::from_str(&old).unwrap();
+        assert!(back.r2.is_nan());
+        let bad = text.replace(r#""r2":"-inf""#, r#""r2":"many""#);
+        assert!(serde_json::from_str::<ProposedExpression>(&bad).is_err());
     }
 
     #[test]

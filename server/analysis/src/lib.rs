@@ -6,7 +6,8 @@
 //! events format, the Java tool) delivers time-ordered [`events::MeasurementEvent`]s keyed by PCM
 //! ids. [`results`] turns them into [`MeasurementResult`]s on the [`Blackboard`]; tools see the
 //! blackboard only through the layered [`views`]; [`analysis_loop::analyse`] runs the
-//! [`analysers`] and the [`judge`].
+//! [`analysers`] and the [`judge`]; [`store`] keeps measurements, runs and results in
+//! `.beagle/` so an analysis resumes and re-analysis reuses what did not change.
 
 pub mod analysers;
 pub mod analysis_loop;
@@ -17,6 +18,7 @@ pub mod judge;
 pub mod measurement;
 pub mod model;
 pub mod results;
+pub mod store;
 pub mod views;
 pub mod write_back;
 
@@ -35,4 +37,8 @@ pub use measurement::{EventsTool, MeasurementTool};
 pub use model::{scope_elements, ModelScope, Scope, ScopeError, Service};
 pub use results::{elements_of, results_from_events, ResultOptions};
 pub use write_back::{write_back, Applied, WriteBack, WriteBackError};
+pub use store::{
+    content_key, EventsSummary, FinishedRun, ResumableRun, RunDescription, RunId, RunRow, RunStatus, Store, StoreError,
+    StoredMeasurement,
+};
 pub use views::{FinalJudgeView, MeasurementResultAnalyserView, MeasurementToolView, ProposedExpressionAnalyserView};
