@@ -33,7 +33,7 @@ pub use blackboard::{
 pub use control::{CancelToken, Control};
 pub use events::{MeasurementEvent, Parameters};
 pub use judge::{FinalJudge, FinishReason, StepKind};
-pub use measurement::{EventsTool, MeasurementTool};
+pub use measurement::{EventsTool, MeasurementTool, RecordedResults};
 pub use model::{scope_elements, ModelScope, Scope, ScopeError, Service};
 pub use results::{elements_of, results_from_events, ResultOptions};
 pub use write_back::{write_back, Applied, WriteBack, WriteBackError};

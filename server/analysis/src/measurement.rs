@@ -5,6 +5,7 @@
 //! looking up the events it was configured with, so the loop runs the same for recorded and live
 //! measurements.
 
+use crate::blackboard::{MeasurableElement, MeasurementResult};
 use crate::control::CancelToken;
 use crate::events::MeasurementEvent;
 use crate::results::{results_from_events, ResultOptions};
@@ -44,6 +45,30 @@ impl MeasurementTool for EventsTool {
                 return;
             }
             view.add_result(result);
+        }
+    }
+}
+
+/// Results computed before the analysis (from a stored measurement, or from events parsed once to
+/// learn which elements they measure): delivers those of the elements to be measured.
+pub struct RecordedResults {
+    pub id: String,
+    pub results: Vec<(MeasurableElement, MeasurementResult)>,
+}
+
+impl MeasurementTool for RecordedResults {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn measure(&self, view: &mut MeasurementToolView, cancel: &CancelToken) {
+        for (_, result) in &self.results {
+            if cancel.is_cancelled() {
+                return;
+            }
+            if view.to_measure().contains(&result.element) {
+                view.add_result(result.clone());
+            }
         }
     }
 }

@@ -18,6 +18,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Analyse measurements of a PCM repository: an expression per resource demand, loop, branch
+    /// and call parameter, as a function of the service's inputs.
+    Analyse(commands::analyse::Args),
     /// Parse PCM files (or every PCM file under a folder), resolve references, report diagnostics.
     Check(commands::check::Args),
     /// Fit a parametric expression to measurements in a CSV (the benchmark's solver contract).
@@ -30,6 +33,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Analyse(args) => commands::analyse::run(&args),
         Command::Check(args) => commands::check::run(&args),
         Command::Stoex(cmd) => commands::stoex::run(&cmd),
         Command::Fit(args) => commands::fit::run(&args),

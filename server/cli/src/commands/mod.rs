@@ -1,3 +1,4 @@
+pub mod analyse;
 pub mod check;
 pub mod fit;
 pub mod stoex;

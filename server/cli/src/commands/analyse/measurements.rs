@@ -1,0 +1,131 @@
+//! The measurements an analysis uses: read once, turned into results per element, and kept in
+//! the store under a key of their inputs, so that re-analysis of unchanged inputs reads nothing.
+
+use super::workspace::Source;
+use beagle_analysis::{
+    content_key, elements_of, results_from_events, EventsSummary, MeasurableElement, MeasurementResult, ResultOptions,
+    Store, StoredMeasurement,
+};
+use beagle_measure::{convert, read_log, read_mapping, OperationMapping};
+use std::path::{Path, PathBuf};
+
+/// Measurement results ready for the analysis.
+pub struct Measured {
+    pub key: String,
+    pub tool: String,
+    pub summary: EventsSummary,
+    pub results: Vec<(MeasurableElement, MeasurementResult)>,
+    /// Taken from the store, not read again.
+    pub cached: bool,
+    /// What the import could not use.
+    pub notes: Vec<String>,
+}
+
+impl Measured {
+    pub fn elements(&self) -> Vec<MeasurableElement> {
+        self.results.iter().map(|(e, _)| e.clone()).collect()
+    }
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
+}
+
+/// The `.dat` files and `kieker.map` of a Kieker folder, in name order.
+fn kieker_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: cannot read: {e}", dir.display()))?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && (p.extension().is_some_and(|e| e == "dat") || p.ends_with("kieker.map")))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// The content key of a source: what was measured (every input file's name and bytes) and how
+/// events become values (the time unit), and this Beagle's version (its import may change).
+fn key_of(source: &Source, options: &ResultOptions) -> Result<(String, &'static str), String> {
+    let mut parts: Vec<Vec<u8>> = vec![
+        b"beagle-measurement".to_vec(),
+        env!("CARGO_PKG_VERSION").as_bytes().to_vec(),
+        options.time_unit_ns.to_le_bytes().to_vec(),
+    ];
+    let tool = match source {
+        Source::Events(path) => {
+            parts.push(read(path)?);
+            "events"
+        }
+        Source::Kieker { dir, mapping } => {
+            for f in kieker_files(dir)? {
+                parts.push(f.file_name().unwrap_or_default().as_encoded_bytes().to_vec());
+                parts.push(read(&f)?);
+            }
+            parts.push(mapping.as_deref().map(read).transpose()?.unwrap_or_default());
+            "kieker"
+        }
+    };
+    let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+    Ok((content_key(&refs), tool))
+}
+
+/// Reads the measurements (or takes them from the store) and stores what was read.
+pub fn load(source: &Source, store: &mut Store) -> Result<Measured, String> {
+    let options = ResultOptions::default();
+    let (key, tool) = key_of(source, &options)?;
+    if let Some(m) = store.cached_measurement(&key).map_err(|e| e.to_string())? {
+        return Ok(Measured {
+            key,
+            tool: m.tool,
+            summary: m.summary,
+            results: m.results,
+            cached: true,
+            notes: Vec::new(),
+        });
+    }
+    let mut notes = Vec::new();
+    let events = match source {
+        Source::Events(path) => beagle_measure::events_format::read_events(path).map_err(|e| e.to_string())?,
+        Source::Kieker { dir, mapping } => {
+            let mapping = match mapping {
+                Some(p) => read_mapping(p)?,
+                None => OperationMapping::new(),
+            };
+            let log = read_log(dir).map_err(|e| e.to_string())?;
+            for (class, n) in &log.unknown_classes {
+                notes.push(format!("{}: {n} records of {class} ignored (not a record Beagle reads)", dir.display()));
+            }
+            let (events, report) = convert(&log, &mapping);
+            for (operation, n) in &report.unmapped_operations {
+                notes.push(format!(
+                    "{}: {n} executions of `{operation}` ignored: the operation mapping does not name it",
+                    dir.display()
+                ));
+            }
+            if report.unmatched_operation_events > 0 {
+                notes.push(format!(
+                    "{}: {} operation events without their partner ignored (truncated traces?)",
+                    dir.display(),
+                    report.unmatched_operation_events
+                ));
+            }
+            events
+        }
+    };
+    let results = results_from_events(&events, &options);
+    debug_assert_eq!(results.len(), elements_of(&events).len());
+    let m = StoredMeasurement {
+        input_key: key.clone(),
+        tool: tool.to_string(),
+        summary: EventsSummary::of(&events),
+        results,
+    };
+    store.save_measurement(&m).map_err(|e| e.to_string())?;
+    Ok(Measured {
+        key,
+        tool: m.tool,
+        summary: m.summary,
+        results: m.results,
+        cached: false,
+        notes,
+    })
+}

@@ -1,0 +1,140 @@
+//! What `beagle analyse` prints: per element its expression and quality, and diagnostics that
+//! name the file, the line and the element. `--json` has the shape the issue fixes:
+//! `{"results": [{"element", "kind", "resource", "expression", "r2", "relative_error", "samples",
+//! "status"}], "diagnostics": [{"severity", "file", "line", "element", "message"}]}`.
+
+use beagle_analysis::model::{action_of, resource_name};
+use beagle_analysis::{Blackboard, ElementKind, FinalExpression, MeasurableElement, Status};
+use beagle_pcm::ModelFile;
+use serde::Serialize;
+use std::path::Path;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ResultRow {
+    pub element: String,
+    pub kind: &'static str,
+    pub resource: Option<String>,
+    pub expression: String,
+    pub r2: Option<f64>,
+    pub relative_error: Option<f64>,
+    pub samples: usize,
+    pub status: &'static str,
+    /// The action's name in the model (for people; `element` is the id).
+    #[serde(skip)]
+    pub name: String,
+    #[serde(skip)]
+    pub cached: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Diagnostic {
+    pub severity: &'static str,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    pub element: Option<String>,
+    pub message: String,
+}
+
+#[derive(Serialize, Default)]
+pub struct Report {
+    pub results: Vec<ResultRow>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+fn finite(v: f64) -> Option<f64> {
+    v.is_finite().then_some(v)
+}
+
+/// The line of the element's action in `file`.
+pub fn line_of(file: &ModelFile, action_id: &str) -> Option<u32> {
+    let node = file.node_by_id(action_id)?;
+    Some(file.line_col(file.tree.element(node).span().start as usize).line)
+}
+
+pub fn row(file: &ModelFile, element: &MeasurableElement, fe: &FinalExpression, cached: bool) -> ResultRow {
+    let p = &fe.proposal;
+    let action = action_of(&element.kind);
+    let name = file
+        .repository
+        .as_ref()
+        .and_then(|r| r.action(action))
+        .and_then(|a| a.name.clone())
+        .unwrap_or_default();
+    let (resource, name) = match &element.kind {
+        ElementKind::ResourceDemand { resource, .. } => (Some(resource_name(resource).to_string()), name),
+        ElementKind::Branch { transition, .. } => {
+            let t = transition_name(file, action, transition).unwrap_or_else(|| transition.clone());
+            (None, format!("{name} -> {t}"))
+        }
+        ElementKind::CallParameter { parameter, .. } => (None, format!("{name}: {parameter}")),
+        ElementKind::Loop { .. } => (None, name),
+    };
+    ResultRow {
+        element: element.id.clone(),
+        kind: element.kind.name(),
+        resource,
+        expression: p.stoex.clone(),
+        r2: finite(p.r2),
+        relative_error: finite(p.relative_error),
+        samples: p.samples,
+        status: match fe.status {
+            Status::Final => "final",
+            Status::Preliminary => "preliminary",
+        },
+        name,
+        cached,
+    }
+}
+
+fn transition_name(file: &ModelFile, branch: &str, transition: &str) -> Option<String> {
+    let a = file.repository.as_ref()?.action(branch)?;
+    match &a.body {
+        beagle_pcm::model::ActionBody::Branch { transitions } => transitions
+            .iter()
+            .find(|t| t.id.as_deref() == Some(transition))
+            .and_then(|t| t.name.clone()),
+        _ => None,
+    }
+}
+
+/// A blackboard diagnostic (`<element id>: message`) placed at its element's line.
+pub fn from_blackboard(file: &ModelFile, path: &Path, bb: &Blackboard, message: &str) -> Diagnostic {
+    let element = message
+        .split_once(": ")
+        .map(|(id, _)| id)
+        .and_then(|id| bb.element(id));
+    Diagnostic {
+        severity: "warning",
+        file: Some(path.display().to_string()),
+        line: element.and_then(|e| line_of(file, action_of(&e.kind))),
+        element: element.map(|e| e.id.clone()),
+        message: message.to_string(),
+    }
+}
+
+/// The text report of one repository.
+pub fn print_text(path: &Path, rows: &[ResultRow], headline: &str) {
+    println!("{}: {headline}", path.display());
+    let width = |f: fn(&ResultRow) -> usize| rows.iter().map(f).max().unwrap_or(0);
+    let name_w = width(|r| r.name.chars().count()).min(48);
+    let expr_w = width(|r| r.expression.chars().count()).min(60);
+    for r in rows {
+        let what = match &r.resource {
+            Some(res) => format!("{} {res}", r.kind),
+            None => r.kind.to_string(),
+        };
+        let quality = match (r.r2, r.relative_error) {
+            (Some(r2), Some(e)) => format!("R² {r2:.4}  error {:.1} %", e * 100.0),
+            _ => "R² -".to_string(),
+        };
+        println!(
+            "  {:<name_w$}  {:<20}  {:<expr_w$}  {quality}  n={}  {}{}",
+            r.name,
+            what,
+            r.expression,
+            r.samples,
+            r.status,
+            if r.cached { " (cached)" } else { "" },
+        );
+    }
+}

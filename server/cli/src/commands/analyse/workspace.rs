@@ -1,0 +1,175 @@
+//! What `beagle analyse PATH` analyses: a `.repository` file, or a workspace folder whose
+//! `beagle.toml` names the repositories and the measurements. Flags override the file.
+//!
+//! ```toml
+//! [model]
+//! repository = "model/app.repository"   # or a list
+//! [measurements]
+//! events = "measurements/upload.events" # the Beagle events format, or:
+//! kieker = "kieker-logs"                # a Kieker text log folder (kieker.map + *.dat)
+//! mapping = "operations.toml"           # Kieker's standard records: operation -> PCM ids
+//! [analysis]
+//! seed = 1
+//! budget = 120                          # seconds
+//! ```
+//! Relative paths are relative to the folder of `beagle.toml`; other tables (the Java tool's
+//! `[java]` and `[[launch]]`) are left to their tools.
+
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// Where the measurements come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Source {
+    Events(PathBuf),
+    Kieker { dir: PathBuf, mapping: Option<PathBuf> },
+}
+
+/// Everything resolved: absolute or relative-to-cwd paths.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Workspace {
+    /// Where `.beagle/` lives: the folder of `beagle.toml`, or of the repository file.
+    pub root: PathBuf,
+    pub repositories: Vec<PathBuf>,
+    pub source: Option<Source>,
+    pub seed: Option<u64>,
+    pub budget_s: Option<f64>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ModelTable {
+    repository: Option<OneOrMany>,
+    links: Option<PathBuf>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(PathBuf),
+    Many(Vec<PathBuf>),
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct MeasurementsTable {
+    events: Option<PathBuf>,
+    kieker: Option<PathBuf>,
+    mapping: Option<PathBuf>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct AnalysisTable {
+    seed: Option<u64>,
+    budget: Option<f64>,
+}
+
+#[derive(Deserialize)]
+struct Config {
+    model: Option<ModelTable>,
+    measurements: Option<MeasurementsTable>,
+    analysis: Option<AnalysisTable>,
+}
+
+/// Resolves PATH (a `.repository` or a folder with `beagle.toml`).
+pub fn resolve(path: &Path) -> Result<Workspace, String> {
+    if path.is_dir() {
+        let toml_path = path.join("beagle.toml");
+        let text = std::fs::read_to_string(&toml_path).map_err(|e| {
+            format!(
+                "{}: cannot read: {e} (a workspace folder needs a beagle.toml; or give a .repository file)",
+                toml_path.display()
+            )
+        })?;
+        return from_toml(path, &toml_path, &text);
+    }
+    if path.extension().and_then(|e| e.to_str()) != Some("repository") {
+        return Err(format!(
+            "{}: not a .repository file nor a folder with beagle.toml",
+            path.display()
+        ));
+    }
+    if !path.is_file() {
+        return Err(format!("{}: no such file", path.display()));
+    }
+    let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    Ok(Workspace {
+        root: if root.as_os_str().is_empty() { PathBuf::from(".") } else { root },
+        repositories: vec![path.to_path_buf()],
+        source: None,
+        seed: None,
+        budget_s: None,
+    })
+}
+
+fn from_toml(dir: &Path, toml_path: &Path, text: &str) -> Result<Workspace, String> {
+    let config: Config = toml::from_str(text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1)
+            .map_or(String::new(), |l| format!(":{l}"));
+        format!("{}{line}: {}", toml_path.display(), e.message())
+    })?;
+    let model = config.model.unwrap_or_default();
+    let _links = model.links; // read by the Java tool (issue 5)
+    let repositories: Vec<PathBuf> = match model.repository {
+        Some(OneOrMany::One(p)) => vec![dir.join(p)],
+        Some(OneOrMany::Many(ps)) => ps.into_iter().map(|p| dir.join(p)).collect(),
+        None => return Err(format!("{}: [model] names no repository", toml_path.display())),
+    };
+    let m = config.measurements.unwrap_or_default();
+    let source = match (m.events, m.kieker) {
+        (Some(_), Some(_)) => {
+            return Err(format!(
+                "{}: [measurements] names both events and kieker; choose one",
+                toml_path.display()
+            ))
+        }
+        (Some(e), None) => Some(Source::Events(dir.join(e))),
+        (None, Some(k)) => Some(Source::Kieker {
+            dir: dir.join(k),
+            mapping: m.mapping.map(|p| dir.join(p)),
+        }),
+        (None, None) => None,
+    };
+    let a = config.analysis.unwrap_or_default();
+    Ok(Workspace {
+        root: dir.to_path_buf(),
+        repositories,
+        source,
+        seed: a.seed,
+        budget_s: a.budget,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn beagle_toml_paths_are_relative_to_its_folder() {
+        let text = "[model]\nrepository = [\"a.repository\", \"m/b.repository\"]\n[measurements]\nkieker = \"logs\"\nmapping = \"ops.toml\"\n[analysis]\nseed = 7\nbudget = 2.5\n[java]\nsources = [\"src\"]\n";
+        let w = from_toml(Path::new("ws"), Path::new("ws/beagle.toml"), text).unwrap();
+        assert_eq!(
+            w.repositories,
+            vec![PathBuf::from("ws/a.repository"), PathBuf::from("ws/m/b.repository")]
+        );
+        assert_eq!(
+            w.source,
+            Some(Source::Kieker {
+                dir: PathBuf::from("ws/logs"),
+                mapping: Some(PathBuf::from("ws/ops.toml"))
+            })
+        );
+        assert_eq!((w.seed, w.budget_s), (Some(7), Some(2.5)));
+    }
+
+    #[test]
+    fn errors_name_the_file_and_line() {
+        let e = from_toml(Path::new("ws"), Path::new("ws/beagle.toml"), "[model]\nrepository = 3\n").unwrap_err();
+        assert!(e.starts_with("ws/beagle.toml:2: "), "{e}");
+        let e = from_toml(Path::new("ws"), Path::new("ws/beagle.toml"), "[measurements]\nevent = \"x\"\n").unwrap_err();
+        assert!(e.contains("ws/beagle.toml:2") && e.contains("event"), "{e}");
+    }
+}
