@@ -524,7 +524,11 @@ mod tests {
         assert!(!e.accepts("filesize.VALUE"));
         assert!(!e.accepts("other.VALUE"));
         let mut bb = Blackboard::new([e]);
-        let parameters: Parameters = [("files.NUMBER_OF_ELEMENTS".to_string(), 3.0), ("tmp.VALUE".to_string(), 1.0)].into();
+        let parameters: Parameters = [
+            ("files.NUMBER_OF_ELEMENTS".to_string(), 3.0),
+            ("tmp.VALUE".to_string(), 1.0),
+        ]
+        .into();
         let o = Observation { parameters, value: 3.0 };
         let r = MeasurementResult {
             element: "_l".into(),

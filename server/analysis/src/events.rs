@@ -68,10 +68,7 @@ pub enum MeasurementEvent {
     /// From here on (in stream order), the execution's parameterisation has these values: what an
     /// external call returned, or what a `SetVariableAction` set. Later events of the execution are
     /// observed under the changed parameters.
-    ParameterChange {
-        execution: String,
-        parameters: Parameters,
-    },
+    ParameterChange { execution: String, parameters: Parameters },
 }
 
 impl MeasurementEvent {

@@ -36,9 +36,9 @@ pub use judge::{FinalJudge, FinishReason, StepKind};
 pub use measurement::{EventsTool, MeasurementTool, RecordedResults};
 pub use model::{scope_elements, ModelScope, Scope, ScopeError, Service};
 pub use results::{elements_of, results_from_events, ResultOptions};
-pub use write_back::{write_back, Applied, WriteBack, WriteBackError};
 pub use store::{
     content_key, EventsSummary, FinishedRun, ResumableRun, RunDescription, RunId, RunRow, RunStatus, Store, StoreError,
     StoredMeasurement,
 };
 pub use views::{FinalJudgeView, MeasurementResultAnalyserView, MeasurementToolView, ProposedExpressionAnalyserView};
+pub use write_back::{write_back, Applied, WriteBack, WriteBackError};

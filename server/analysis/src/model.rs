@@ -78,9 +78,8 @@ pub fn resource_name(id: &str) -> &str {
 /// The elements of `scope` in `repo`.
 pub fn scope_elements(repo: &Repository, scope: &Scope) -> Result<ModelScope, ScopeError> {
     let mut out = ModelScope::default();
-    let component_matches = |c: &beagle_pcm::model::Component, key: &str| {
-        c.name.as_deref() == Some(key) || c.id.as_deref() == Some(key)
-    };
+    let component_matches =
+        |c: &beagle_pcm::model::Component, key: &str| c.name.as_deref() == Some(key) || c.id.as_deref() == Some(key);
     if let Scope::Component(key) = scope {
         if !repo.components.iter().any(|c| component_matches(c, key)) {
             let names: Vec<&str> = repo.components.iter().filter_map(|c| c.name.as_deref()).collect();
@@ -145,7 +144,12 @@ fn service(repo: &Repository, component: &beagle_pcm::model::Component, seff: &S
         .unwrap_or_default();
     for a in seff.behaviour.walk() {
         if let ActionBody::ExternalCall { returns, .. } = &a.body {
-            inputs.extend(returns.iter().filter(|u| u.role == UsageRole::Return).map(|u| u.name.clone()));
+            inputs.extend(
+                returns
+                    .iter()
+                    .filter(|u| u.role == UsageRole::Return)
+                    .map(|u| u.name.clone()),
+            );
         }
     }
     Service {
@@ -260,7 +264,8 @@ impl ModelScope {
             }
             let seff = &self.action_service[action];
             let inputs = self.services[seff].inputs.clone();
-            self.elements.push(MeasurableElement::new(kind).in_service(seff, inputs));
+            self.elements
+                .push(MeasurableElement::new(kind).in_service(seff, inputs));
         }
         unknown
     }

@@ -239,7 +239,11 @@ mod tests {
         let r = results_from_events(&events, &ResultOptions::default());
         let obs = &r[0].1.observations;
         let before: Parameters = [("n.VALUE".to_string(), 4.0)].into();
-        let after: Parameters = [("n.VALUE".to_string(), 4.0), ("result.NUMBER_OF_ELEMENTS".to_string(), 7.0)].into();
+        let after: Parameters = [
+            ("n.VALUE".to_string(), 4.0),
+            ("result.NUMBER_OF_ELEMENTS".to_string(), 7.0),
+        ]
+        .into();
         assert_eq!(obs[0].parameters, before);
         assert_eq!(obs[1].parameters, after);
         assert_eq!(obs[2].parameters, [("n.VALUE".to_string(), 5.0)].into());

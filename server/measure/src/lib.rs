@@ -16,5 +16,5 @@ pub mod mapping;
 pub use beagle_analysis::{MeasurementEvent, Parameters};
 
 pub use convert::{convert, ConversionReport, MappedOperation, OperationMapping};
-pub use mapping::{parse_mapping, read_mapping};
 pub use kieker::{read_log, KiekerError, KiekerLog, KiekerRecord, Record};
+pub use mapping::{parse_mapping, read_mapping};

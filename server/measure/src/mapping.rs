@@ -35,7 +35,8 @@ pub fn parse_mapping(text: &str, path: &Path) -> Result<OperationMapping, String
             format!(":{}", text[..s.start.min(text.len())].matches('\n').count() + 1)
         })
     };
-    let file: File = toml::from_str(text).map_err(|e| format!("{}{}: {}", path.display(), at(e.span()), e.message()))?;
+    let file: File =
+        toml::from_str(text).map_err(|e| format!("{}{}: {}", path.display(), at(e.span()), e.message()))?;
     let mut out = OperationMapping::new();
     for (operation, entry) in file.operations {
         let mapped = match (entry.seff, entry.action) {
@@ -82,7 +83,9 @@ mod tests {
                 resource: "_BIjHoQ3KEdyouMqirZIhzQ".into()
             }
         );
-        assert!(matches!(&m["int a.B.e()"], MappedOperation::InternalAction { resource, .. } if resource == "_oro4gG3fEdy4YaaT-RYrLQ"));
+        assert!(
+            matches!(&m["int a.B.e()"], MappedOperation::InternalAction { resource, .. } if resource == "_oro4gG3fEdy4YaaT-RYrLQ")
+        );
     }
 
     #[test]

@@ -13,7 +13,10 @@ pub fn replace_if_unchanged(path: &Path, original: &[u8], text: &str) -> Result<
             path.display()
         ));
     }
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let name = path.file_name().unwrap_or_default().to_string_lossy();
     let tmp = dir.join(format!(".{name}.beagle-{}.tmp", std::process::id()));
     let result = (|| {

@@ -92,7 +92,10 @@ pub fn load(source: &Source, store: &mut Store) -> Result<Measured, String> {
             };
             let log = read_log(dir).map_err(|e| e.to_string())?;
             for (class, n) in &log.unknown_classes {
-                notes.push(format!("{}: {n} records of {class} ignored (not a record Beagle reads)", dir.display()));
+                notes.push(format!(
+                    "{}: {n} records of {class} ignored (not a record Beagle reads)",
+                    dir.display()
+                ));
             }
             let (events, report) = convert(&log, &mapping);
             for (operation, n) in &report.unmapped_operations {

@@ -201,10 +201,12 @@ fn analyse_repository(
         .repository
         .as_ref()
         .filter(|_| file.tree.errors.is_empty())
-        .ok_or_else(|| match file.diagnostics.iter().find(|d| d.severity == Severity::Error) {
-            Some(d) => format!("{shown}:{}: {}", file.line_col(d.span.start as usize).line, d.message),
-            None => format!("{shown}: not a PCM repository"),
-        })?;
+        .ok_or_else(
+            || match file.diagnostics.iter().find(|d| d.severity == Severity::Error) {
+                Some(d) => format!("{shown}:{}: {}", file.line_col(d.span.start as usize).line, d.message),
+                None => format!("{shown}: not a PCM repository"),
+            },
+        )?;
     for d in file.diagnostics.iter().filter(|d| d.severity == Severity::Error) {
         report.diagnostics.push(Diagnostic {
             severity: "warning",
@@ -251,18 +253,31 @@ fn analyse_repository(
                 same_run = Some(run.blackboard.clone());
             }
             for (id, fe) in run.blackboard.final_expressions() {
-                let Some(element) = run.blackboard.element(id) else { continue };
+                let Some(element) = run.blackboard.element(id) else {
+                    continue;
+                };
                 if fe.status == Status::Final && model.elements.contains(element) {
-                    reused.entry(id.clone()).or_insert_with(|| (element.clone(), fe.clone()));
+                    reused
+                        .entry(id.clone())
+                        .or_insert_with(|| (element.clone(), fe.clone()));
                 }
             }
         }
     }
     let (bb, headline, cached_ids) = if let Some(bb) = same_run {
         let ids = bb.final_expressions().keys().cloned().collect();
-        (bb, "taken from the store (same model, measurements and settings)".to_string(), ids)
+        (
+            bb,
+            "taken from the store (same model, measurements and settings)".to_string(),
+            ids,
+        )
     } else {
-        let todo: Vec<MeasurableElement> = model.elements.iter().filter(|e| !reused.contains_key(&e.id)).cloned().collect();
+        let todo: Vec<MeasurableElement> = model
+            .elements
+            .iter()
+            .filter(|e| !reused.contains_key(&e.id))
+            .cloned()
+            .collect();
         let (bb, headline) = run_loop(&shown, todo, fitness, stop, &run_key, scope, measured, settings, store)?;
         (bb, headline, reused.keys().cloned().collect::<Vec<_>>())
     };
@@ -357,13 +372,9 @@ fn run_loop(
     let control = Control::new();
     let mut progress = progress::Reporter::new(shown, count, settings.verbose, bb.steps());
     let started = Instant::now();
-    let outcome = analyse_with_checkpoints(
-        &mut bb,
-        &tools,
-        &control,
-        &mut |p| progress.on(p, count),
-        &mut |bb| store.checkpoint(run, bb.steps(), bb).map_err(|e| e.to_string()),
-    );
+    let outcome = analyse_with_checkpoints(&mut bb, &tools, &control, &mut |p| progress.on(p, count), &mut |bb| {
+        store.checkpoint(run, bb.steps(), bb).map_err(|e| e.to_string())
+    });
     progress.finish();
     let outcome = outcome.map_err(|e| format!("{shown}: the analysis stopped: {e}"))?;
     let took = started.elapsed().as_secs_f64();

@@ -99,10 +99,7 @@ fn transition_name(file: &ModelFile, branch: &str, transition: &str) -> Option<S
 
 /// A blackboard diagnostic (`<element id>: message`) placed at its element's line.
 pub fn from_blackboard(file: &ModelFile, path: &Path, bb: &Blackboard, message: &str) -> Diagnostic {
-    let element = message
-        .split_once(": ")
-        .map(|(id, _)| id)
-        .and_then(|id| bb.element(id));
+    let element = message.split_once(": ").map(|(id, _)| id).and_then(|id| bb.element(id));
     Diagnostic {
         severity: "warning",
         file: Some(path.display().to_string()),

@@ -95,7 +95,11 @@ pub fn resolve(path: &Path) -> Result<Workspace, String> {
     }
     let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
     Ok(Workspace {
-        root: if root.as_os_str().is_empty() { PathBuf::from(".") } else { root },
+        root: if root.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            root
+        },
         repositories: vec![path.to_path_buf()],
         source: None,
         seed: None,
@@ -167,9 +171,19 @@ mod tests {
 
     #[test]
     fn errors_name_the_file_and_line() {
-        let e = from_toml(Path::new("ws"), Path::new("ws/beagle.toml"), "[model]\nrepository = 3\n").unwrap_err();
+        let e = from_toml(
+            Path::new("ws"),
+            Path::new("ws/beagle.toml"),
+            "[model]\nrepository = 3\n",
+        )
+        .unwrap_err();
         assert!(e.starts_with("ws/beagle.toml:2: "), "{e}");
-        let e = from_toml(Path::new("ws"), Path::new("ws/beagle.toml"), "[measurements]\nevent = \"x\"\n").unwrap_err();
+        let e = from_toml(
+            Path::new("ws"),
+            Path::new("ws/beagle.toml"),
+            "[measurements]\nevent = \"x\"\n",
+        )
+        .unwrap_err();
         assert!(e.contains("ws/beagle.toml:2") && e.contains("event"), "{e}");
     }
 }

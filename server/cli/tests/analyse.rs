@@ -1,0 +1,308 @@
+//! `beagle analyse` as a user runs it: the bundled events example recovers its documented laws,
+//! `--write` changes exactly the analysed specifications, the store resumes an analysis whose
+//! process was killed, and bad input is named.
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn beagle(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_beagle"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("beagle runs")
+}
+
+/// A private copy of the events example (the store and `--write` change the folder).
+fn example_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["FileShare.repository", "upload.events", "beagle.toml"] {
+        std::fs::copy(root().join("fixtures/events-example").join(f), dir.path().join(f)).unwrap();
+    }
+    dir
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    let text = String::from_utf8_lossy(&o.stdout);
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}\n{}", String::from_utf8_lossy(&o.stderr)))
+}
+
+const CPU: &str = "_oro4gG3fEdy4YaaT-RYrLQ";
+
+/// The laws `fixtures/events-example/README.md` documents, as Beagle prints them.
+fn documented() -> Vec<(String, &'static str, &'static str)> {
+    vec![
+        (
+            format!("_fs_prepare/{CPU}"),
+            "0.05 * files.NUMBER_OF_ELEMENTS + 0.8",
+            "final",
+        ),
+        ("_fs_per_file".into(), "files.NUMBER_OF_ELEMENTS", "final"),
+        (
+            "_fs_compress_if_large/_fs_large".into(),
+            "size.VALUE > 210000 ? 1 : 0",
+            "final",
+        ),
+        (
+            "_fs_compress_if_large/_fs_small".into(),
+            "size.VALUE <= 210000 ? 1 : 0",
+            "final",
+        ),
+        (format!("_fs_compress/{CPU}"), "2.0E-5 * size.VALUE + 0.3", "final"),
+        (format!("_fs_hash/{CPU}"), "5.0E-6 * size.VALUE + 0.1", "final"),
+        (
+            "_fs_store_file/bytes.VALUE".into(),
+            "size.VALUE > 210000 ? 0.4 * size.VALUE : size.VALUE",
+            "final",
+        ),
+        ("_fs_notify/_fs_send_mail".into(), "0.3", "preliminary"),
+        ("_fs_notify/_fs_no_mail".into(), "0.7", "preliminary"),
+        (format!("_fs_mail/{CPU}"), "0.25", "final"),
+        (
+            "_fs_write/_BIjHoQ3KEdyouMqirZIhzQ".into(),
+            "4.0E-6 * bytes.VALUE + 0.05",
+            "final",
+        ),
+    ]
+}
+
+#[test]
+fn the_events_example_recovers_its_documented_expressions() {
+    let dir = example_copy();
+    let out = beagle(dir.path(), &["analyse", ".", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    let results = report["results"].as_array().unwrap();
+    assert_eq!(results.len(), documented().len(), "{report:#}");
+    for (element, expression, status) in documented() {
+        let r = results
+            .iter()
+            .find(|r| r["element"] == element.as_str())
+            .unwrap_or_else(|| panic!("no result for {element}"));
+        assert_eq!(r["expression"], expression, "{element}");
+        assert_eq!(r["status"], status, "{element}");
+    }
+    let write = results
+        .iter()
+        .find(|r| r["element"] == "_fs_write/_BIjHoQ3KEdyouMqirZIhzQ")
+        .unwrap();
+    assert_eq!(write["kind"], "resource_demand");
+    assert_eq!(write["resource"], "HDD");
+    assert_eq!(write["samples"], 404);
+    assert!(write["r2"].as_f64().unwrap() > 0.9999);
+    assert_eq!(write["relative_error"].as_f64().unwrap(), 0.0);
+    let kinds: std::collections::BTreeSet<&str> = results.iter().map(|r| r["kind"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        ["branch", "call_parameter", "loop", "resource_demand"]
+            .into_iter()
+            .collect()
+    );
+    assert_eq!(report["diagnostics"], serde_json::json!([]));
+}
+
+#[test]
+fn write_changes_exactly_the_analysed_specifications() {
+    let dir = example_copy();
+    let path = dir.path().join("FileShare.repository");
+    let before = std::fs::read_to_string(&path).unwrap();
+    let out = beagle(dir.path(), &["analyse", ".", "--write", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let after = std::fs::read_to_string(&path).unwrap();
+    let diff = similar::TextDiff::from_lines(&before, &after)
+        .unified_diff()
+        .context_radius(0)
+        .header("FileShare.repository", "FileShare.repository (written)")
+        .to_string();
+    insta::assert_snapshot!(diff);
+    // The written file is a sound model, and writing again changes nothing.
+    let check = beagle(dir.path(), &["check", "FileShare.repository"]);
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    let again = beagle(dir.path(), &["analyse", ".", "--write", "--fresh", "--json"]);
+    assert_eq!(again.status.code(), Some(0));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), after);
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty());
+}
+
+#[test]
+fn a_second_run_takes_measurements_and_results_from_the_store() {
+    let dir = example_copy();
+    let first = beagle(dir.path(), &["analyse", "."]);
+    assert_eq!(first.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&first.stdout).to_string();
+    assert!(
+        text.starts_with("measurements: 2015 events, 444 service executions\n"),
+        "{text}"
+    );
+    let second = beagle(dir.path(), &["analyse", "."]);
+    let text2 = String::from_utf8_lossy(&second.stdout).to_string();
+    assert!(text2.contains("(from the store)"), "{text2}");
+    assert!(text2.contains("taken from the store"), "{text2}");
+    // A component of the same measurements: its final results are reused, not recomputed.
+    let storage = beagle(dir.path(), &["analyse", ".", "--component", "Storage"]);
+    let text3 = String::from_utf8_lossy(&storage.stdout).to_string();
+    assert!(text3.contains("0 elements analysed"), "{text3}");
+    assert!(
+        text3.contains("4.0E-6 * bytes.VALUE + 0.05") && text3.contains("(cached)"),
+        "{text3}"
+    );
+    // Changed measurements are measurements again.
+    let mut events = std::fs::OpenOptions::new()
+        .append(true)
+        .open(dir.path().join("upload.events"))
+        .unwrap();
+    writeln!(events, "# one more line").unwrap();
+    let third = beagle(dir.path(), &["analyse", "."]);
+    let text4 = String::from_utf8_lossy(&third.stdout).to_string();
+    assert!(!text4.contains("from the store"), "{text4}");
+}
+
+/// Noisy laws, so that the genetic programming searches for a while on every element.
+fn slow_events(path: &Path) {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let mut f = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    for i in 0..400 {
+        let files: u64 = rng.random_range(1..=50);
+        let size: u64 = rng.random_range(1..=500) * 1000;
+        let noise = |rng: &mut ChaCha8Rng| 1.0 + rng.random_range(-0.1..0.1);
+        let prepare = (0.3 * (files as f64).powf(1.5) + 2.0) * noise(&mut rng);
+        let hash = (1e-5 * size as f64 * (files as f64).ln_1p() + 0.5) * noise(&mut rng);
+        let write = (3e-6 * size as f64 + 0.02 * files as f64 + 1.0) * noise(&mut rng);
+        writeln!(f, r#"{{"event":"service_call","execution":"u{i}","service":"_fs_upload_seff","parameters":{{"files.NUMBER_OF_ELEMENTS":{files},"size.VALUE":{size}}},"entry_ns":0,"exit_ns":1}}"#).unwrap();
+        for (action, ms) in [("_fs_prepare", prepare), ("_fs_hash", hash), ("_fs_mail", write)] {
+            let ns = (ms * 1e6) as u64;
+            writeln!(f, r#"{{"event":"resource_demand","execution":"u{i}","action":"{action}","resource":"CPU","start_ns":0,"stop_ns":{ns}}}"#).unwrap();
+        }
+    }
+}
+
+#[test]
+fn an_analysis_killed_mid_way_resumes_from_its_last_step() {
+    let dir = example_copy();
+    slow_events(&dir.path().join("slow.events"));
+    let args = [
+        "analyse",
+        "FileShare.repository",
+        "--events",
+        "slow.events",
+        "--threads",
+        "1",
+        "--verbose",
+        "--json",
+    ];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_beagle"))
+        .args(args)
+        .current_dir(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Kill (SIGKILL: no chance to clean up) once three steps are checkpointed.
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut killed_after = None;
+    for line in stderr.lines() {
+        let line = line.unwrap();
+        if let Some(step) = line.strip_prefix("step ").and_then(|s| s.split(':').next()) {
+            let step: u64 = step.parse().unwrap();
+            if step >= 3 {
+                child.kill().unwrap();
+                killed_after = Some(step);
+                break;
+            }
+        }
+    }
+    child.wait().unwrap();
+    let killed_after = killed_after.expect("the analysis took at least three steps");
+    let out = beagle(dir.path(), &args);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let resumed = stderr
+        .lines()
+        .find_map(|l| {
+            l.split_once("resuming run 1 from step ")
+                .map(|(_, s)| s.trim().parse::<u64>().unwrap())
+        })
+        .unwrap_or_else(|| panic!("the second run resumes: {stderr}"));
+    // At most the step in progress was lost (`step N:` is printed just before N is checkpointed).
+    assert!(
+        resumed + 1 >= killed_after && resumed <= killed_after,
+        "killed after {killed_after}, resumed at {resumed}"
+    );
+    assert!(
+        !stderr.contains("step 1:"),
+        "the measurement step is not redone: {stderr}"
+    );
+    let report = json(&out);
+    assert_eq!(report["results"].as_array().unwrap().len(), 3, "{report:#}");
+    // One run in the store, finished; the measurements were stored once.
+    let db = rusqlite::Connection::open(dir.path().join(".beagle/beagle.sqlite")).unwrap();
+    let runs: Vec<(i64, String)> = db
+        .prepare("SELECT id, status FROM runs")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(runs, vec![(1, "finished".to_string())]);
+    let measurements: i64 = db
+        .query_row("SELECT count(*) FROM measurements", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(measurements, 1);
+}
+
+#[test]
+fn bad_input_is_named() {
+    let dir = example_copy();
+    let out = beagle(dir.path(), &["analyse", ".", "--component", "Nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("FileShare.repository: no component named or with id `Nope` (components: FileShare, Storage)"),
+        "{err}"
+    );
+    let out = beagle(dir.path(), &["analyse", ".", "--action", "_fs_upload_start"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`_fs_upload_start` is a StartAction"));
+    std::fs::write(dir.path().join("bad.events"), "# fine\n{\"event\":\"loop\"}\n").unwrap();
+    let out = beagle(dir.path(), &["analyse", ".", "--events", "bad.events"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.events:2: not a measurement event"));
+    let out = beagle(dir.path(), &["analyse", "FileShare.repository"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no measurements: give --events FILE or --kieker DIR"));
+    std::fs::write(
+        dir.path().join("unknown.events"),
+        "{\"event\":\"loop\",\"execution\":\"e\",\"loop_id\":\"_nowhere\",\"count\":3}\n",
+    )
+    .unwrap();
+    let out = beagle(dir.path(), &["analyse", ".", "--events", "unknown.events", "--json"]);
+    let report = json(&out);
+    let messages: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert!(messages.iter().any(|m| m.contains("`_nowhere`")), "{messages:?}");
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("_fs_prepare") && m.contains("no measurement tool measured it")),
+        "{messages:?}"
+    );
+}
