@@ -17,6 +17,7 @@ pub mod events;
 pub mod judge;
 pub mod measurement;
 pub mod model;
+pub mod order;
 pub mod results;
 pub mod store;
 pub mod views;
@@ -35,6 +36,7 @@ pub use events::{MeasurementEvent, Parameters};
 pub use judge::{FinalJudge, FinishReason, StepKind};
 pub use measurement::{EventsTool, MeasurementTool, RecordedResults};
 pub use model::{scope_elements, ModelScope, Scope, ScopeError, Service};
+pub use order::{CodeSection, LaunchConfiguration, MeasurementOrder, MeasurementSection, ParameterRange, SectionKind};
 pub use results::{elements_of, results_from_events, ResultOptions};
 pub use store::{
     content_key, EventsSummary, FinishedRun, ResumableRun, RunDescription, RunId, RunRow, RunStatus, Store, StoreError,

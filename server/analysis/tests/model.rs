@@ -1,0 +1,204 @@
+//! Elements from real PCM models (data-driven snapshots), the measurement order for them, and
+//! results written back into a real model.
+
+use beagle_analysis::*;
+use beagle_pcm::ModelFile;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::Path;
+
+fn model(path: &str) -> ModelFile {
+    ModelFile::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)).unwrap()
+}
+
+fn listing(scope: &ModelScope) -> String {
+    let mut out = String::new();
+    for e in &scope.elements {
+        let inputs: Vec<&str> = e.inputs.iter().flatten().map(String::as_str).collect();
+        let service = e.service.as_deref().unwrap_or("-");
+        writeln!(
+            out,
+            "{:<16} {:<58} {service} ({})",
+            e.kind.name(),
+            e.id,
+            inputs.join(", ")
+        )
+        .unwrap();
+    }
+    for s in scope.services.values() {
+        let sig = s.signature.as_deref().unwrap_or("?");
+        writeln!(out, "service {} = {}.{sig}", s.seff, s.component).unwrap();
+    }
+    out
+}
+
+#[test]
+fn mediastore_elements_per_scope() {
+    let file = model("fixtures/pcm/mediastore/MediaStore.repository");
+    let repo = file.repository.as_ref().unwrap();
+    let all = scope_elements(repo, &Scope::Repository).unwrap();
+    insta::assert_snapshot!("mediastore_repository", listing(&all));
+    let component = scope_elements(repo, &Scope::Component("MediaManagement".into())).unwrap();
+    insta::assert_snapshot!("mediastore_media_management", listing(&component));
+    // A loop alone: its iteration count, not what is nested in it.
+    let one = scope_elements(repo, &Scope::Action("_JGRMMGrVEeajAsHLADMRRw".into())).unwrap();
+    assert_eq!(one.elements.len(), 1);
+    assert_eq!(one.elements[0].kind.name(), "loop");
+    let e = scope_elements(repo, &Scope::Component("Nope".into())).unwrap_err();
+    assert!(e.0.contains("MediaManagement"), "{e}");
+}
+
+#[test]
+fn measurements_reveal_elements_in_scope_and_name_unknown_ones() {
+    let file = model("fixtures/events-example/FileShare.repository");
+    let repo = file.repository.as_ref().unwrap();
+    let mut scope = scope_elements(repo, &Scope::Component("FileShare".into())).unwrap();
+    let before = scope.elements.len();
+    let measured = [
+        // An HDD demand of `hash` the model does not declare: taken in.
+        MeasurableElement::new(ElementKind::ResourceDemand {
+            action: "_fs_hash".into(),
+            resource: "HDD".into(),
+        }),
+        // Storage is not in scope: left alone.
+        MeasurableElement::new(ElementKind::ResourceDemand {
+            action: "_fs_write".into(),
+            resource: "CPU".into(),
+        }),
+        MeasurableElement::new(ElementKind::Loop {
+            loop_id: "_nowhere".into(),
+        }),
+        MeasurableElement::new(ElementKind::Branch {
+            branch: "_fs_notify".into(),
+            transition: "_fs_other".into(),
+        }),
+    ];
+    let unknown = scope.adopt(&measured);
+    assert_eq!(scope.elements.len(), before + 1);
+    assert!(scope.contains("_fs_hash/_BIjHoQ3KEdyouMqirZIhzQ"));
+    let hash = scope.elements.last().unwrap();
+    assert_eq!(hash.service.as_deref(), Some("_fs_upload_seff"));
+    assert_eq!(unknown.len(), 2, "{unknown:?}");
+    assert!(unknown[0].contains("`_nowhere`"));
+    assert!(unknown[1].contains("_fs_notify/_fs_other"));
+}
+
+#[test]
+fn the_order_asks_for_every_section_of_the_example() {
+    let file = model("fixtures/events-example/FileShare.repository");
+    let scope = scope_elements(file.repository.as_ref().unwrap(), &Scope::Repository).unwrap();
+    let bb = Blackboard::new(scope.elements);
+    let order = MeasurementOrder::of(&bb);
+    let mut text = String::new();
+    for s in &order.sections {
+        writeln!(text, "{} <- {:?}", serde_json::to_string(&s.kind).unwrap(), s.elements).unwrap();
+    }
+    insta::assert_snapshot!(text);
+}
+
+fn final_expression(element: &str, stoex: &str, predictions: Vec<f64>, guard: Option<&str>) -> FinalExpression {
+    FinalExpression {
+        proposal: ProposedExpression {
+            element: element.into(),
+            analyser: "test".into(),
+            stoex: stoex.into(),
+            infix: String::new(),
+            r2: 1.0,
+            relative_error: 0.0,
+            samples: predictions.len(),
+            parameter_ranges: BTreeMap::new(),
+            size: 1,
+            depth: 1,
+            variables: vec![],
+            guard: guard.map(str::to_string),
+            predictions,
+        },
+        fitness: 0.0,
+        status: Status::Final,
+    }
+}
+
+#[test]
+fn results_into_mediastore_every_kind_and_nothing_else() {
+    let file = model("fixtures/pcm/mediastore/MediaStore.repository");
+    let el = |kind| MeasurableElement::new(kind);
+    let results = [
+        // A demand on a resource type the action does not declare yet: inserted.
+        (
+            el(ElementKind::ResourceDemand {
+                action: "_O_Z-4MG8EeSIWsmXhQZfeA".into(),
+                resource: "_BIjHoQ3KEdyouMqirZIhzQ".into(),
+            }),
+            final_expression("a", "0.002 * audioRequest.Count.VALUE", vec![1.0], None),
+        ),
+        (
+            el(ElementKind::Loop {
+                loop_id: "_JGRMMGrVEeajAsHLADMRRw".into(),
+            }),
+            final_expression("l", "audioRequest.Count.VALUE", vec![1.0], None),
+        ),
+        // A guarded transition whose probability depends on the inputs: a BoolPMF of its mean.
+        (
+            el(ElementKind::Branch {
+                branch: "_3OYkQMG8EeSIWsmXhQZfeA".into(),
+                transition: "_hlUUoMG9EeSIWsmXhQZfeA".into(),
+            }),
+            final_expression("b", "0.1 * audioRequest.Count.VALUE", vec![0.2, 0.4], None),
+        ),
+        // A probabilistic transition with a constant probability.
+        (
+            el(ElementKind::Branch {
+                branch: "_A9obsGrWEeajAsHLADMRRw".into(),
+                transition: "_JtaPQGrWEeajAsHLADMRRw".into(),
+            }),
+            final_expression("p", "0.25", vec![0.25], None),
+        ),
+        (
+            el(ElementKind::Branch {
+                branch: "_A9obsGrWEeajAsHLADMRRw".into(),
+                transition: "_64QuAGrXEeajAsHLADMRRw".into(),
+            }),
+            final_expression("q", "0.75", vec![0.75], None),
+        ),
+        // A characterisation the call does not have yet: created on its existing usage.
+        (
+            el(ElementKind::CallParameter {
+                call: "_AzXr4MZ7EeSDae6OpXziLw".into(),
+                parameter: "audioRequest.Size.BYTESIZE".into(),
+            }),
+            final_expression("c", "audioRequest.Size.VALUE * 8", vec![1.0], None),
+        ),
+    ];
+    let written = write_back(&file, results.iter().map(|(e, f)| (e, f)), false).unwrap();
+    assert_eq!(written.applied.len(), 6);
+    assert_eq!(written.notes.len(), 1, "{:?}", written.notes);
+    assert!(written.notes[0].contains("depends on the inputs"));
+    let diff = similar::TextDiff::from_lines(file.text(), &written.text)
+        .unified_diff()
+        .context_radius(0)
+        .to_string();
+    insta::assert_snapshot!(diff);
+    // The written model is as sound as before, and holds the new values.
+    let after = ModelFile::parse(file.path.clone(), written.text.clone());
+    assert_eq!(
+        after.diagnostics.len(),
+        file.diagnostics.len(),
+        "{:?}",
+        after.diagnostics
+    );
+    assert!(written
+        .text
+        .contains(r#"specification="BoolPMF[(true;0.3)(false;0.7)]""#));
+    // Preliminary results are left out when asked.
+    let mut preliminary = results[1].1.clone();
+    preliminary.status = Status::Preliminary;
+    let none = write_back(&file, [(&results[1].0, &preliminary)], false).unwrap();
+    assert_eq!(none.text, file.text());
+    assert_eq!(none.skipped, vec!["_JGRMMGrVEeajAsHLADMRRw".to_string()]);
+    // A result for an element the file does not have: an error naming it, nothing written.
+    let ghost = el(ElementKind::Loop {
+        loop_id: "_ghost".into(),
+    });
+    let e = write_back(&file, [(&ghost, &results[1].1)], true).unwrap_err();
+    assert!(e.to_string().contains("_ghost"), "{e}");
+}
