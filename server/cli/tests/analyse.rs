@@ -306,3 +306,49 @@ fn bad_input_is_named() {
         "{messages:?}"
     );
 }
+
+#[test]
+fn kieker_logs_through_an_operation_mapping() {
+    let dir = example_copy();
+    std::fs::write(
+        dir.path().join("operations.toml"),
+        "[operations]\n\
+         \"public static void kieker.examples.monitoring.aspectj.BookstoreStarter.main(java.lang.String[])\" = { seff = \"_fs_upload_seff\" }\n\
+         \"private static int kieker.examples.monitoring.aspectj.BookstoreStarter.extractNumRequestsFromArgs(java.lang.String[])\" = { action = \"_fs_prepare\" }\n",
+    )
+    .unwrap();
+    let log = root().join("fixtures/kieker/trace-events/kieker-20141008-101258768-UTC");
+    let out = beagle(
+        dir.path(),
+        &[
+            "analyse",
+            "FileShare.repository",
+            "--kieker",
+            log.to_str().unwrap(),
+            "--mapping",
+            "operations.toml",
+            "--json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    let results = report["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{report:#}");
+    assert_eq!(results[0]["element"], format!("_fs_prepare/{CPU}"));
+    // One execution, 1412763178853429518 - 1412763178851719086 ns (After minus Before event time).
+    assert_eq!(results[0]["samples"], 1);
+    assert_eq!(results[0]["expression"], "1.710432");
+    let notes: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["severity"] == "info")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        notes
+            .iter()
+            .any(|m| m.contains("Bookstore.searchBook()") && m.contains("mapping does not name it")),
+        "{notes:?}"
+    );
+}
