@@ -113,14 +113,20 @@ fn events_table(w: &mut String, lines: &[Value]) {
 
 fn kieker_tables(w: &mut String, lines: &[Value]) {
     for (kind, title) in [
-        ("kieker-cipm", "CIPM records (ServiceCall, ResponseTime, Loop, Branch)"),
-        ("kieker-oer", "OperationExecutionRecords with an operation mapping"),
+        (
+            "kieker-cipm",
+            "2a. Import, Kieker text log: CIPM records (ServiceCall, ResponseTime, Loop, Branch)",
+        ),
+        (
+            "kieker-oer",
+            "2b. Import, Kieker text log: OperationExecutionRecords with an operation mapping",
+        ),
     ] {
         let rows: Vec<&Value> = lines.iter().filter(|l| l["bench"] == kind).collect();
         let Some(ours) = rows.iter().find(|l| l["peer"] == false) else {
             continue;
         };
-        let _ = writeln!(w, "\n## 2. Import, Kieker text log: {title}\n");
+        let _ = writeln!(w, "\n## {title}\n");
         let _ = writeln!(
             w,
             "{} records in {} `.dat` files, {:.1} MB; Beagle's conversion gives {} events{}. \
