@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Import speed (Beagle events format, Kieker text logs) against Python readers, and the analysis
 # loop's own overhead against direct fitting, all in one run; rewrites results/results.jsonl and
-# RESULTS.md beside this file. About 4 minutes on the 2-core machine; run it on an idle machine
+# RESULTS.md beside this file. About 3.5 minutes on the 2-core machine; run it on an idle machine
 # (everything is wall-clock and single-threaded, but a neighbour shares caches and memory bandwidth).
 #
 #   bash benchmarks/analysis/run.sh
