@@ -592,6 +592,16 @@ mod tests {
     }
 
     #[test]
+    fn floats_read_back_bit_exact() {
+        // serde_json reads some floats 1 ulp off unless `float_roundtrip` is on; a resumed analysis
+        // must continue from exactly the blackboard it stopped with.
+        let values = [-0.21951219512195386, 0.1 + 0.2, 1e-300 / 3.0, 123456.789e-17];
+        let text = serde_json::to_string(&values).unwrap();
+        let back: Vec<f64> = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), values.map(f64::to_bits));
+    }
+
+    #[test]
     fn dataset_uses_common_parameters() {
         let r = MeasurementResult {
             element: "x".into(),
