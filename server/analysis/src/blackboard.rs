@@ -598,7 +598,10 @@ mod tests {
         let values = [-0.21951219512195386, 0.1 + 0.2, 1e-300 / 3.0, 123456.789e-17];
         let text = serde_json::to_string(&values).unwrap();
         let back: Vec<f64> = serde_json::from_str(&text).unwrap();
-        assert_eq!(back.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), values.map(f64::to_bits));
+        assert_eq!(
+            back.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            values.map(f64::to_bits)
+        );
     }
 
     #[test]
