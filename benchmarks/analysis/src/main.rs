@@ -5,6 +5,8 @@
 mod generate;
 mod import;
 mod loop_bench;
+// The machine description both benchmarks print (one copy, in pcm-parse).
+#[path = "../../pcm-parse/src/machine.rs"]
 mod machine;
 mod report;
 

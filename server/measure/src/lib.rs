@@ -17,4 +17,4 @@ pub use beagle_analysis::{MeasurementEvent, Parameters};
 
 pub use convert::{convert, ConversionReport, MappedOperation, OperationMapping};
 pub use kieker::{read_log, KiekerError, KiekerLog, KiekerRecord, Record};
-pub use mapping::{parse_mapping, read_mapping};
+pub use mapping::{parse_mapping, read_mapping, toml_error};

@@ -28,15 +28,29 @@ struct Entry {
     resource: Option<String>,
 }
 
+/// `:<line>` of a byte offset in `text`, for `file:line: message` errors.
+fn line_suffix(text: &str, offset: Option<usize>) -> String {
+    offset.map_or(String::new(), |o| {
+        format!(
+            ":{}",
+            text.as_bytes()[..o.min(text.len())]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1
+        )
+    })
+}
+
+/// A TOML error as `path:line: message` (configuration files of Beagle: mappings, `beagle.toml`).
+pub fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> String {
+    let line = line_suffix(text, e.span().map(|s| s.start));
+    format!("{}{line}: {}", path.display(), e.message())
+}
+
 /// Parses a mapping; errors name `path` and the line.
 pub fn parse_mapping(text: &str, path: &Path) -> Result<OperationMapping, String> {
-    let at = |span: Option<std::ops::Range<usize>>| {
-        span.map_or(String::new(), |s| {
-            format!(":{}", text[..s.start.min(text.len())].matches('\n').count() + 1)
-        })
-    };
-    let file: File =
-        toml::from_str(text).map_err(|e| format!("{}{}: {}", path.display(), at(e.span()), e.message()))?;
+    let file: File = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
     let mut out = OperationMapping::new();
     for (operation, entry) in file.operations {
         let mapped = match (entry.seff, entry.action) {
@@ -46,10 +60,7 @@ pub fn parse_mapping(text: &str, path: &Path) -> Result<OperationMapping, String
                 resource: resource_type_id(entry.resource.as_deref().unwrap_or("CPU")).to_string(),
             },
             _ => {
-                let line = text
-                    .find(&format!("\"{operation}\""))
-                    .map(|i| text[..i].matches('\n').count() + 1)
-                    .map_or(String::new(), |l| format!(":{l}"));
+                let line = line_suffix(text, text.find(&format!("\"{operation}\"")));
                 return Err(format!(
                     "{}{line}: `{operation}` needs either `seff = \"<id>\"` or `action = \"<id>\"` (with an optional `resource`)",
                     path.display()

@@ -497,7 +497,14 @@ impl Store {
     }
 
     /// The run's status and latest step, failing when it does not exist.
-    fn run_state(tx: &Transaction<'_>, name: &str, run: RunId) -> Result<(RunStatus, Option<u64>), StoreError> {
+    /// The latest snapshot step of a run that may still be written to; `if_finished` is the
+    /// error's wording when the run is finished.
+    fn writable_run_step(
+        tx: &Transaction<'_>,
+        name: &str,
+        run: RunId,
+        if_finished: &'static str,
+    ) -> Result<Option<u64>, StoreError> {
         let row = tx
             .query_row(
                 "SELECT status, (SELECT MAX(step) FROM snapshots WHERE run = runs.id) FROM runs WHERE id = ?1",
@@ -513,7 +520,10 @@ impl Store {
         };
         let (status, step) = row.ok_or_else(|| problem("does not exist"))?;
         let status = RunStatus::parse(&status).ok_or_else(|| problem("has an unknown status"))?;
-        Ok((status, step))
+        if status == RunStatus::Finished {
+            return Err(problem(if_finished));
+        }
+        Ok(step)
     }
 
     /// Makes `bb` the run's only snapshot, at `step`.
@@ -545,14 +555,7 @@ impl Store {
         let snapshot = encode(&self.name, "blackboard", bb)?;
         let name = &self.name;
         let tx = begin(&mut self.conn, name)?;
-        let (status, _) = Store::run_state(&tx, name, run)?;
-        if status == RunStatus::Finished {
-            return Err(StoreError::Run {
-                path: name.clone(),
-                run: run.0,
-                problem: "is finished",
-            });
-        }
+        Store::writable_run_step(&tx, name, run, "is finished")?;
         let now = now_ms();
         Store::replace_snapshot(&tx, name, run, step, &snapshot, now)?;
         let e = sql(name);
@@ -570,14 +573,7 @@ impl Store {
         let snapshot = encode(&self.name, "blackboard", bb)?;
         let name = &self.name;
         let tx = begin(&mut self.conn, name)?;
-        let (status, step) = Store::run_state(&tx, name, run)?;
-        if status == RunStatus::Finished {
-            return Err(StoreError::Run {
-                path: name.clone(),
-                run: run.0,
-                problem: "is finished already",
-            });
-        }
+        let step = Store::writable_run_step(&tx, name, run, "is finished already")?;
         let now = now_ms();
         Store::replace_snapshot(&tx, name, run, step.map_or(0, |s| s + 1), &snapshot, now)?;
         let e = sql(name);
@@ -628,14 +624,7 @@ impl Store {
         let snapshot = encode(&self.name, "blackboard", bb)?;
         let name = &self.name;
         let tx = begin(&mut self.conn, name)?;
-        let (status, step) = Store::run_state(&tx, name, run)?;
-        if status == RunStatus::Finished {
-            return Err(StoreError::Run {
-                path: name.clone(),
-                run: run.0,
-                problem: "is finished",
-            });
-        }
+        let step = Store::writable_run_step(&tx, name, run, "is finished")?;
         let now = now_ms();
         Store::replace_snapshot(&tx, name, run, step.unwrap_or(0), &snapshot, now)?;
         let e = sql(name);

@@ -3,8 +3,8 @@
 
 use super::workspace::Source;
 use beagle_analysis::{
-    content_key, elements_of, results_from_events, EventsSummary, MeasurableElement, MeasurementResult, ResultOptions,
-    Store, StoredMeasurement,
+    content_key, results_from_events, EventsSummary, MeasurableElement, MeasurementResult, ResultOptions, Store,
+    StoredMeasurement,
 };
 use beagle_measure::{convert, read_log, read_mapping, OperationMapping};
 use std::path::{Path, PathBuf};
@@ -115,7 +115,6 @@ pub fn load(source: &Source, store: &mut Store) -> Result<Measured, String> {
         }
     };
     let results = results_from_events(&events, &options);
-    debug_assert_eq!(results.len(), elements_of(&events).len());
     let m = StoredMeasurement {
         input_key: key.clone(),
         tool: tool.to_string(),

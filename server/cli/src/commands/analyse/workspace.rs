@@ -108,13 +108,7 @@ pub fn resolve(path: &Path) -> Result<Workspace, String> {
 }
 
 fn from_toml(dir: &Path, toml_path: &Path, text: &str) -> Result<Workspace, String> {
-    let config: Config = toml::from_str(text).map_err(|e| {
-        let line = e
-            .span()
-            .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1)
-            .map_or(String::new(), |l| format!(":{l}"));
-        format!("{}{line}: {}", toml_path.display(), e.message())
-    })?;
+    let config: Config = toml::from_str(text).map_err(|e| beagle_measure::toml_error(toml_path, text, &e))?;
     let model = config.model.unwrap_or_default();
     let _links = model.links; // read by the Java tool (issue 5)
     let repositories: Vec<PathBuf> = match model.repository {
