@@ -1,0 +1,289 @@
+package beagle.probe;
+
+import java.io.File;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.lang.reflect.Array;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Beagle's probes. Instrumented code calls only these static methods; the record format is in
+ * server/java/README.md. Every thread records into its own direct buffer (no allocation per
+ * probe, no lock); a full buffer is appended to the events file under one lock, so a thread's
+ * records keep their order.
+ */
+public final class Probe {
+    static final int ENTER = 1, PARAM = 2, EXIT = 3, DEMAND = 4, LOOP = 5, BRANCH = 6;
+    static final int VALUE = 1, BYTESIZE = 2, NUMBER_OF_ELEMENTS = 3, INNER_BYTESIZE = 4;
+    static final int RECORD = 32;
+    static final int BUFFER = RECORD * 2048;
+
+    /** Set by the launcher before each run of the main method; warm-up runs are dropped later. */
+    public static volatile int iteration;
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final AtomicLong EXECUTIONS = new AtomicLong();
+    private static final List<State> STATES = new ArrayList<>();
+    private static final FileChannel OUT = open();
+
+    private static final ThreadLocal<State> STATE = ThreadLocal.withInitial(() -> {
+        State s = new State();
+        synchronized (STATES) {
+            STATES.add(s);
+        }
+        return s;
+    });
+
+    /** One thread's recording state: its execution stack, pending call and buffer. */
+    static final class State {
+        long[] executions = new long[64];
+        long[] entered = new long[64];
+        int depth;
+        int pendingCall = -1;
+        long pendingCaller;
+        final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER).order(ByteOrder.LITTLE_ENDIAN);
+
+        long current() {
+            return depth == 0 ? 0 : executions[depth - 1];
+        }
+
+        void record(int type, int section, long execution, long a, long b) {
+            if (buffer.remaining() < RECORD) {
+                flush();
+            }
+            buffer.putInt(type).putInt(section).putLong(execution).putLong(a).putLong(b);
+        }
+
+        synchronized void flush() {
+            buffer.flip();
+            if (OUT != null) {
+                synchronized (OUT) {
+                    try {
+                        while (buffer.hasRemaining()) {
+                            OUT.write(buffer);
+                        }
+                    } catch (IOException e) {
+                        System.err.println("beagle probe: cannot write events: " + e);
+                    }
+                }
+            }
+            buffer.clear();
+        }
+    }
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(Probe::flushAll, "beagle-probe-flush"));
+    }
+
+    private Probe() {}
+
+    private static FileChannel open() {
+        String path = System.getProperty("beagle.events");
+        if (path == null) {
+            return null;
+        }
+        try {
+            return FileChannel.open(Paths.get(path), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            System.err.println("beagle probe: cannot open " + path + ": " + e);
+            return null;
+        }
+    }
+
+    /** Writes every thread's buffered records (the launcher after each run; at shutdown). */
+    public static void flushAll() {
+        synchronized (STATES) {
+            for (State s : STATES) {
+                synchronized (s) {
+                    if (s.buffer.position() > 0) {
+                        s.flush();
+                    }
+                }
+            }
+        }
+        if (OUT != null) {
+            try {
+                OUT.force(false);
+            } catch (IOException e) {
+                System.err.println("beagle probe: cannot sync events: " + e);
+            }
+        }
+    }
+
+    // --- service executions -------------------------------------------------------------------
+
+    /** Entry of a SEFF's method: a new execution, nested in the thread's current one. */
+    public static long enter(int service) {
+        State s = STATE.get();
+        long e = EXECUTIONS.incrementAndGet();
+        long caller = s.current();
+        int call = s.pendingCall;
+        if (call >= 0 && s.pendingCaller != caller) {
+            call = -1; // set by another execution: not this call's
+        }
+        s.pendingCall = -1;
+        if (s.depth == s.executions.length) {
+            s.executions = java.util.Arrays.copyOf(s.executions, s.depth * 2);
+            s.entered = java.util.Arrays.copyOf(s.entered, s.depth * 2);
+        }
+        s.record(ENTER, service, e, caller, ((long) call << 32) | (iteration & 0xffffffffL));
+        s.executions[s.depth] = e;
+        s.entered[s.depth++] = System.nanoTime();
+        return e;
+    }
+
+    /** Exit of the execution `e` (in a finally block: also on exceptions). */
+    public static void exit(long e) {
+        long now = System.nanoTime();
+        State s = STATE.get();
+        // Normally e is on top; after an unbalanced exit (cannot happen with try/finally) unwind to it.
+        for (int i = s.depth - 1; i >= 0; i--) {
+            if (s.executions[i] == e) {
+                s.depth = i;
+                s.record(EXIT, 0, e, now - s.entered[i], 0);
+                return;
+            }
+        }
+    }
+
+    /** The next SEFF entry on this thread, from the current execution, is made by external call `call`. */
+    public static void call(int call) {
+        State s = STATE.get();
+        s.pendingCall = call;
+        s.pendingCaller = s.current();
+    }
+
+    // --- parameter characterisations ------------------------------------------------------------
+
+    public static void param(long e, int slot, long v) {
+        STATE.get().record(PARAM, slot, e, VALUE, Double.doubleToRawLongBits((double) v));
+    }
+
+    public static void param(long e, int slot, double v) {
+        STATE.get().record(PARAM, slot, e, VALUE, Double.doubleToRawLongBits(v));
+    }
+
+    public static void param(long e, int slot, boolean v) {
+        param(e, slot, v ? 1L : 0L);
+    }
+
+    public static void param(long e, int slot, char v) {
+        param(e, slot, (long) v);
+    }
+
+    public static void param(long e, int slot, Object v) {
+        if (v == null) {
+            return;
+        }
+        State s = STATE.get();
+        if (v instanceof Number) {
+            s.record(PARAM, slot, e, VALUE, Double.doubleToRawLongBits(((Number) v).doubleValue()));
+        } else if (v instanceof Boolean) {
+            s.record(PARAM, slot, e, VALUE, Double.doubleToRawLongBits(((Boolean) v) ? 1 : 0));
+        } else if (v instanceof Character) {
+            s.record(PARAM, slot, e, VALUE, Double.doubleToRawLongBits((Character) v));
+        } else {
+            double bytes = byteSize(v);
+            if (bytes >= 0) {
+                s.record(PARAM, slot, e, BYTESIZE, Double.doubleToRawLongBits(bytes));
+                return;
+            }
+            Iterable<?> elements = null;
+            double n = -1;
+            if (v instanceof Collection) {
+                n = ((Collection<?>) v).size();
+                elements = (Collection<?>) v;
+            } else if (v instanceof Map) {
+                n = ((Map<?, ?>) v).size();
+                elements = ((Map<?, ?>) v).values();
+            } else if (v.getClass().isArray()) {
+                n = Array.getLength(v);
+            }
+            if (n < 0) {
+                return;
+            }
+            s.record(PARAM, slot, e, NUMBER_OF_ELEMENTS, Double.doubleToRawLongBits(n));
+            if (elements != null && n > 0) {
+                double sum = 0;
+                for (Object x : elements) {
+                    double b = x == null ? -1 : byteSize(x);
+                    if (b < 0) {
+                        return;
+                    }
+                    sum += b;
+                }
+                s.record(PARAM, slot, e, INNER_BYTESIZE, Double.doubleToRawLongBits(sum / n));
+            }
+        }
+    }
+
+    /** BYTESIZE where it can be known, else -1. */
+    static double byteSize(Object v) {
+        if (v instanceof byte[]) {
+            return ((byte[]) v).length;
+        }
+        if (v instanceof String) {
+            return ((String) v).getBytes(StandardCharsets.UTF_8).length;
+        }
+        if (v instanceof ByteBuffer) {
+            return ((ByteBuffer) v).remaining();
+        }
+        if (v instanceof File) {
+            return ((File) v).length();
+        }
+        if (v instanceof Path) {
+            try {
+                return Files.size((Path) v);
+            } catch (IOException e) {
+                return -1;
+            }
+        }
+        return -1;
+    }
+
+    // --- timed sections, loops, branches ------------------------------------------------------------
+
+    public static long startCpu() {
+        return THREADS.getCurrentThreadCpuTime();
+    }
+
+    public static void stopCpu(int section, long start) {
+        long ns = THREADS.getCurrentThreadCpuTime() - start;
+        State s = STATE.get();
+        s.record(DEMAND, section, s.current(), ns, 0);
+    }
+
+    public static long startWall() {
+        return System.nanoTime();
+    }
+
+    public static void stopWall(int section, long start) {
+        long ns = System.nanoTime() - start;
+        State s = STATE.get();
+        s.record(DEMAND, section, s.current(), ns, 0);
+    }
+
+    public static void loop(int loop, int count) {
+        State s = STATE.get();
+        s.record(LOOP, loop, s.current(), count, 0);
+    }
+
+    public static void branch(int transition) {
+        State s = STATE.get();
+        s.record(BRANCH, transition, s.current(), 0, 0);
+    }
+}

@@ -1,0 +1,8 @@
+//! Beagle's Java measurement tool (see README.md): code links, static analysis, instrumentation
+//! of a copy of the sources, the probe runtime, launches and workloads.
+
+/// The probe runtime's Java sources, compiled with javac at analysis time.
+pub const PROBE_SOURCES: &[(&str, &str)] = &[
+    ("beagle/probe/Probe.java", include_str!("../probe/beagle/probe/Probe.java")),
+    ("beagle/probe/Launcher.java", include_str!("../probe/beagle/probe/Launcher.java")),
+];
