@@ -6,3 +6,5 @@ pub const PROBE_SOURCES: &[(&str, &str)] = &[
     ("beagle/probe/Probe.java", include_str!("../probe/beagle/probe/Probe.java")),
     ("beagle/probe/Launcher.java", include_str!("../probe/beagle/probe/Launcher.java")),
 ];
+
+pub mod sections;

@@ -1,0 +1,51 @@
+//! The section table: what each probe id in the instrumented code stands for. Instrumentation
+//! hands out the ids; the decoder turns probe records back into PCM-keyed events with it.
+
+use serde::{Deserialize, Serialize};
+
+/// What a probe section records, keyed by PCM ids.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Section {
+    /// A SEFF's method: one execution per entry.
+    Service { service: String },
+    /// An internal action's statements, timed for one resource type (CPU time when the resource
+    /// is the CPU, wall time otherwise).
+    Demand { action: String, resource: String, cpu: bool },
+    /// A loop: iterations per execution of the loop statement.
+    Loop { loop_id: String },
+    /// A branch transition's code: ran once per record.
+    Transition { branch: String, transition: String },
+    /// An external call's statement: the next SEFF entry is this call's.
+    Call { call: String },
+}
+
+/// Probe ids: sections by id, parameter slots by id (`slot` of `Probe.param`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SectionTable {
+    pub sections: Vec<Section>,
+    /// Parameter names (`files`), characterised by the probe (`files.NUMBER_OF_ELEMENTS`).
+    pub slots: Vec<String>,
+}
+
+impl SectionTable {
+    /// Adds a section, returning its probe id.
+    pub fn add(&mut self, section: Section) -> i32 {
+        self.sections.push(section);
+        (self.sections.len() - 1) as i32
+    }
+
+    /// Adds a parameter slot, returning its id.
+    pub fn add_slot(&mut self, name: &str) -> i32 {
+        self.slots.push(name.to_string());
+        (self.slots.len() - 1) as i32
+    }
+
+    pub fn section(&self, id: i32) -> Option<&Section> {
+        usize::try_from(id).ok().and_then(|i| self.sections.get(i))
+    }
+
+    pub fn slot(&self, id: i32) -> Option<&str> {
+        usize::try_from(id).ok().and_then(|i| self.slots.get(i)).map(String::as_str)
+    }
+}
