@@ -395,3 +395,67 @@ fn sections_in_lambdas_and_threads() {
     n.sort_by(f64::total_cmp);
     assert_eq!(n, [1000.0, 2000.0, 3000.0, 4000.0]);
 }
+
+#[test]
+fn constructors_switch_expressions_sole_bodies_and_name_clashes() {
+    let Some(run) = check("Odds", |s| {
+        vec![
+            site(
+                node(s, "Child(int seed, boolean flag)"),
+                SiteKind::Service { section: 0 },
+            ),
+            site(
+                node(s, "if (flag)"),
+                SiteKind::Branch {
+                    transitions: vec![1, 2],
+                },
+            ),
+            site(node(s, "Odds(int base)"), SiteKind::Service { section: 3 }),
+            site(
+                node(s, "case 0 -> next.getAsInt();").start + 10..node(s, "case 0 -> next.getAsInt();").end,
+                SiteKind::Call { section: 4 },
+            ),
+            site(node(s, "for (int x : xs)"), SiteKind::Loop { section: 5 }),
+            site(node(s, "do {"), SiteKind::Loop { section: 6 }),
+            site(
+                node(s, "if (xs[i - 1] < 0)"),
+                SiteKind::Branch {
+                    transitions: vec![7, 8],
+                },
+            ),
+            site(
+                span(s, "var local", "s = local"),
+                SiteKind::Demand { section: 9, cpu: true },
+            ),
+            site(
+                node(s, "if (score > 90)"),
+                SiteKind::Branch {
+                    transitions: vec![10, 11],
+                },
+            ),
+            site(
+                node(s, "if (twice)"),
+                SiteKind::Branch {
+                    transitions: vec![12, 13],
+                },
+            ),
+            site(node(s, "int sum("), SiteKind::Service { section: 14 }),
+        ]
+    }) else {
+        return;
+    };
+    // The constructor's execution starts after super(...), and sees its parameters.
+    assert_eq!(run.count(ENTER, 0), 2);
+    assert_eq!(run.branches(&[1, 2]), [1, 2]);
+    assert_eq!(run.count(ENTER, 3), 1);
+    // Services only: the call in the switch expression's rule (wrapped with `yield`) enters none.
+    assert_eq!(run.records.iter().filter(|r| r.kind == ENTER).count(), 5);
+    assert_eq!(run.a_values(LOOP, 5), [2]);
+    assert_eq!(run.a_values(LOOP, 6), [3]);
+    assert_eq!(run.branches(&[7, 8]), [8, 7, 8]);
+    assert_eq!(run.count(DEMAND, 9), 2);
+    // An else-if chain with two transitions: then, and the whole else part.
+    assert_eq!(run.branches(&[10, 11]), [10, 11, 11]);
+    assert_eq!(run.branches(&[12, 13]), [13, 12]);
+    assert!(is_subset(&run.executions(DEMAND, 9), &run.executions(ENTER, 14)));
+}

@@ -18,7 +18,7 @@ pub(crate) fn instrument(
     let start = range.start;
     let node =
         exact(root, ctx.source, range).ok_or_else(|| ctx.error(start, "the range is not an if or switch statement"))?;
-    ctx.outer = node.byte_range().len();
+    ctx.claim(node.byte_range());
     match node.kind() {
         "if_statement" => if_chain(ctx, node, transitions),
         "switch_expression" if switch_is_statement(Some(node)) => switch(ctx, node, transitions),
@@ -37,17 +37,15 @@ pub(crate) fn instrument(
 /// transitions, the whole `else` part (an `else if` included) is the second.
 fn if_chain(ctx: &mut Ctx, node: Node, transitions: &[i32]) -> Result<(), InstrumentError> {
     let mut parts = Vec::new();
-    let mut last_if = node;
     let mut at = node;
     loop {
-        parts.push(at.child_by_field_name("consequence"));
+        parts.push((at.child_by_field_name("consequence"), at));
         match at.child_by_field_name("alternative") {
             Some(alt) if alt.kind() == "if_statement" && transitions.len() != 2 => {
                 at = alt;
-                last_if = alt;
             }
             alt => {
-                parts.push(alt);
+                parts.push((alt, at));
                 break;
             }
         }
@@ -62,11 +60,17 @@ fn if_chain(ctx: &mut Ctx, node: Node, transitions: &[i32]) -> Result<(), Instru
             ),
         ));
     }
-    for (part, &t) in parts.into_iter().zip(transitions) {
+    // Keyed by the `if` each part belongs to: a site wrapping an `else if` wraps its parts too.
+    for ((part, owner), &t) in parts.into_iter().zip(transitions) {
         let probe = format!("{PROBE}.branch({t});");
         match part {
-            Some(code) => first_in(ctx, code, probe),
-            None => ctx.insert(last_if.end_byte(), format!(" else {{ {probe} }}"), Side::Close),
+            Some(code) => first_in(ctx, code, probe, owner.byte_range()),
+            None => ctx.insert_within(
+                owner.end_byte(),
+                format!(" else {{ {probe} }}"),
+                Side::Close,
+                owner.byte_range(),
+            ),
         }
     }
     Ok(())
@@ -103,7 +107,7 @@ fn switch(ctx: &mut Ctx, node: Node, transitions: &[i32]) -> Result<(), Instrume
             let Some(body) = children.iter().rev().find(|c| c.kind() != "switch_label") else {
                 continue;
             };
-            first_in(ctx, *body, probe);
+            first_in(ctx, *body, probe, group.byte_range());
         } else {
             let label = children
                 .iter()
@@ -147,11 +151,11 @@ fn merged_groups<'t>(block: Node<'t>) -> Vec<Node<'t>> {
 }
 
 /// Puts `probe` first in a transition's code: after a block's `{`, else in braces around it.
-fn first_in(ctx: &mut Ctx, code: Node, probe: String) {
+fn first_in(ctx: &mut Ctx, code: Node, probe: String, owner: std::ops::Range<usize>) {
     if code.kind() == "block" {
-        ctx.insert(code.start_byte() + 1, format!(" {probe}"), Side::Open);
+        ctx.insert_within(code.start_byte() + 1, format!(" {probe}"), Side::Open, owner);
     } else {
-        ctx.insert(code.start_byte(), format!("{{ {probe} "), Side::Open);
-        ctx.insert(code.end_byte(), " }".to_string(), Side::Close);
+        ctx.insert_within(code.start_byte(), format!("{{ {probe} "), Side::Open, owner.clone());
+        ctx.insert_within(code.end_byte(), " }".to_string(), Side::Close, owner);
     }
 }

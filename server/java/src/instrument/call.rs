@@ -12,7 +12,7 @@ use super::{Ctx, InstrumentError, PROBE};
 pub(crate) fn instrument(ctx: &mut Ctx, root: Node, range: Range<usize>, section: i32) -> Result<(), InstrumentError> {
     let stmt = statement_at(ctx, root, range)?;
     let stmt = outer_label(stmt);
-    ctx.outer = stmt.byte_range().len();
+    ctx.claim(stmt.byte_range());
     let call = format!("{PROBE}.call({section}); ");
     match slot(stmt) {
         Slot::InBlock => ctx.insert(stmt.start_byte(), call, Side::Open),

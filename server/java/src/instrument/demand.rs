@@ -24,7 +24,7 @@ pub(crate) fn instrument(
             "this(...) or super(...) must stay first and cannot be timed",
         ));
     }
-    ctx.outer = last.end_byte() - first.start_byte();
+    ctx.claim(first.start_byte()..last.end_byte());
     let braces = stmts.len() == 1 && slot(first) != Slot::InBlock;
     let mut open = String::new();
     if slot(first) == Slot::InBlock {

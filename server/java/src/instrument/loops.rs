@@ -34,7 +34,7 @@ pub(crate) fn instrument(ctx: &mut Ctx, root: Node, range: Range<usize>, section
     let body = node
         .child_by_field_name("body")
         .ok_or_else(|| ctx.error(node.start_byte(), "the loop has no body"))?;
-    ctx.outer = wrapped.byte_range().len();
+    ctx.claim(wrapped.byte_range());
     let l = ctx.fresh('L');
     ctx.insert(wrapped.start_byte(), format!("{{ int {l} = 0; try {{ "), Side::Open);
     if body.kind() == "block" {

@@ -73,9 +73,12 @@ pub(crate) struct Ctx<'s> {
     counter: usize,
     /// Declarations already hoisted by an enclosing timed section (by start offset).
     hoisted: Vec<usize>,
+    /// What each site covers once resolved (labels, whole statements), with its range's start.
+    claimed: Vec<(Range<usize>, usize)>,
     /// Nesting key and rank of the site being rewritten.
     outer: usize,
     rank: u8,
+    site_start: usize,
 }
 
 impl<'s> Ctx<'s> {
@@ -86,8 +89,10 @@ impl<'s> Ctx<'s> {
             prefix: prefix(source),
             counter: 0,
             hoisted: Vec::new(),
+            claimed: Vec::new(),
             outer: 0,
             rank: 0,
+            site_start: 0,
         }
     }
 
@@ -98,8 +103,35 @@ impl<'s> Ctx<'s> {
         name
     }
 
+    /// Records the code a site covers; it orders the site's edits against other sites' (larger is
+    /// outer).
+    pub(crate) fn claim(&mut self, covered: Range<usize>) {
+        self.outer = covered.len();
+        self.claimed.push((covered, self.site_start));
+    }
+
+    /// Sites must nest or be apart: a timed section cannot end inside a loop it starts outside of.
+    fn check_nesting(&self) -> Result<(), InstrumentError> {
+        for (i, (a, _)) in self.claimed.iter().enumerate() {
+            for (b, at) in &self.claimed[i + 1..] {
+                let apart = a.end <= b.start || b.end <= a.start;
+                let nested = (a.start <= b.start && b.end <= a.end) || (b.start <= a.start && a.end <= b.end);
+                if !apart && !nested {
+                    return Err(self.error(*at, "the site overlaps another without nesting in it"));
+                }
+            }
+        }
+        Ok(())
+    }
+
     pub(crate) fn insert(&mut self, at: usize, text: String, side: Side) {
         self.edits.push(at, at, text, side, self.outer, self.rank);
+    }
+
+    /// An insertion that belongs to a node inside the site (an `if` of a chain), nested inside
+    /// every site that wraps that node.
+    pub(crate) fn insert_within(&mut self, at: usize, text: String, side: Side, node: Range<usize>) {
+        self.edits.push(at, at, text, side, node.len(), u8::MAX);
     }
 
     pub(crate) fn replace(&mut self, range: Range<usize>, text: String) {
@@ -153,6 +185,7 @@ pub fn instrument(source: &str, sites: &[Site], table: &mut SectionTable) -> Res
             return Err(ctx.error(site.range.start.min(source.len()), "the range is outside the file"));
         }
         ctx.outer = site.range.len();
+        ctx.site_start = site.range.start;
         ctx.rank = site.kind.rank();
         match &site.kind {
             SiteKind::Service { section } => service::instrument(&mut ctx, root, site.range.clone(), *section, table)?,
@@ -164,6 +197,7 @@ pub fn instrument(source: &str, sites: &[Site], table: &mut SectionTable) -> Res
             SiteKind::Call { section } => call::instrument(&mut ctx, root, site.range.clone(), *section)?,
         }
     }
+    ctx.check_nesting()?;
     let Ctx { edits, .. } = ctx;
     edits.apply(source).map_err(|offset| {
         let (line, column) = tree::line_column(source, offset);

@@ -20,7 +20,7 @@ pub(crate) fn instrument(
     let Some(body) = method.child_by_field_name("body") else {
         return Err(ctx.error(method.start_byte(), "the method has no body (abstract or native)"));
     };
-    ctx.outer = method.byte_range().len();
+    ctx.claim(method.byte_range());
     let e = ctx.fresh('E');
     let mut open = format!(" long {e} = {PROBE}.enter({section});");
     if let Some(params) = method.child_by_field_name("parameters") {

@@ -212,3 +212,57 @@ fn labelled_loops_are_wrapped_with_their_label() {
          finally { beagle.probe.Probe.loop(4, __beagleL0); } } } }"
     );
 }
+
+#[test]
+fn sites_that_overlap_without_nesting_are_errors() {
+    let src = "class A {\n void m() {\n  f();\n  for (;;) { g(); }\n }\n}";
+    let sites = [
+        Site {
+            range: at(src, "f();\n  for (;;) { g(); }"),
+            kind: SiteKind::Demand { section: 0, cpu: true },
+        },
+        Site {
+            range: at(src, "for (;;) { g(); }"),
+            kind: SiteKind::Loop { section: 1 },
+        },
+        Site {
+            range: at(src, "g();"),
+            kind: SiteKind::Call { section: 2 },
+        },
+    ];
+    assert!(run(src, &sites).is_ok());
+    let bad = [
+        Site {
+            range: at(src, "f();\n  for (;;) { g(); }"),
+            kind: SiteKind::Demand { section: 0, cpu: true },
+        },
+        Site {
+            range: at(src, "g(); }\n }"),
+            kind: SiteKind::Service { section: 1 },
+        },
+    ];
+    assert!(run(src, &bad).is_err());
+}
+
+#[test]
+fn an_added_else_stays_inside_a_section_around_its_if() {
+    let src = "class A { void m(int x) { if (x > 1) f(); else if (x > 0) g(); } }";
+    let sites = [
+        Site {
+            range: at(src, "if (x > 1) f(); else if (x > 0) g();"),
+            kind: SiteKind::Branch {
+                transitions: vec![1, 2, 3],
+            },
+        },
+        Site {
+            range: at(src, "if (x > 0) g();"),
+            kind: SiteKind::Demand { section: 4, cpu: true },
+        },
+    ];
+    assert_eq!(
+        run(src, &sites).unwrap(),
+        "class A { void m(int x) { if (x > 1) { beagle.probe.Probe.branch(1); f(); } else { long __beagleT0 = \
+         beagle.probe.Probe.startCpu(); try { if (x > 0) { beagle.probe.Probe.branch(2); g(); } else { \
+         beagle.probe.Probe.branch(3); } } finally { beagle.probe.Probe.stopCpu(4, __beagleT0); } } } }"
+    );
+}
