@@ -216,6 +216,14 @@ fn early_returns_and_exceptions_through_sections() {
                 span(s, "if (size > 10)", "return half +"),
                 SiteKind::Demand { section: 2, cpu: false },
             ),
+            // A second resource of the same internal action: the same statements timed twice.
+            site(
+                span(s, "int half", "final int[] parts"),
+                SiteKind::Demand {
+                    section: 11,
+                    cpu: false,
+                },
+            ),
             site(
                 node(s, "if (size < 0)"),
                 SiteKind::Branch {
@@ -238,7 +246,10 @@ fn early_returns_and_exceptions_through_sections() {
     assert_eq!((run.count(ENTER, 0), run.exits(0)), (5, 5));
     assert_eq!(run.branches(&[3, 4]), [3, 4, 4, 4, 4]);
     // The early return before section 1 skips it; section 2 ends in returns.
-    assert_eq!((run.count(DEMAND, 1), run.count(DEMAND, 2)), (4, 4));
+    assert_eq!(
+        (run.count(DEMAND, 1), run.count(DEMAND, 2), run.count(DEMAND, 11)),
+        (4, 4, 4)
+    );
     assert!(is_subset(&run.executions(DEMAND, 1), &run.executions(ENTER, 0)));
     // The exception thrown in section 6 still records its demand and exits the service.
     assert_eq!((run.count(ENTER, 5), run.count(DEMAND, 6), run.exits(5)), (4, 4, 4));

@@ -25,6 +25,9 @@ pub(crate) struct Edit {
     pub outer: usize,
     /// Tie-break between sites with equal ranges: lower ranks wrap higher ones.
     pub rank: u8,
+    /// The site that made it, in processing order (outer first): two sites on the same range
+    /// (say CPU and disk demands of one action) open in this order and close in reverse.
+    pub site: usize,
     /// Emission order: keeps one site's edits at one offset in the order it made them.
     pub seq: usize,
 }
@@ -36,7 +39,9 @@ pub(crate) struct Edits {
 }
 
 impl Edits {
-    pub fn push(&mut self, start: usize, end: usize, text: String, side: Side, outer: usize, rank: u8) {
+    /// `key`: the nesting key, rank and index of the site that makes the edit.
+    pub fn push(&mut self, start: usize, end: usize, text: String, side: Side, key: (usize, u8, usize)) {
+        let (outer, rank, site) = key;
         let seq = self.edits.len();
         self.edits.push(Edit {
             start,
@@ -45,6 +50,7 @@ impl Edits {
             side,
             outer,
             rank,
+            site,
             seq,
         });
     }
@@ -74,8 +80,18 @@ fn order(a: &Edit, b: &Edit) -> Ordering {
         .cmp(&b.start)
         .then(a.side.cmp(&b.side))
         .then_with(|| match a.side {
-            Side::Open => b.outer.cmp(&a.outer).then(a.rank.cmp(&b.rank)).then(a.seq.cmp(&b.seq)),
-            Side::Close => a.outer.cmp(&b.outer).then(b.rank.cmp(&a.rank)).then(a.seq.cmp(&b.seq)),
+            Side::Open => (b
+                .outer
+                .cmp(&a.outer)
+                .then(a.rank.cmp(&b.rank))
+                .then(a.site.cmp(&b.site)))
+            .then(a.seq.cmp(&b.seq)),
+            Side::Close => (a
+                .outer
+                .cmp(&b.outer)
+                .then(b.rank.cmp(&a.rank))
+                .then(b.site.cmp(&a.site)))
+            .then(a.seq.cmp(&b.seq)),
             Side::Replace => a.seq.cmp(&b.seq),
         })
 }
@@ -87,27 +103,37 @@ mod tests {
     #[test]
     fn outer_opens_first_and_closes_last() {
         let mut e = Edits::default();
-        e.push(0, 0, "[".into(), Side::Open, 1, 0);
-        e.push(0, 0, "(".into(), Side::Open, 5, 0);
-        e.push(1, 1, "]".into(), Side::Close, 1, 0);
-        e.push(1, 1, ")".into(), Side::Close, 5, 0);
+        e.push(0, 0, "[".into(), Side::Open, (1, 0, 0));
+        e.push(0, 0, "(".into(), Side::Open, (5, 0, 0));
+        e.push(1, 1, "]".into(), Side::Close, (1, 0, 0));
+        e.push(1, 1, ")".into(), Side::Close, (5, 0, 0));
         assert_eq!(e.apply("x").unwrap(), "([x])");
     }
 
     #[test]
     fn closes_come_before_opens_and_replacements_last() {
         let mut e = Edits::default();
-        e.push(1, 2, "B".into(), Side::Replace, 9, 0);
-        e.push(1, 1, "<".into(), Side::Open, 9, 0);
-        e.push(1, 1, ">".into(), Side::Close, 9, 0);
+        e.push(1, 2, "B".into(), Side::Replace, (9, 0, 0));
+        e.push(1, 1, "<".into(), Side::Open, (9, 0, 0));
+        e.push(1, 1, ">".into(), Side::Close, (9, 0, 0));
         assert_eq!(e.apply("abc").unwrap(), "a><Bc");
+    }
+
+    #[test]
+    fn sites_on_one_range_close_in_reverse_order() {
+        let mut e = Edits::default();
+        e.push(0, 0, "(".into(), Side::Open, (1, 0, 0));
+        e.push(1, 1, ")".into(), Side::Close, (1, 0, 0));
+        e.push(0, 0, "[".into(), Side::Open, (1, 0, 1));
+        e.push(1, 1, "]".into(), Side::Close, (1, 0, 1));
+        assert_eq!(e.apply("x").unwrap(), "([x])");
     }
 
     #[test]
     fn overlapping_replacements_are_refused() {
         let mut e = Edits::default();
-        e.push(0, 2, "".into(), Side::Replace, 9, 0);
-        e.push(1, 3, "".into(), Side::Replace, 9, 0);
+        e.push(0, 2, "".into(), Side::Replace, (9, 0, 0));
+        e.push(1, 3, "".into(), Side::Replace, (9, 0, 0));
         assert_eq!(e.apply("abcd"), Err(1));
     }
 }

@@ -79,6 +79,7 @@ pub(crate) struct Ctx<'s> {
     outer: usize,
     rank: u8,
     site_start: usize,
+    site_index: usize,
 }
 
 impl<'s> Ctx<'s> {
@@ -93,6 +94,7 @@ impl<'s> Ctx<'s> {
             outer: 0,
             rank: 0,
             site_start: 0,
+            site_index: 0,
         }
     }
 
@@ -125,18 +127,20 @@ impl<'s> Ctx<'s> {
     }
 
     pub(crate) fn insert(&mut self, at: usize, text: String, side: Side) {
-        self.edits.push(at, at, text, side, self.outer, self.rank);
+        self.edits
+            .push(at, at, text, side, (self.outer, self.rank, self.site_index));
     }
 
     /// An insertion that belongs to a node inside the site (an `if` of a chain), nested inside
     /// every site that wraps that node.
     pub(crate) fn insert_within(&mut self, at: usize, text: String, side: Side, node: Range<usize>) {
-        self.edits.push(at, at, text, side, node.len(), u8::MAX);
+        self.edits
+            .push(at, at, text, side, (node.len(), u8::MAX, self.site_index));
     }
 
     pub(crate) fn replace(&mut self, range: Range<usize>, text: String) {
-        self.edits
-            .push(range.start, range.end, text, Side::Replace, self.outer, self.rank);
+        let key = (self.outer, self.rank, self.site_index);
+        self.edits.push(range.start, range.end, text, Side::Replace, key);
     }
 
     pub(crate) fn text(&self, node: tree_sitter::Node) -> &'s str {
@@ -176,7 +180,7 @@ pub fn instrument(source: &str, sites: &[Site], table: &mut SectionTable) -> Res
     // Outer sites first, so timed sections see the declarations their enclosing ones hoisted.
     let mut order: Vec<&Site> = sites.iter().collect();
     order.sort_by_key(|s| (std::cmp::Reverse(s.range.len()), s.kind.rank(), s.range.start));
-    for site in order {
+    for (index, site) in order.into_iter().enumerate() {
         if site.range.start > site.range.end
             || site.range.end > source.len()
             || !source.is_char_boundary(site.range.start)
@@ -186,6 +190,7 @@ pub fn instrument(source: &str, sites: &[Site], table: &mut SectionTable) -> Res
         }
         ctx.outer = site.range.len();
         ctx.site_start = site.range.start;
+        ctx.site_index = index;
         ctx.rank = site.kind.rank();
         match &site.kind {
             SiteKind::Service { section } => service::instrument(&mut ctx, root, site.range.clone(), *section, table)?,
