@@ -177,6 +177,14 @@ pub fn instrument(source: &str, sites: &[Site], table: &mut SectionTable) -> Res
     let parsed = parser.parse(source, None).expect("parsing without a timeout succeeds");
     let root = parsed.root_node();
     let mut ctx = Ctx::new(source);
+    if !sites.is_empty() {
+        if let Some(at) = hides_probe(root, source) {
+            return Err(ctx.error(
+                at,
+                "a local, parameter or field named `beagle` would hide the probe class beagle.probe.Probe",
+            ));
+        }
+    }
     // Outer sites first, so timed sections see the declarations their enclosing ones hoisted.
     let mut order: Vec<&Site> = sites.iter().collect();
     order.sort_by_key(|s| (std::cmp::Reverse(s.range.len()), s.kind.rank(), s.range.start));
@@ -212,6 +220,34 @@ pub fn instrument(source: &str, sites: &[Site], table: &mut SectionTable) -> Res
             message: "sites overlap without nesting".to_string(),
         }
     })
+}
+
+/// Where a variable named `beagle` is declared: inserted code names `beagle.probe.Probe`, which
+/// such a variable would shadow (JLS 6.4.2: a variable wins over a package).
+fn hides_probe(root: tree_sitter::Node, source: &str) -> Option<usize> {
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "identifier" && &source[n.byte_range()] == "beagle" {
+            let declares = n.parent().is_some_and(|p| {
+                matches!(
+                    p.kind(),
+                    "variable_declarator"
+                        | "formal_parameter"
+                        | "catch_formal_parameter"
+                        | "lambda_expression"
+                        | "inferred_parameters"
+                        | "enhanced_for_statement"
+                        | "resource"
+                )
+            });
+            if declares {
+                return Some(n.start_byte());
+            }
+        }
+        let mut c = n.walk();
+        stack.extend(n.children(&mut c));
+    }
+    None
 }
 
 #[cfg(test)]

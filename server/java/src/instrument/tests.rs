@@ -266,3 +266,27 @@ fn an_added_else_stays_inside_a_section_around_its_if() {
          beagle.probe.Probe.branch(3); } } finally { beagle.probe.Probe.stopCpu(4, __beagleT0); } } } }"
     );
 }
+
+#[test]
+fn a_variable_named_beagle_is_an_error() {
+    let src = "class A {\n void m(int beagle) { f(); }\n}";
+    let err = run(
+        src,
+        &[Site {
+            range: at(src, "f();"),
+            kind: SiteKind::Call { section: 0 },
+        }],
+    )
+    .unwrap_err();
+    assert_eq!((err.line, err.column), (2, 13));
+    // A package or class named beagle is harmless.
+    let src = "import beagle.Util;\nclass A { void m() { beagle.Util.f(); } }";
+    assert!(run(
+        src,
+        &[Site {
+            range: at(src, "beagle.Util.f();"),
+            kind: SiteKind::Call { section: 0 }
+        }]
+    )
+    .is_ok());
+}
