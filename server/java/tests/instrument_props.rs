@@ -45,14 +45,6 @@ fn candidates(src: &str) -> Vec<Site> {
             }
             // Declarations used later are hoisted (`var` cannot be: an error, tested elsewhere).
             "local_variable_declaration"
-                if in_block && n.child_by_field_name("type").unwrap().kind() != "type_identifier" =>
-            {
-                out.push(Site {
-                    range,
-                    kind: SiteKind::Demand { section: 4, cpu: false },
-                })
-            }
-            "local_variable_declaration"
                 if in_block && &src[n.child_by_field_name("type").unwrap().byte_range()] != "var" =>
             {
                 out.push(Site {
