@@ -136,7 +136,10 @@ mod tests {
 
     #[test]
     fn a_gc_pause_is_an_outlier_ordinary_spread_is_not() {
-        let mut r = result(&[(1.0, &[10.0, 10.5, 9.8, 10.2, 11.0, 250.0]), (2.0, &[20.0, 21.0, 19.0, 20.5, 60.0])]);
+        let mut r = result(&[
+            (1.0, &[10.0, 10.5, 9.8, 10.2, 11.0, 250.0]),
+            (2.0, &[20.0, 21.0, 19.0, 20.5, 60.0]),
+        ]);
         let stats = point_stats(&r);
         assert_eq!(stats.len(), 2);
         assert_eq!((stats[0].n, stats[0].outliers), (5, 1));
