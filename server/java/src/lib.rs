@@ -15,3 +15,6 @@ pub const PROBE_SOURCES: &[(&str, &str)] = &[
 
 pub mod launch;
 pub mod sections;
+pub mod measure;
+pub mod prepare;
+pub mod refine;
