@@ -46,19 +46,31 @@ pub fn measure_point(
 ) -> Result<PointMeasurement, RunError> {
     let out = run_point(&config.java, &prepared.classpath, launch, point, &config.workload, dir)?;
     let bytes = std::fs::read(&out.events).unwrap_or_default();
-    let decoded = crate::probe::decode::decode(&bytes, &prepared.table, &crate::probe::decode::DecodeOptions {
+    let options = crate::probe::decode::DecodeOptions {
         warmup: 1,
         run: run_tag.to_string(),
-    });
-    let mut notes = decoded.summary.notes();
-    let mut results = results_from_events(&decoded.events, &ResultOptions::default());
+    };
+    let (events, s) = crate::probe::decode::decode(&bytes, &prepared.table, &options);
+    let at = format!("launch `{}` at {}", launch.name, describe(point));
+    let mut notes = Vec::new();
+    for (n, what) in [
+        (s.outside, "records made outside any linked SEFF method (their code ran, but not inside a measured service)"),
+        (s.unknown_sections + s.unknown_types + s.invalid, "records the decoder could not use"),
+        (s.orphans, "records of executions never entered"),
+        (s.truncated_bytes, "bytes of a truncated last record"),
+    ] {
+        if n > 0 {
+            notes.push(format!("{at}: {n} {what}"));
+        }
+    }
+    let mut results = results_from_events(&events, &ResultOptions::default());
     let mut outliers = 0;
     for (element, result) in &mut results {
         if matches!(element.kind, ElementKind::ResourceDemand { .. }) {
             outliers += remove_outliers(result);
         }
     }
-    if decoded.events.is_empty() {
+    if events.is_empty() {
         notes.push(format!(
             "launch `{}` at {}: the probes recorded nothing (is the linked code on the launch's path?)",
             launch.name,
@@ -69,7 +81,7 @@ pub fn measure_point(
         launch: launch.name.clone(),
         point: point.clone(),
         results,
-        summary: EventsSummary::of(&decoded.events),
+        summary: EventsSummary::of(&events),
         outliers,
         wall: out.wall,
         notes,

@@ -217,8 +217,8 @@ pub fn prepare(
     let facts = model_facts(repositories);
     let mut plan = plan(elements, services, links, &facts);
     let probe_dir = work.join("probe");
-    crate::probe::compile_probe(&probe_dir, &config.javac).map_err(|e| e.to_string())?;
-    let probe_classes = probe_dir.join("classes");
+    crate::probe::compile_probe(&probe_dir).map_err(|e| e.to_string())?;
+    let probe_classes = crate::probe::classes_dir(&probe_dir);
     let copy = work.join("src");
     let _ = std::fs::remove_dir_all(&copy);
     let mut hasher = blake3::Hasher::new();
