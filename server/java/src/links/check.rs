@@ -11,9 +11,13 @@ use tree_sitter::Node;
 
 /// What a link's element is in the model.
 enum Element<'a> {
-    Seff { name: Option<String> },
+    Seff {
+        name: Option<String>,
+    },
     Action(&'a Action),
     Transition(&'a BranchTransition),
+    /// A loop body or a transition's behaviour (SoMoX links those to their statements).
+    Behaviour,
 }
 
 impl Element<'_> {
@@ -22,6 +26,7 @@ impl Element<'_> {
             Element::Seff { name } => name.as_deref(),
             Element::Action(a) => a.name.as_deref(),
             Element::Transition(t) => t.name.as_deref(),
+            Element::Behaviour => None,
         }
     }
 }
@@ -51,6 +56,11 @@ fn elements(models: &ModelSet) -> HashMap<&str, Element<'_>> {
         for a in repo.actions() {
             if let Some(id) = &a.id {
                 out.insert(id.as_str(), Element::Action(a));
+            }
+            for b in a.body.behaviours() {
+                if let Some(id) = &b.id {
+                    out.insert(id.as_str(), Element::Behaviour);
+                }
             }
             if let beagle_pcm::model::ActionBody::Branch { transitions } = &a.body {
                 for t in transitions {
@@ -155,7 +165,10 @@ fn kind_problem(element: &Element, nodes: &[Node]) -> Option<String> {
         Element::Seff { .. } if !single(METHOD_KINDS) => {
             Some(format!("a SEFF links to a method declaration, not to {}", found()))
         }
-        Element::Transition(_) if !statements => Some(format!("a transition links to statements, not to {}", found())),
+        Element::Transition(_) | Element::Behaviour if !statements => Some(format!(
+            "a transition or behaviour links to statements, not to {}",
+            found()
+        )),
         Element::Action(a) => match a.kind {
             ActionKind::LoopAction | ActionKind::CollectionIteratorAction if !single(LOOP_KINDS) => Some(format!(
                 "a {} links to one loop statement, not to {}",
