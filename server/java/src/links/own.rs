@@ -43,10 +43,13 @@ pub fn parse(text: &str, path: &Path, sources: &mut Sources) -> Result<Vec<CodeL
                 .and_then(|(l, c)| Some((l.trim().parse::<usize>().ok()?, c.trim().parse::<usize>().ok()?)))
                 .ok_or_else(|| error(format!("{key} = \"{value}\" is not \"line:column\"")))?;
             java.offset_of(l, c).ok_or_else(|| {
+                let size = match java.text.split('\n').nth(l.wrapping_sub(1)) {
+                    Some(line) if l > 0 => format!("line {l} has {} characters", line.chars().count()),
+                    _ => format!("{} lines", java.text.lines().count()),
+                };
                 error(format!(
-                    "{key} = \"{value}\" is not in `{}` ({} lines)",
-                    entry.file.display(),
-                    java.text.lines().count()
+                    "{key} = \"{value}\" is not in `{}` ({size})",
+                    entry.file.display()
                 ))
             })
         };
