@@ -73,13 +73,19 @@ impl Sources {
         self.files.insert(rel.to_path_buf(), file);
     }
 
-    /// A source root as given (relative to the root, or absolute inside it) made relative.
+    /// A source root made workspace-relative. Accepted as given by a caller: relative to the root
+    /// (`src`), already joined with the root (`fixtures/x/src` for root `fixtures/x`, as
+    /// `beagle.toml`'s reader passes them), or absolute inside the root.
     pub fn relative_root(&self, source_root: &Path) -> Result<PathBuf, String> {
+        if let Ok(rel) = source_root.strip_prefix(&self.root) {
+            if !self.root.as_os_str().is_empty() {
+                return Ok(rel.to_path_buf());
+            }
+        }
         if source_root.is_absolute() {
             let real_root = self.root.canonicalize().unwrap_or_else(|_| self.root.clone());
             let real = source_root.canonicalize().unwrap_or_else(|_| source_root.to_path_buf());
             real.strip_prefix(&real_root)
-                .or_else(|_| source_root.strip_prefix(&self.root))
                 .map(Path::to_path_buf)
                 .map_err(|_| format!("source root `{}` is outside the workspace", source_root.display()))
         } else {

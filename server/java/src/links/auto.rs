@@ -1,1 +1,0 @@
-//! Automatic mapping (to come).
