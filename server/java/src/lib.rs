@@ -13,6 +13,7 @@ pub const PROBE_SOURCES: &[(&str, &str)] = &[
     ),
 ];
 
+pub mod launch;
 pub mod links;
 pub mod sections;
 pub mod syntax;
