@@ -305,7 +305,12 @@ impl<'a> Matcher<'a> {
                     self.java.line_col(first.start_byte()).0,
                     self.java.line_col(last.end_byte().saturating_sub(1)).0,
                 );
-                let mut why = format!("statements at lines {l1}-{l2}, between {from} and {to}");
+                let lines = if l1 == l2 {
+                    format!("line {l1}")
+                } else {
+                    format!("lines {l1}-{l2}")
+                };
+                let mut why = format!("statements at {lines}, between {from} and {to}");
                 if group.len() > 1 {
                     why.push_str(&format!(" (shared in order by {} internal actions)", group.len()));
                 }
