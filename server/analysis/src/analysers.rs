@@ -164,17 +164,24 @@ impl MeasurementResultAnalyser for FitAnalyser {
         let result = view.results()[&id].clone();
         let target = view.element(&id).map(|e| Self::target(&e.kind)).unwrap_or_default();
         // (expression, its variable names, the guard of a decided branch transition)
+        let constants = view.code_constants(&id).to_vec();
         let expr = result.dataset().map_err(|e| e.to_string()).and_then(|data| {
             let expr = if target == Target::Probability {
-                fit_branch(&data, &self.options.branch).map(|b| {
+                let mut branch = self.options.branch.clone();
+                branch.tree.constants = constants.clone();
+                fit_branch(&data, &branch).map(|b| {
                     let guard = (b.kind == BranchKind::Guard).then_some(b.guard_stoex).flatten();
                     (b.probability, guard)
                 })
             } else {
                 let mut options = self.options.clone();
                 options.target = target;
+                if let Some(t) = &mut options.threshold {
+                    t.constants = constants.clone();
+                }
                 if let Some(gp) = &mut options.gp {
                     gp.cancel = Some(cancel.flag());
+                    gp.constants.extend(constants.iter().copied());
                 }
                 fit(&data, &options).map(|f| (f.expr, None))
             };

@@ -362,6 +362,10 @@ pub struct Blackboard {
     /// How measurement tools may run the system.
     #[serde(default)]
     pub(crate) launches: Vec<crate::order::LaunchConfiguration>,
+    /// Numeric constants in and around each element's code (element id -> constants), handed to
+    /// the fitting as candidate constants and thresholds.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) code_constants: BTreeMap<String, Vec<f64>>,
 }
 
 impl Blackboard {
@@ -394,6 +398,16 @@ impl Blackboard {
     pub fn with_launches(mut self, launches: Vec<crate::order::LaunchConfiguration>) -> Self {
         self.launches = launches;
         self
+    }
+
+    /// Constants found in the elements' code (element id -> constants).
+    pub fn with_code_constants(mut self, constants: BTreeMap<String, Vec<f64>>) -> Self {
+        self.code_constants = constants;
+        self
+    }
+
+    pub fn code_constants(&self, id: &str) -> &[f64] {
+        self.code_constants.get(id).map_or(&[], Vec::as_slice)
     }
 
     pub fn elements(&self) -> impl Iterator<Item = &MeasurableElement> {

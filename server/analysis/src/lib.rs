@@ -18,6 +18,7 @@ pub mod judge;
 pub mod measurement;
 pub mod model;
 pub mod order;
+pub mod point_stats;
 pub mod results;
 pub mod store;
 pub mod views;
@@ -37,6 +38,7 @@ pub use judge::{FinalJudge, FinishReason, StepKind};
 pub use measurement::{EventsTool, MeasurementTool, RecordedResults};
 pub use model::{scope_elements, ModelScope, Scope, ScopeError, Service};
 pub use order::{CodeSection, LaunchConfiguration, MeasurementOrder, MeasurementSection, ParameterRange, SectionKind};
+pub use point_stats::{point_stats, remove_outliers, PointStats};
 pub use results::{elements_of, results_from_events, ResultOptions};
 pub use store::{
     content_key, EventsSummary, FinishedRun, ResumableRun, RunDescription, RunId, RunRow, RunStatus, Store, StoreError,

@@ -63,6 +63,12 @@ macro_rules! common {
             self.bb.element(id)
         }
 
+        /// Numeric constants found in and around the element's code (static analysis): candidate
+        /// constants and thresholds for the fitting.
+        pub fn code_constants(&self, id: &str) -> &[f64] {
+            self.bb.code_constants(id)
+        }
+
         /// This tool's private data.
         pub fn private_data(&self) -> Option<&serde_json::Value> {
             self.bb.private_data(&self.tool)

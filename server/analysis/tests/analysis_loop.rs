@@ -301,3 +301,19 @@ fn pause_and_continue() {
     // Paused time does not count against the budget.
     assert!(bb.spent_ms() < t.elapsed().as_millis() as u64);
 }
+
+#[test]
+fn code_constants_become_thresholds() {
+    // n in 1..=40, the branch taken iff n > 10: the data put the threshold anywhere in [10, 11).
+    // Without constants the guard takes the simplest number strictly inside, 10.5; with the
+    // code's `if (n > 10)` it says what the code says.
+    let evs = events(7, 120);
+    let guard = |constants: Vec<f64>| {
+        let (bb, tools) = setup(evs.clone());
+        let mut bb = bb.with_code_constants([("_br/_big".to_string(), constants)].into());
+        analyse(&mut bb, &tools, &Control::new(), &mut |_| {});
+        bb.final_expressions()["_br/_big"].proposal.guard.clone().unwrap()
+    };
+    assert_eq!(guard(vec![]), "n.VALUE > 10.5");
+    assert_eq!(guard(vec![3.0, 10.0, 99.0]), "n.VALUE > 10");
+}

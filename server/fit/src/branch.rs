@@ -322,7 +322,9 @@ pub fn fit_branch(data: &Dataset, options: &BranchOptions) -> Result<BranchFit, 
     let probability = match (&best.kind, &best.tree) {
         (BranchKind::Guard, Some(t)) => {
             let class = |l: &Leaf| l.p() > 0.5;
-            guard = t.guard(&class).map(|g| simplest_thresholds(g, &data.columns, n));
+            guard = t
+                .guard(&class)
+                .map(|g| simplest_thresholds(g, &data.columns, n, &options.tree.constants));
             guard_errors = t.leaves().iter().map(|l| l.successes.min(l.trials - l.successes)).sum();
             match &guard {
                 Some(g) if guard_errors == 0.0 => Expr::if_else(g.clone(), Expr::Const(1.0), Expr::Const(0.0)),
@@ -356,7 +358,7 @@ pub fn fit_branch(data: &Dataset, options: &BranchOptions) -> Result<BranchFit, 
 /// likelihood of its own two sides, so the root of `x1 > 50000 && x2 > 0.5` falls just below the
 /// first taken row; with the second comparison in place, any threshold down to the last row with
 /// `x2 > 0.5` below 50000 classifies the same, and `50000` is the simplest among them.
-fn simplest_thresholds<C: AsRef<[f64]>>(mut guard: Cond, columns: &[C], n: usize) -> Cond {
+fn simplest_thresholds<C: AsRef<[f64]>>(mut guard: Cond, columns: &[C], n: usize, constants: &[f64]) -> Cond {
     fn comparisons(c: &Cond, out: &mut Vec<(usize, f64)>) {
         match c {
             Cond::Cmp(_, Expr::Var(v), Expr::Const(t)) => out.push((*v, *t)),
@@ -407,7 +409,7 @@ fn simplest_thresholds<C: AsRef<[f64]>>(mut guard: Cond, columns: &[C], n: usize
         while hi + 2 < uniq.len() && same(hi + 1) {
             hi += 1;
         }
-        let simple = crate::threshold::simplest_between(uniq[lo], uniq[hi + 1]);
+        let simple = crate::threshold::threshold_between(uniq[lo], uniq[hi + 1], constants);
         guard = replace(&guard, k, simple, &mut 0);
     }
     guard

@@ -7,7 +7,8 @@
 //! leave at least `min_leaf` trials on each side (at most `max_splits` per input, evenly spread);
 //! pure nodes and nodes at `max_depth` are leaves. [`Tree::prunings`] lists every subtree with the
 //! same root, for a likelihood criterion to choose among ([`crate::branch`]). The threshold is the
-//! simplest number in the gap ([`crate::threshold::simplest_between`]: `x1 > 200000`).
+//! simplest number in the gap, or a constant from the code that lies in it
+//! ([`crate::threshold::threshold_between`]: `x1 > 200000`).
 //!
 //! A tree becomes an expression of nested `if`s of leaf values ([`Tree::expr`]), or, when each
 //! leaf is classed taken / not taken, a guard ([`Tree::guard`]): the disjunction of the paths to
@@ -15,7 +16,7 @@
 //! fewer comparisons (`x1 > 200000`, `x1 > 100 && x2 > 0.5`).
 
 use crate::expr::{CmpOp, Cond, Expr};
-use crate::threshold::simplest_between;
+use crate::threshold::threshold_between;
 
 /// `x·ln(y)` with `0·ln(0) = 0`.
 fn xlny(x: f64, y: f64) -> f64 {
@@ -40,6 +41,8 @@ pub struct TreeOptions {
     pub min_leaf: f64,
     /// Most split points tried per input and node.
     pub max_splits: usize,
+    /// Constants found in the code: preferred thresholds ([`threshold_between`]).
+    pub constants: Vec<f64>,
 }
 
 impl Default for TreeOptions {
@@ -48,6 +51,7 @@ impl Default for TreeOptions {
             max_depth: 2,
             min_leaf: 3.0,
             max_splits: 1000,
+            constants: Vec::new(),
         }
     }
 }
@@ -202,7 +206,7 @@ fn grow_rows<C: AsRef<[f64]>>(
         last += 1;
     }
     let (lo, hi) = (g[first].1, g[last].2);
-    let threshold = simplest_between(lo, hi);
+    let threshold = threshold_between(lo, hi, &options.constants);
     let col = columns[var].as_ref();
     let (right, left): (Vec<usize>, Vec<usize>) = rows.iter().partition(|r| col[**r] > threshold);
     Tree::Node {

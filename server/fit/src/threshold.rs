@@ -39,6 +39,8 @@ pub struct ThresholdOptions {
     /// Fewest rows per fitted constant on each side: a side with 4 constants on 8 rows all but
     /// interpolates them, and its polynomial pieces say nothing about the law.
     pub min_rows_per_param: usize,
+    /// Constants found in the code: preferred thresholds ([`threshold_between`]).
+    pub constants: Vec<f64>,
 }
 
 impl Default for ThresholdOptions {
@@ -49,6 +51,7 @@ impl Default for ThresholdOptions {
             keep: 3,
             min_jump: 0.02,
             min_rows_per_param: 3,
+            constants: Vec::new(),
         }
     }
 }
@@ -77,6 +80,24 @@ pub fn simplest_between(lo: f64, hi: f64) -> f64 {
         }
     }
     mid
+}
+
+/// The threshold for `x > t` between the rows at `lo` and above at `hi`: a constant from the
+/// code (static analysis) when one separates them (`lo <= c < hi`: the code's own threshold, which
+/// the data cannot pin down more closely), the simplest such constant when several do; else
+/// [`simplest_between`].
+pub fn threshold_between(lo: f64, hi: f64, constants: &[f64]) -> f64 {
+    constants
+        .iter()
+        .copied()
+        .filter(|c| c.is_finite() && lo <= *c && *c < hi)
+        .min_by(|a, b| {
+            let mid = lo + (hi - lo) / 2.0;
+            significant_digits(*a)
+                .cmp(&significant_digits(*b))
+                .then((a - mid).abs().total_cmp(&(b - mid).abs()))
+        })
+        .unwrap_or_else(|| simplest_between(lo, hi))
 }
 
 /// Penalty per significant digit of the threshold: between splits that fit equally well (the
@@ -270,7 +291,7 @@ pub fn thresholds<C: AsRef<[f64]>>(
         {
             continue;
         }
-        let threshold = simplest_between(lo, hi);
+        let threshold = threshold_between(lo, hi, &options.constants);
         let (right_expr, left_expr) = (rf.expr(&rb), lf.expr(&lb));
         if jump(columns, &s, j, threshold, (&left, &left_expr), (&right, &right_expr)) < options.min_jump {
             continue;
@@ -313,6 +334,21 @@ mod tests {
     #[test]
     fn simplest_numbers() {
         assert_eq!(simplest_between(199123.0, 201456.0), 200000.0);
+        // The code's constant wins when it separates the rows; otherwise the simplest number.
+        assert_eq!(
+            threshold_between(150000.0, 300000.0, &[1.0, 210000.0, 400000.0]),
+            210000.0
+        );
+        assert_eq!(
+            threshold_between(150000.0, 300000.0, &[210000.0, 250000.0, 200000.0]),
+            200000.0
+        );
+        assert_eq!(
+            threshold_between(200000.0, 300000.0, &[200000.0]),
+            200000.0,
+            "x > 200000 keeps 200000 below"
+        );
+        assert_eq!(threshold_between(150000.0, 300000.0, &[300000.0, 7.0]), 200000.0);
         assert_eq!(simplest_between(0.0, 1.0), 0.5);
         assert_eq!(simplest_between(-5.0, -3.0), -4.0);
         assert_eq!(simplest_between(-1.0, 1.0), 0.0);

@@ -3,16 +3,17 @@
 
 /// The probe runtime's Java sources, compiled with javac at analysis time.
 pub const PROBE_SOURCES: &[(&str, &str)] = &[
-    (
-        "beagle/probe/Probe.java",
-        include_str!("../probe/beagle/probe/Probe.java"),
-    ),
-    (
-        "beagle/probe/Launcher.java",
-        include_str!("../probe/beagle/probe/Launcher.java"),
-    ),
+    ("beagle/probe/Probe.java", include_str!("../probe/beagle/probe/Probe.java")),
+    ("beagle/probe/Launcher.java", include_str!("../probe/beagle/probe/Launcher.java")),
 ];
 
 pub mod constants;
 pub mod instrument;
+pub mod launch;
+pub mod links;
+pub mod measure;
+pub mod prepare;
+pub mod probe;
+pub mod refine;
 pub mod sections;
+pub mod syntax;

@@ -11,7 +11,11 @@ pub enum Section {
     Service { service: String },
     /// An internal action's statements, timed for one resource type (CPU time when the resource
     /// is the CPU, wall time otherwise).
-    Demand { action: String, resource: String, cpu: bool },
+    Demand {
+        action: String,
+        resource: String,
+        cpu: bool,
+    },
     /// A loop: iterations per execution of the loop statement.
     Loop { loop_id: String },
     /// A branch transition's code: ran once per record.
@@ -46,6 +50,9 @@ impl SectionTable {
     }
 
     pub fn slot(&self, id: i32) -> Option<&str> {
-        usize::try_from(id).ok().and_then(|i| self.slots.get(i)).map(String::as_str)
+        usize::try_from(id)
+            .ok()
+            .and_then(|i| self.slots.get(i))
+            .map(String::as_str)
     }
 }

@@ -19,6 +19,8 @@ pub struct Measured {
     pub cached: bool,
     /// What the import could not use.
     pub notes: Vec<String>,
+    /// Element id -> constants in and around its code (from the Java tool's static analysis).
+    pub constants: std::collections::BTreeMap<String, Vec<f64>>,
 }
 
 impl Measured {
@@ -63,6 +65,7 @@ fn key_of(source: &Source, options: &ResultOptions) -> Result<(String, &'static 
             parts.push(mapping.as_deref().map(read).transpose()?.unwrap_or_default());
             "kieker"
         }
+        Source::Java { .. } => "java",
     };
     let refs: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
     Ok((content_key(&refs), tool))
@@ -80,6 +83,7 @@ pub fn load(source: &Source, store: &mut Store) -> Result<Measured, String> {
             results: m.results,
             cached: true,
             notes: Vec::new(),
+            constants: Default::default(),
         });
     }
     let mut notes = Vec::new();
@@ -113,6 +117,7 @@ pub fn load(source: &Source, store: &mut Store) -> Result<Measured, String> {
             }
             events
         }
+        Source::Java { .. } => return Err("the Java tool measures through its own driver, not from files".into()),
     };
     let results = results_from_events(&events, &options);
     let m = StoredMeasurement {
@@ -129,5 +134,6 @@ pub fn load(source: &Source, store: &mut Store) -> Result<Measured, String> {
         results: m.results,
         cached: false,
         notes,
+        constants: Default::default(),
     })
 }

@@ -9,6 +9,7 @@
 //! last step; elements another finished analysis of the same measurements made final are reused.
 
 mod atomic;
+mod java;
 mod measurements;
 mod progress;
 mod report;
@@ -115,8 +116,20 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         verbose: args.verbose,
     };
     let mut store = Store::open(&ws.root).map_err(|e| e.to_string())?;
-    let measured = measurements::load(&source, &mut store)?;
     let mut report = Report::default();
+    let measured = match &source {
+        Source::Java { config, links } => java::measure(
+            &ws.root,
+            &ws.repositories,
+            config,
+            links.as_deref(),
+            &scope,
+            &settings,
+            &mut store,
+            &mut report,
+        )?,
+        other => measurements::load(other, &mut store)?,
+    };
     for note in &measured.notes {
         report.diagnostics.push(Diagnostic {
             severity: "info",
@@ -343,7 +356,10 @@ fn run_loop(
     store: &mut Store,
 ) -> Result<(Blackboard, String), String> {
     let count = elements.len();
-    let fresh_bb = Blackboard::new(elements).with_fitness(fitness).with_stop_rules(stop);
+    let fresh_bb = Blackboard::new(elements)
+        .with_fitness(fitness)
+        .with_stop_rules(stop)
+        .with_code_constants(measured.constants.clone());
     let (mut bb, run, resumed) = match store.unfinished_run(run_key).map_err(|e| e.to_string())? {
         Some(r) if !settings.fresh => (r.blackboard, r.run, Some(r.step)),
         _ => {

@@ -12,8 +12,9 @@
 //! seed = 1
 //! budget = 120                          # seconds
 //! ```
-//! Relative paths are relative to the folder of `beagle.toml`; other tables (the Java tool's
-//! `[java]` and `[[launch]]`) are left to their tools.
+//! Relative paths are relative to the folder of `beagle.toml`. Without `[measurements]`, a
+//! `[java]` table with `[[launch]]`es measures the Java system (`beagle_java::launch::config`),
+//! linked to the model by `[model] links`.
 
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -23,6 +24,11 @@ use std::path::{Path, PathBuf};
 pub enum Source {
     Events(PathBuf),
     Kieker { dir: PathBuf, mapping: Option<PathBuf> },
+    /// Measure the Java system (`[java]` and `[[launch]]`), with the code links of `[model] links`.
+    Java {
+        config: Box<beagle_java::launch::JavaConfig>,
+        links: Option<PathBuf>,
+    },
 }
 
 /// Everything resolved: absolute or relative-to-cwd paths.
@@ -110,7 +116,7 @@ pub fn resolve(path: &Path) -> Result<Workspace, String> {
 fn from_toml(dir: &Path, toml_path: &Path, text: &str) -> Result<Workspace, String> {
     let config: Config = toml::from_str(text).map_err(|e| beagle_measure::toml_error(toml_path, text, &e))?;
     let model = config.model.unwrap_or_default();
-    let _links = model.links; // read by the Java tool (issue 5)
+    let links = model.links.map(|l| dir.join(l));
     let repositories: Vec<PathBuf> = match model.repository {
         Some(OneOrMany::One(p)) => vec![dir.join(p)],
         Some(OneOrMany::Many(ps)) => ps.into_iter().map(|p| dir.join(p)).collect(),
@@ -129,7 +135,10 @@ fn from_toml(dir: &Path, toml_path: &Path, text: &str) -> Result<Workspace, Stri
             dir: dir.join(k),
             mapping: m.mapping.map(|p| dir.join(p)),
         }),
-        (None, None) => None,
+        (None, None) => beagle_java::launch::read_java_config(toml_path, text)?.map(|config| Source::Java {
+            config: Box::new(config),
+            links,
+        }),
     };
     let a = config.analysis.unwrap_or_default();
     Ok(Workspace {

@@ -31,8 +31,11 @@ public final class Probe {
     static final int RECORD = 32;
     static final int BUFFER = RECORD * 2048;
 
-    /** Set by the launcher before each run of the main method; warm-up runs are dropped later. */
-    public static volatile int iteration;
+    /**
+     * Set by the launcher before each run of the main method (0: warm-up, dropped by the decoder).
+     * Without the launcher (a launch `command`), the environment's BEAGLE_ITERATION says it.
+     */
+    public static volatile int iteration = initialIteration();
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final AtomicLong EXECUTIONS = new AtomicLong();
@@ -90,8 +93,17 @@ public final class Probe {
 
     private Probe() {}
 
+    private static int initialIteration() {
+        try {
+            String v = System.getenv("BEAGLE_ITERATION");
+            return v == null ? 1 : Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            return 1;
+        }
+    }
+
     private static FileChannel open() {
-        String path = System.getProperty("beagle.events");
+        String path = System.getProperty("beagle.events", System.getenv("BEAGLE_EVENTS"));
         if (path == null) {
             return null;
         }

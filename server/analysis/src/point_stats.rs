@@ -1,0 +1,163 @@
+//! Statistics per parameter point (PerfJavaDoc's tables): an element's observations grouped by
+//! the exact parameter values they were made under, with outliers removed by a documented rule.
+//!
+//! **Outlier rule** (Tukey's far-out fences): within a point of at least [`MIN_FOR_OUTLIERS`]
+//! observations, a value below `Q1 − 3·IQR` or above `Q3 + 3·IQR` is an outlier (a GC pause, a
+//! JIT recompilation, a descheduled thread). Fences of 3 IQR, not the usual 1.5, because timing
+//! data are right-skewed and the usual fences would cut a tenth of ordinary runs. Counts (loops,
+//! branches, parameter values) are exact and never lose values.
+
+use crate::blackboard::{MeasurementResult, Observation};
+use crate::events::Parameters;
+use beagle_fit::stats::{mean, quantile_sorted, stddev};
+use serde::{Deserialize, Serialize};
+
+/// Fewest observations at a point for the outlier rule to apply.
+pub const MIN_FOR_OUTLIERS: usize = 4;
+/// Fence distance in interquartile ranges.
+pub const FENCE_IQR: f64 = 3.0;
+
+/// One parameter point's statistics, after outlier removal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PointStats {
+    pub parameters: Parameters,
+    /// Observations kept.
+    pub n: usize,
+    /// Observations removed as outliers.
+    pub outliers: usize,
+    pub mean: f64,
+    pub median: f64,
+    pub std_dev: f64,
+    pub q1: f64,
+    pub q3: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+/// Observations grouped by identical parameters, in parameter order.
+fn groups(observations: &[Observation]) -> Vec<(Parameters, Vec<usize>)> {
+    let mut keyed: Vec<(Vec<(String, u64)>, usize)> = observations
+        .iter()
+        .enumerate()
+        .map(|(i, o)| (o.parameters.iter().map(|(k, v)| (k.clone(), v.to_bits())).collect(), i))
+        .collect();
+    keyed.sort();
+    let mut out: Vec<(Parameters, Vec<usize>)> = Vec::new();
+    let mut last: Option<&Vec<(String, u64)>> = None;
+    for (key, i) in &keyed {
+        if last != Some(key) {
+            out.push((observations[*i].parameters.clone(), Vec::new()));
+            last = Some(key);
+        }
+        if let Some(g) = out.last_mut() {
+            g.1.push(*i);
+        }
+    }
+    out
+}
+
+/// The fences `(low, high)` of sorted values (infinite when the rule does not apply).
+fn fences(sorted: &[f64]) -> (f64, f64) {
+    if sorted.len() < MIN_FOR_OUTLIERS {
+        return (f64::NEG_INFINITY, f64::INFINITY);
+    }
+    let (q1, q3) = (quantile_sorted(sorted, 0.25), quantile_sorted(sorted, 0.75));
+    let iqr = q3 - q1;
+    (q1 - FENCE_IQR * iqr, q3 + FENCE_IQR * iqr)
+}
+
+fn sorted_values(observations: &[Observation], rows: &[usize]) -> Vec<f64> {
+    let mut v: Vec<f64> = rows.iter().map(|r| observations[*r].value).collect();
+    v.sort_by(f64::total_cmp);
+    v
+}
+
+/// Removes the outliers of every point (see the module documentation); returns how many.
+pub fn remove_outliers(result: &mut MeasurementResult) -> usize {
+    let mut drop = vec![false; result.observations.len()];
+    for (_, rows) in groups(&result.observations) {
+        let (lo, hi) = fences(&sorted_values(&result.observations, &rows));
+        for r in rows {
+            let v = result.observations[r].value;
+            drop[r] = v < lo || v > hi;
+        }
+    }
+    let removed = drop.iter().filter(|d| **d).count();
+    let mut i = 0;
+    result.observations.retain(|_| {
+        i += 1;
+        !drop[i - 1]
+    });
+    removed
+}
+
+/// Statistics per parameter point, outliers left out of them (and counted).
+pub fn point_stats(result: &MeasurementResult) -> Vec<PointStats> {
+    groups(&result.observations)
+        .into_iter()
+        .map(|(parameters, rows)| {
+            let all = sorted_values(&result.observations, &rows);
+            let (lo, hi) = fences(&all);
+            let kept: Vec<f64> = all.iter().copied().filter(|v| *v >= lo && *v <= hi).collect();
+            PointStats {
+                parameters,
+                n: kept.len(),
+                outliers: all.len() - kept.len(),
+                mean: mean(&kept),
+                median: quantile_sorted(&kept, 0.5),
+                std_dev: stddev(&kept),
+                q1: quantile_sorted(&kept, 0.25),
+                q3: quantile_sorted(&kept, 0.75),
+                min: kept.first().copied().unwrap_or(f64::NAN),
+                max: kept.last().copied().unwrap_or(f64::NAN),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(points: &[(f64, &[f64])]) -> MeasurementResult {
+        MeasurementResult {
+            element: "e".into(),
+            observations: points
+                .iter()
+                .flat_map(|(n, values)| {
+                    values.iter().map(move |v| Observation {
+                        parameters: [("n.VALUE".to_string(), *n)].into(),
+                        value: *v,
+                    })
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_gc_pause_is_an_outlier_ordinary_spread_is_not() {
+        let mut r = result(&[
+            (1.0, &[10.0, 10.5, 9.8, 10.2, 11.0, 250.0]),
+            (2.0, &[20.0, 21.0, 19.0, 20.5, 60.0]),
+        ]);
+        let stats = point_stats(&r);
+        assert_eq!(stats.len(), 2);
+        assert_eq!((stats[0].n, stats[0].outliers), (5, 1));
+        assert_eq!(stats[0].median, 10.2);
+        assert_eq!((stats[0].min, stats[0].max), (9.8, 11.0));
+        // Second point: Q1 20, Q3 21, so 60 is far beyond the fence at 24.
+        assert_eq!((stats[1].n, stats[1].outliers), (4, 1));
+        assert_eq!(remove_outliers(&mut r), 2);
+        assert_eq!(r.observations.len(), 9);
+        assert!(r.observations.iter().all(|o| o.value < 50.0));
+        assert_eq!(remove_outliers(&mut r), 0, "idempotent on clean data");
+    }
+
+    #[test]
+    fn small_points_keep_everything() {
+        let mut r = result(&[(1.0, &[1.0, 1.0, 1000.0])]);
+        assert_eq!(remove_outliers(&mut r), 0);
+        let s = &point_stats(&r)[0];
+        assert_eq!((s.n, s.q1, s.median, s.q3), (3, 1.0, 1.0, 500.5));
+    }
+}

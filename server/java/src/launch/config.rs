@@ -1,0 +1,398 @@
+//! `beagle.toml`'s Java tables: where the sources are, how to run the system, and over which
+//! parameters (see the README's "Measuring Java" section).
+//!
+//! ```toml
+//! [java]
+//! sources = ["src"]            # source roots
+//! classpath = []               # extra jars or folders
+//! warmup = 3                   # runs of main per JVM whose measurements are dropped ...
+//! warmup_ms = 300              # ... and at least this long (JIT compilation)
+//! repetitions = 3              # measured runs of main per parameter point
+//! timeout = 120                # seconds per JVM; the whole process group is killed after it
+//! points = 12                  # parameter points of the quick first pass
+//! refine = 8                   # points added by the second pass
+//! [[launch]]
+//! name = "upload"
+//! main = "app.Driver"          # or: command = ["mvn", "-q", "exec:java", "-Dexec.args={args}"]
+//! args = ["--files", "{files}"]
+//! [launch.parameters]
+//! files = { from = 1, to = 40 }           # a range: Beagle picks the points
+//! compressed = { values = [true, false] } # numbers, booleans or strings
+//! ```
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// A launch parameter: a range Beagle picks points from, or the values to use.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParameterSpec {
+    /// `integer`: both bounds are integers, so are the points.
+    Range {
+        from: f64,
+        to: f64,
+        integer: bool,
+    },
+    Values(Vec<PointValue>),
+}
+
+/// One value of a launch parameter.
+#[derive(Clone, Debug, PartialEq, PartialOrd)]
+pub enum PointValue {
+    Number(f64),
+    Bool(bool),
+    Text(String),
+}
+
+impl std::fmt::Display for PointValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PointValue::Number(x) if x.fract() == 0.0 && x.abs() < 1e15 => write!(f, "{}", *x as i64),
+            PointValue::Number(x) => write!(f, "{x}"),
+            PointValue::Bool(b) => write!(f, "{b}"),
+            PointValue::Text(s) => f.write_str(s),
+        }
+    }
+}
+
+/// How a launch starts the system.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Target {
+    /// A main class, run by Beagle's launcher in one JVM per point (warm-up and repetitions inside).
+    Main(String),
+    /// A command (`{classpath}` and `{args}` are substituted); one process per repetition.
+    Command(Vec<String>),
+}
+
+/// One `[[launch]]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Launch {
+    pub name: String,
+    pub target: Target,
+    /// Arguments with `{parameter}` placeholders.
+    pub args: Vec<String>,
+    pub parameters: BTreeMap<String, ParameterSpec>,
+    pub env: BTreeMap<String, String>,
+    pub jvm_args: Vec<String>,
+}
+
+/// How much to measure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Workload {
+    pub warmup: u32,
+    pub warmup_ms: u64,
+    pub repetitions: u32,
+    pub timeout_s: f64,
+    pub points: usize,
+    pub refine: usize,
+}
+
+impl Default for Workload {
+    fn default() -> Self {
+        Workload {
+            warmup: 3,
+            warmup_ms: 300,
+            repetitions: 3,
+            timeout_s: 120.0,
+            points: 12,
+            refine: 8,
+        }
+    }
+}
+
+/// The Java tool's configuration, paths resolved against the folder of `beagle.toml`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JavaConfig {
+    pub root: PathBuf,
+    pub sources: Vec<PathBuf>,
+    pub classpath: Vec<PathBuf>,
+    pub java: PathBuf,
+    pub javac: PathBuf,
+    pub workload: Workload,
+    pub launches: Vec<Launch>,
+    /// Use automatic links (proposed, with confidence) for elements without a link.
+    pub automatic_links: bool,
+}
+
+#[derive(Deserialize)]
+struct File {
+    java: Option<JavaTable>,
+    #[serde(default)]
+    launch: Vec<LaunchTable>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JavaTable {
+    sources: Vec<PathBuf>,
+    #[serde(default)]
+    classpath: Vec<PathBuf>,
+    java: Option<PathBuf>,
+    javac: Option<PathBuf>,
+    warmup: Option<u32>,
+    warmup_ms: Option<u64>,
+    repetitions: Option<u32>,
+    timeout: Option<f64>,
+    points: Option<usize>,
+    refine: Option<usize>,
+    automatic_links: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LaunchTable {
+    name: String,
+    main: Option<String>,
+    command: Option<Vec<String>>,
+    #[serde(default)]
+    args: Vec<String>,
+    #[serde(default)]
+    parameters: BTreeMap<String, ParameterTable>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    #[serde(default)]
+    jvm_args: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged, deny_unknown_fields)]
+enum ParameterTable {
+    Range { from: f64, to: f64 },
+    Values { values: Vec<toml::Value> },
+}
+
+/// Reads the Java tables of `beagle.toml` (`None` when there is no `[java]` table).
+pub fn read_java_config(toml_path: &Path, text: &str) -> Result<Option<JavaConfig>, String> {
+    let shown = toml_path.display();
+    let file: File = toml::from_str(text).map_err(|e| beagle_measure::toml_error(toml_path, text, &e))?;
+    let Some(java) = file.java else {
+        if !file.launch.is_empty() {
+            return Err(format!(
+                "{shown}: [[launch]] needs a [java] table with the source roots"
+            ));
+        }
+        return Ok(None);
+    };
+    let root = toml_path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let defaults = Workload::default();
+    let workload = Workload {
+        warmup: java.warmup.unwrap_or(defaults.warmup),
+        warmup_ms: java.warmup_ms.unwrap_or(defaults.warmup_ms),
+        repetitions: java.repetitions.unwrap_or(defaults.repetitions),
+        timeout_s: java.timeout.unwrap_or(defaults.timeout_s),
+        points: java.points.unwrap_or(defaults.points),
+        refine: java.refine.unwrap_or(defaults.refine),
+    };
+    if workload.repetitions == 0 {
+        return Err(format!("{shown}: [java] repetitions must be at least 1"));
+    }
+    if !(workload.timeout_s > 0.0 && workload.timeout_s.is_finite()) {
+        return Err(format!("{shown}: [java] timeout must be a positive number of seconds"));
+    }
+    if java.sources.is_empty() {
+        return Err(format!("{shown}: [java] sources names no source root"));
+    }
+    if file.launch.is_empty() {
+        return Err(format!(
+            "{shown}: [java] needs at least one [[launch]] to run the system"
+        ));
+    }
+    let mut launches = Vec::new();
+    for l in file.launch {
+        launches.push(launch(&shown.to_string(), l)?);
+    }
+    let mut names: Vec<&str> = launches.iter().map(|l| l.name.as_str()).collect();
+    names.sort_unstable();
+    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!("{shown}: two launches are named `{}`", w[0]));
+    }
+    Ok(Some(JavaConfig {
+        sources: java.sources.iter().map(|p| root.join(p)).collect(),
+        classpath: java.classpath.iter().map(|p| root.join(p)).collect(),
+        java: java.java.unwrap_or_else(|| "java".into()),
+        javac: java.javac.unwrap_or_else(|| "javac".into()),
+        workload,
+        launches,
+        automatic_links: java.automatic_links.unwrap_or(true),
+        root,
+    }))
+}
+
+fn launch(shown: &str, l: LaunchTable) -> Result<Launch, String> {
+    let at = format!("{shown}: launch `{}`", l.name);
+    let target = match (l.main, l.command) {
+        (Some(m), None) => Target::Main(m),
+        (None, Some(c)) if !c.is_empty() => Target::Command(c),
+        (None, Some(_)) => return Err(format!("{at}: command is empty")),
+        (Some(_), Some(_)) => return Err(format!("{at}: give main or command, not both")),
+        (None, None) => return Err(format!("{at}: give main (a class) or command")),
+    };
+    let mut parameters = BTreeMap::new();
+    for (name, p) in l.parameters {
+        let spec = match p {
+            ParameterTable::Range { from, to } => {
+                if !(from.is_finite() && to.is_finite() && from <= to) {
+                    return Err(format!("{at}: parameter `{name}`: the range needs from <= to"));
+                }
+                ParameterSpec::Range {
+                    from,
+                    to,
+                    integer: from.fract() == 0.0 && to.fract() == 0.0,
+                }
+            }
+            ParameterTable::Values { values } => {
+                if values.is_empty() {
+                    return Err(format!("{at}: parameter `{name}` has no values"));
+                }
+                let vs = values
+                    .into_iter()
+                    .map(|v| match v {
+                        toml::Value::Integer(i) => Ok(PointValue::Number(i as f64)),
+                        toml::Value::Float(x) => Ok(PointValue::Number(x)),
+                        toml::Value::Boolean(b) => Ok(PointValue::Bool(b)),
+                        toml::Value::String(s) => Ok(PointValue::Text(s)),
+                        other => Err(format!(
+                            "{at}: parameter `{name}`: values are numbers, booleans or strings, not {}",
+                            other.type_str()
+                        )),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                ParameterSpec::Values(vs)
+            }
+        };
+        parameters.insert(name, spec);
+    }
+    let mut texts: Vec<&str> = l.args.iter().map(String::as_str).collect();
+    if let Target::Command(c) = &target {
+        texts.extend(c.iter().map(String::as_str));
+    }
+    for text in &texts {
+        for name in placeholders(text) {
+            if !parameters.contains_key(name) && name != "classpath" && name != "args" {
+                return Err(format!(
+                    "{at}: `{{{name}}}` in `{text}` is not a parameter (declared: {})",
+                    parameters.keys().cloned().collect::<Vec<_>>().join(", ")
+                ));
+            }
+        }
+    }
+    Ok(Launch {
+        name: l.name,
+        target,
+        args: l.args,
+        parameters,
+        env: l.env,
+        jvm_args: l.jvm_args,
+    })
+}
+
+/// The `{name}` placeholders of a text.
+pub fn placeholders(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        match after.find('}') {
+            Some(close) => {
+                out.push(&after[..close]);
+                rest = &after[close + 1..];
+            }
+            None => break,
+        }
+    }
+    out
+}
+
+/// `text` with `{name}` replaced by the values.
+pub fn substitute(text: &str, values: &BTreeMap<String, String>) -> String {
+    let mut out = text.to_string();
+    for (k, v) in values {
+        out = out.replace(&format!("{{{k}}}"), v);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Result<Option<JavaConfig>, String> {
+        read_java_config(Path::new("ws/beagle.toml"), text)
+    }
+
+    const GOOD: &str = r#"
+[model]
+repository = "m.repository"
+[java]
+sources = ["src"]
+repetitions = 5
+[[launch]]
+name = "upload"
+main = "app.Driver"
+args = ["--files", "{files}", "--size", "{size}", "--mode", "{mode}"]
+[launch.parameters]
+files = { from = 1, to = 40 }
+size = { values = [1000, 2.5e4] }
+mode = { values = [true, "fast"] }
+"#;
+
+    #[test]
+    fn reads_sources_launches_and_parameters() {
+        let c = read(GOOD).unwrap().unwrap();
+        assert_eq!(c.sources, vec![PathBuf::from("ws/src")]);
+        assert_eq!(c.workload.repetitions, 5);
+        assert_eq!(c.workload.warmup, Workload::default().warmup);
+        let l = &c.launches[0];
+        assert_eq!(l.target, Target::Main("app.Driver".into()));
+        assert_eq!(
+            l.parameters["files"],
+            ParameterSpec::Range {
+                from: 1.0,
+                to: 40.0,
+                integer: true
+            }
+        );
+        assert_eq!(
+            l.parameters["size"],
+            ParameterSpec::Values(vec![PointValue::Number(1000.0), PointValue::Number(25000.0)])
+        );
+        assert_eq!(
+            l.parameters["mode"],
+            ParameterSpec::Values(vec![PointValue::Bool(true), PointValue::Text("fast".into())])
+        );
+    }
+
+    #[test]
+    fn no_java_table_is_no_java_tool() {
+        assert_eq!(read("[model]\nrepository = \"m.repository\"\n").unwrap(), None);
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        let undeclared = GOOD.replace("\"{mode}\"", "\"{speed}\"");
+        let e = read(&undeclared).unwrap_err();
+        assert!(e.contains("launch `upload`") && e.contains("`{speed}`"), "{e}");
+        let both = GOOD.replace("main = \"app.Driver\"", "main = \"a.B\"\ncommand = [\"x\"]");
+        assert!(read(&both).unwrap_err().contains("not both"));
+        let neither = GOOD.replace("main = \"app.Driver\"", "");
+        assert!(read(&neither).unwrap_err().contains("give main"));
+        let backwards = GOOD.replace("from = 1, to = 40", "from = 40, to = 1");
+        assert!(read(&backwards).unwrap_err().contains("from <= to"));
+        let table = GOOD.replace("values = [1000, 2.5e4]", "values = [{a = 1}]");
+        assert!(read(&table).unwrap_err().contains("not table"));
+        let typo = GOOD.replace("repetitions = 5", "repetition = 5");
+        let e = read(&typo).unwrap_err();
+        assert!(e.contains("beagle.toml") && e.contains("repetition"), "{e}");
+        let no_launch = "[java]\nsources = [\"src\"]\n";
+        assert!(read(no_launch).unwrap_err().contains("at least one [[launch]]"));
+    }
+
+    #[test]
+    fn placeholders_and_substitution() {
+        assert_eq!(placeholders("--a={x},{y}"), vec!["x", "y"]);
+        let v: BTreeMap<String, String> = [("x".to_string(), "1".to_string())].into();
+        assert_eq!(substitute("--a={x}", &v), "--a=1");
+        assert_eq!(PointValue::Number(40.0).to_string(), "40");
+        assert_eq!(PointValue::Number(0.5).to_string(), "0.5");
+    }
+}

@@ -1,0 +1,10 @@
+//! Launch configurations and workloads: which parameter points to run, how to run them, and
+//! what the runs measured.
+
+pub mod config;
+pub mod points;
+pub mod run;
+
+pub use config::{read_java_config, JavaConfig, Launch, ParameterSpec, PointValue, Target, Workload};
+pub use points::{coarse_points, describe, refine_points, Point};
+pub use run::{run_point, Classpath, RunError, RunFailure, RunOutput};

@@ -1,0 +1,323 @@
+//! Running one parameter point of a launch: one JVM through Beagle's launcher (warm-up and
+//! repetitions inside), or, for a `command`, one process per run. Every process gets its own
+//! process group and a timeout; on timeout the whole group is killed (a build tool's child JVM
+//! too). Errors name the launch and the point, and keep stderr's last lines.
+
+use super::config::{substitute, Launch, Target, Workload};
+use super::points::{describe, Point};
+use std::collections::BTreeMap;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// Where the compiled, instrumented system is.
+#[derive(Clone, Debug)]
+pub struct Classpath {
+    /// Instrumented classes, probe runtime, the user's extra entries.
+    pub entries: Vec<PathBuf>,
+}
+
+impl Classpath {
+    pub fn joined(&self) -> String {
+        self.entries
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(":")
+    }
+}
+
+/// What one point's runs left: the events file the probes wrote.
+#[derive(Clone, Debug)]
+pub struct RunOutput {
+    pub events: PathBuf,
+    pub wall: Duration,
+}
+
+/// Why a point could not be measured.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunFailure {
+    Timeout { seconds: f64 },
+    Exit { code: Option<i32>, stderr: String },
+    MainNotFound { stderr: String },
+    Spawn(String),
+}
+
+/// A failed point: which launch, which point, what happened.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunError {
+    pub launch: String,
+    pub point: String,
+    pub failure: RunFailure,
+}
+
+impl RunError {
+    /// Whether other points of the launch will fail the same way (so there is no use trying them).
+    pub fn is_fatal(&self) -> bool {
+        matches!(self.failure, RunFailure::MainNotFound { .. } | RunFailure::Spawn(_))
+    }
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "launch `{}` at {}: ", self.launch, self.point)?;
+        match &self.failure {
+            RunFailure::Timeout { seconds } => {
+                write!(f, "timed out after {seconds} s; its process group was killed")
+            }
+            RunFailure::Exit { code, stderr } => {
+                match code {
+                    Some(c) => write!(f, "exited with code {c}")?,
+                    None => write!(f, "was killed by a signal")?,
+                }
+                if !stderr.is_empty() {
+                    write!(f, "; its error output ends with:\n{stderr}")?;
+                }
+                Ok(())
+            }
+            RunFailure::MainNotFound { stderr } => write!(f, "{}", stderr.trim()),
+            RunFailure::Spawn(e) => write!(f, "cannot start: {e}"),
+        }
+    }
+}
+
+/// The last `n` lines of a file (what a crash printed last).
+fn tail(path: &Path, n: usize) -> String {
+    let text = std::fs::read(path)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
+}
+
+/// Waits for the child, killing its process group after `timeout`.
+fn wait(child: &mut std::process::Child, timeout: Duration) -> Result<ExitStatus, RunFailure> {
+    let start = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Ok(status),
+            Ok(None) => {}
+            Err(e) => return Err(RunFailure::Spawn(e.to_string())),
+        }
+        if start.elapsed() >= timeout {
+            kill_group(child.id());
+            let _ = child.wait();
+            return Err(RunFailure::Timeout {
+                seconds: timeout.as_secs_f64(),
+            });
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// SIGKILL to the process group the child leads (it was spawned with `process_group(0)`).
+fn kill_group(pid: u32) {
+    if let Ok(pid) = i32::try_from(pid) {
+        // SAFETY: kill(2) with a negative pid signals the group; no memory is involved.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+}
+
+/// One process, its output in `dir`, killed with its group after the timeout.
+fn run_process(mut cmd: Command, dir: &Path, timeout: Duration) -> Result<(), RunFailure> {
+    let stdout = std::fs::File::create(dir.join("stdout.txt")).map_err(|e| RunFailure::Spawn(e.to_string()))?;
+    let stderr_path = dir.join("stderr.txt");
+    let stderr = std::fs::File::create(&stderr_path).map_err(|e| RunFailure::Spawn(e.to_string()))?;
+    cmd.stdin(Stdio::null()).stdout(stdout).stderr(stderr).process_group(0);
+    let program = cmd.get_program().to_string_lossy().into_owned();
+    let mut child = cmd.spawn().map_err(|e| RunFailure::Spawn(format!("{program}: {e}")))?;
+    let status = wait(&mut child, timeout)?;
+    if status.success() {
+        return Ok(());
+    }
+    let stderr = tail(&stderr_path, 20);
+    if status.code() == Some(3) && stderr.contains("beagle: ") {
+        return Err(RunFailure::MainNotFound { stderr });
+    }
+    Err(RunFailure::Exit {
+        code: status.code(),
+        stderr,
+    })
+}
+
+/// The launch's arguments at `point`.
+pub fn arguments(launch: &Launch, point: &Point) -> Vec<String> {
+    let values: BTreeMap<String, String> = point.iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
+    launch.args.iter().map(|a| substitute(a, &values)).collect()
+}
+
+/// Runs `launch` at `point` with the workload's warm-up and repetitions, the probes writing into
+/// `dir/events.bin` (the folder is emptied first).
+pub fn run_point(
+    java: &Path,
+    classpath: &Classpath,
+    launch: &Launch,
+    point: &Point,
+    workload: &Workload,
+    dir: &Path,
+) -> Result<RunOutput, RunError> {
+    let error = |failure| RunError {
+        launch: launch.name.clone(),
+        point: describe(point),
+        failure,
+    };
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).map_err(|e| error(RunFailure::Spawn(format!("{}: {e}", dir.display()))))?;
+    let events = dir.join("events.bin");
+    let args = arguments(launch, point);
+    let timeout = Duration::from_secs_f64(workload.timeout_s);
+    let start = Instant::now();
+    match &launch.target {
+        Target::Main(main) => {
+            let mut cmd = Command::new(java);
+            cmd.args(&launch.jvm_args)
+                .arg(format!("-Dbeagle.events={}", events.display()))
+                .arg("-cp")
+                .arg(classpath.joined())
+                .arg("beagle.probe.Launcher")
+                .arg(workload.warmup.to_string())
+                .arg(workload.warmup_ms.to_string())
+                .arg(workload.repetitions.to_string())
+                .arg(main)
+                .args(&args)
+                .envs(&launch.env);
+            run_process(cmd, dir, timeout).map_err(error)?;
+        }
+        Target::Command(command) => {
+            let mut values: BTreeMap<String, String> = point.iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
+            values.insert("classpath".into(), classpath.joined());
+            values.insert("args".into(), args.join(" "));
+            let words: Vec<String> = command.iter().map(|w| substitute(w, &values)).collect();
+            let runs = (0..workload.warmup).map(|_| 0).chain(1..=workload.repetitions);
+            for iteration in runs {
+                let mut cmd = Command::new(&words[0]);
+                cmd.args(&words[1..])
+                    .env("BEAGLE_EVENTS", &events)
+                    .env("BEAGLE_ITERATION", iteration.to_string())
+                    .envs(&launch.env);
+                run_process(cmd, dir, timeout).map_err(error)?;
+            }
+        }
+    }
+    Ok(RunOutput {
+        events,
+        wall: start.elapsed(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::launch::config::PointValue;
+
+    fn launch(command: Vec<&str>) -> Launch {
+        Launch {
+            name: "sleepy".into(),
+            target: Target::Command(command.into_iter().map(String::from).collect()),
+            args: vec!["{n}".into()],
+            parameters: Default::default(),
+            env: Default::default(),
+            jvm_args: vec![],
+        }
+    }
+
+    fn point() -> Point {
+        [("n".to_string(), PointValue::Number(3.0))].into()
+    }
+
+    fn workload(timeout_s: f64) -> Workload {
+        Workload {
+            warmup: 0,
+            repetitions: 1,
+            timeout_s,
+            ..Workload::default()
+        }
+    }
+
+    #[test]
+    fn a_timeout_kills_the_whole_process_group() {
+        let dir = tempfile::tempdir().unwrap();
+        let marker = dir.path().join("grandchild.pid");
+        // The shell starts a grandchild that would outlive a kill of the shell alone.
+        let script = format!("sleep 30 & echo $! > {}; wait", marker.display());
+        let l = launch(vec!["sh", "-c", &script]);
+        let start = Instant::now();
+        let e = run_point(
+            Path::new("java"),
+            &Classpath { entries: vec![] },
+            &l,
+            &point(),
+            &workload(0.5),
+            &dir.path().join("run"),
+        )
+        .unwrap_err();
+        assert!(start.elapsed() < Duration::from_secs(10));
+        assert_eq!(e.failure, RunFailure::Timeout { seconds: 0.5 });
+        assert_eq!(
+            e.to_string(),
+            "launch `sleepy` at n=3: timed out after 0.5 s; its process group was killed"
+        );
+        let pid: i32 = std::fs::read_to_string(&marker).unwrap().trim().parse().unwrap();
+        // The grandchild is gone (or a zombie about to be reaped by init): signal 0 fails or it is a zombie.
+        std::thread::sleep(Duration::from_millis(100));
+        let alive = unsafe { libc::kill(pid, 0) } == 0;
+        let zombie = std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| s.contains(") Z "));
+        assert!(!alive || zombie, "grandchild {pid} survived");
+    }
+
+    #[test]
+    fn a_failing_run_names_launch_point_and_stderr() {
+        let dir = tempfile::tempdir().unwrap();
+        let l = launch(vec!["sh", "-c", "echo working; echo 'boom: bad size' >&2; exit 4"]);
+        let e = run_point(
+            Path::new("java"),
+            &Classpath { entries: vec![] },
+            &l,
+            &point(),
+            &workload(10.0),
+            &dir.path().join("r"),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.failure,
+            RunFailure::Exit {
+                code: Some(4),
+                stderr: "boom: bad size".into()
+            }
+        );
+        assert!(e.to_string().starts_with("launch `sleepy` at n=3: exited with code 4"));
+        assert!(!e.is_fatal());
+        let missing = launch(vec!["/no/such/program"]);
+        let e = run_point(
+            Path::new("java"),
+            &Classpath { entries: vec![] },
+            &missing,
+            &point(),
+            &workload(10.0),
+            &dir.path().join("m"),
+        )
+        .unwrap_err();
+        assert!(e.is_fatal() && e.to_string().contains("/no/such/program"), "{e}");
+    }
+
+    #[test]
+    fn command_launches_get_placeholders_and_the_probe_environment() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("seen.txt");
+        let script = format!("echo \"$BEAGLE_ITERATION {{n}} {{classpath}}\" >> {}", out.display());
+        let l = launch(vec!["sh", "-c", &script]);
+        let w = Workload {
+            warmup: 1,
+            repetitions: 2,
+            ..workload(10.0)
+        };
+        let cp = Classpath {
+            entries: vec!["a".into(), "b".into()],
+        };
+        run_point(Path::new("java"), &cp, &l, &point(), &w, &dir.path().join("r")).unwrap();
+        assert_eq!(std::fs::read_to_string(out).unwrap(), "0 3 a:b\n1 3 a:b\n2 3 a:b\n");
+    }
+}

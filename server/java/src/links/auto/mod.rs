@@ -1,0 +1,238 @@
+//! Automatic links in the spirit of SoMoX: for SEFF elements nobody linked, guess the code from
+//! names and structure. Component -> class (simple name, case-insensitive, also with an `Impl` or
+//! `Component` suffix), signature -> method (name and parameter count, parameter names to break
+//! ties), then the SEFF's actions in execution order -> statements ([`behaviour`]).
+//!
+//! Every link carries a confidence in [0, 1] and a reason a person can check; callers use only
+//! confident links and show the rest as proposals.
+
+mod behaviour;
+
+use super::{CodeLink, LinkOrigin, Sources};
+use crate::syntax::{JavaFile, Method};
+use beagle_pcm::model::{Component, ComponentKind, Interface, Repository, Signature};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// Links for every SEFF, and every action in it, whose id is not in `linked`.
+/// `sources` are the source roots (relative to `root`, joined with it, or absolute inside it).
+pub fn automatic_links(
+    repositories: &[&Repository],
+    root: &Path,
+    sources: &[PathBuf],
+    linked: &BTreeSet<String>,
+) -> Vec<CodeLink> {
+    let index = Sources::new(root);
+    let files: Vec<(PathBuf, JavaFile)> = java_files(&index, sources)
+        .into_iter()
+        .filter_map(|rel| {
+            let text = std::fs::read_to_string(root.join(&rel)).ok()?;
+            Some((rel, JavaFile::parse(text)?))
+        })
+        .collect();
+    let model = Model { repositories };
+    let mut out = Vec::new();
+    for repo in repositories {
+        for component in repo.components.iter().filter(|c| c.kind == ComponentKind::Basic) {
+            link_component(&model, component, &files, &mut out);
+        }
+    }
+    out.retain(|l| !linked.contains(&l.element));
+    out
+}
+
+/// Cross-repository look-ups by id.
+pub(crate) struct Model<'a> {
+    repositories: &'a [&'a Repository],
+}
+
+impl<'a> Model<'a> {
+    pub(crate) fn signature(&self, id: &str) -> Option<&'a Signature> {
+        self.repositories
+            .iter()
+            .flat_map(|r| r.signatures())
+            .find(|(_, s)| s.id.as_deref() == Some(id))
+            .map(|(_, s)| s)
+    }
+
+    pub(crate) fn interface(&self, id: &str) -> Option<&'a Interface> {
+        self.repositories
+            .iter()
+            .flat_map(|r| &r.interfaces)
+            .find(|i| i.id.as_deref() == Some(id))
+    }
+}
+
+/// `.java` files under the source roots, workspace-relative, sorted (a stable order makes ties
+/// break the same way every run).
+fn java_files(index: &Sources, sources: &[PathBuf]) -> Vec<PathBuf> {
+    let roots: Vec<PathBuf> = if sources.is_empty() {
+        vec![PathBuf::new()]
+    } else {
+        sources.iter().filter_map(|s| index.relative_root(s).ok()).collect()
+    };
+    let mut out = Vec::new();
+    for r in roots {
+        let mut stack = vec![r];
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(index.root.join(&dir)) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let rel = dir.join(e.file_name());
+                match e.file_type() {
+                    Ok(t) if t.is_dir() => stack.push(rel),
+                    Ok(t) if t.is_file() && rel.extension().is_some_and(|x| x == "java") => out.push(rel),
+                    _ => {}
+                }
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// How well a class name fits a component name: 1 for the same name (ignoring case), 0.9 with
+/// an `Impl` or `Component` suffix on either side, else 0.
+fn class_score(class: &str, component: &str) -> f64 {
+    let (c, m) = (class.to_lowercase(), component.to_lowercase());
+    if c == m {
+        return 1.0;
+    }
+    let strip = |s: &str| {
+        ["impl", "component"]
+            .iter()
+            .find_map(|suffix| s.strip_suffix(suffix).map(str::to_string))
+            .unwrap_or_else(|| s.to_string())
+    };
+    if strip(&c) == strip(&m) {
+        0.9
+    } else {
+        0.0
+    }
+}
+
+/// Finds the component's class and links its SEFFs.
+fn link_component(model: &Model, component: &Component, files: &[(PathBuf, JavaFile)], out: &mut Vec<CodeLink>) {
+    let Some(name) = component.name.as_deref().map(str::trim) else {
+        return;
+    };
+    let mut candidates = Vec::new();
+    for (i, (_, java)) in files.iter().enumerate() {
+        for class in java.classes() {
+            if class.kind() == "interface_declaration" {
+                continue;
+            }
+            let score = java.name_of(class).map_or(0.0, |c| class_score(c, name));
+            if score > 0.0 {
+                candidates.push((score, i, class.start_byte()));
+            }
+        }
+    }
+    let best = candidates.iter().map(|c| c.0).fold(0.0, f64::max);
+    let tied: Vec<&(f64, usize, usize)> = candidates.iter().filter(|c| c.0 == best).collect();
+    let Some(&&(score, file_index, start)) = tied.first() else {
+        return;
+    };
+    let (file, java) = &files[file_index];
+    let Some(class) = java.classes().into_iter().find(|c| c.start_byte() == start) else {
+        return;
+    };
+    let class_name = java.name_of(class).unwrap_or_default().to_string();
+    // Several classes of the same name: the first (by path) is a guess.
+    let class_confidence = score / tied.len() as f64;
+    let mut class_reason = format!("class {class_name} matches component {name}");
+    if tied.len() > 1 {
+        class_reason.push_str(&format!(" (one of {} classes of that name)", tied.len()));
+    }
+    let methods = java.methods(class);
+    for seff in &component.seffs {
+        let Some(seff_id) = &seff.id else { continue };
+        let Some(signature) = seff
+            .described_service
+            .as_ref()
+            .and_then(|r| r.target.id())
+            .and_then(|id| model.signature(id))
+        else {
+            continue;
+        };
+        let Some((method, method_confidence, method_reason)) = pick_method(&methods, signature) else {
+            continue;
+        };
+        let confidence = class_confidence * method_confidence;
+        let reason = format!("{class_reason}; {method_reason}");
+        out.push(CodeLink {
+            element: seff_id.clone(),
+            name: signature.name.clone(),
+            file: file.clone(),
+            range: method.range.clone(),
+            origin: LinkOrigin::Automatic {
+                confidence,
+                reason: reason.clone(),
+            },
+        });
+        let Some(body) = method.node.child_by_field_name("body") else {
+            continue;
+        };
+        let mut matcher = behaviour::Matcher {
+            model,
+            component,
+            java,
+            file,
+            class,
+            method,
+            confidence,
+            reason: &reason,
+            links: Vec::new(),
+        };
+        matcher.behaviour(&seff.behaviour, body);
+        out.extend(matcher.links);
+    }
+}
+
+/// The method implementing a signature: same name, same number of parameters; among several,
+/// the one with the most parameter names in common.
+fn pick_method<'m, 't>(methods: &'m [Method<'t>], signature: &Signature) -> Option<(&'m Method<'t>, f64, String)> {
+    let name = signature.name.as_deref()?;
+    let params: Vec<&str> = signature.parameters.iter().filter_map(|p| p.name.as_deref()).collect();
+    let same_name: Vec<&Method> = methods.iter().filter(|m| m.name == name).collect();
+    let (pool, mut confidence) = if same_name.is_empty() {
+        let folded: Vec<&Method> = methods.iter().filter(|m| m.name.eq_ignore_ascii_case(name)).collect();
+        (folded, 0.8)
+    } else {
+        (same_name, 1.0)
+    };
+    let same_count: Vec<&Method> = pool
+        .iter()
+        .copied()
+        .filter(|m| m.parameters.len() == signature.parameters.len())
+        .collect();
+    let pool = if same_count.is_empty() {
+        confidence *= 0.5;
+        pool
+    } else {
+        same_count
+    };
+    let common = |m: &Method| m.parameters.iter().filter(|p| params.contains(&p.as_str())).count();
+    let best = pool.iter().map(|m| common(m)).max()?;
+    let tied: Vec<&Method> = pool.iter().copied().filter(|m| common(m) == best).collect();
+    if tied.len() > 1 {
+        confidence *= 0.5;
+    }
+    let method = tied[0];
+    let mut reason = format!(
+        "method {}({}) matches signature {name}",
+        method.name,
+        method.parameters.join(", ")
+    );
+    if tied.len() > 1 {
+        reason.push_str(&format!(
+            " (one of {} overloads that fit equally well: a guess)",
+            tied.len()
+        ));
+    } else if pool.len() > 1 {
+        reason.push_str(" (by parameter names, among overloads)");
+    }
+    Some((method, confidence, reason))
+}

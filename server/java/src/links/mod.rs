@@ -1,0 +1,215 @@
+//! Code links: which Java code stands for which PCM element (README.md, "Code links").
+//!
+//! Links come from the original Beagle's XML ([`beagle_xml`]), from Beagle's own TOML
+//! ([`own`]) or from the automatic mapping ([`auto`]). Whatever the source, a link's range is
+//! normalised to whole syntax nodes ([`normalise`]), so that instrumentation never has to cut a
+//! statement in half, and [`validate`] checks it against the model before anything is measured.
+
+pub mod auto;
+pub mod beagle_xml;
+mod check;
+pub mod own;
+mod sources;
+
+pub use check::validate;
+pub use sources::{resolve_in_root, Sources};
+
+use crate::syntax::{ancestors, is_block, is_statement, JavaFile, METHOD_KINDS};
+use beagle_pcm::Severity;
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use tree_sitter::Node;
+
+/// One PCM element tied to a byte range of one Java file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CodeLink {
+    /// The PCM id (a SEFF, an action or a branch transition).
+    pub element: String,
+    /// The element's name as the link file gives it, checked against the model's entityName.
+    pub name: Option<String>,
+    /// Relative to the workspace root.
+    pub file: PathBuf,
+    /// Byte range of the linked node(s): whole statements or a whole method declaration.
+    pub range: Range<usize>,
+    pub origin: LinkOrigin,
+}
+
+/// Where a link came from: errors point there.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LinkOrigin {
+    File { path: PathBuf, line: usize },
+    Automatic { confidence: f64, reason: String },
+}
+
+/// A problem with a link file or a link. Names the link file and line, the element and what is wrong.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkError {
+    pub severity: Severity,
+    /// The link file (absent for automatic links).
+    pub file: Option<PathBuf>,
+    pub line: Option<usize>,
+    /// `_id (name)`, when the problem is about one element.
+    pub element: Option<String>,
+    pub message: String,
+}
+
+impl LinkError {
+    /// An error at a place in a link file.
+    pub fn at(path: &Path, line: Option<usize>, message: impl Into<String>) -> LinkError {
+        LinkError {
+            severity: Severity::Error,
+            file: Some(path.to_path_buf()),
+            line,
+            element: None,
+            message: message.into(),
+        }
+    }
+
+    /// An error about a link: located at its origin, naming its element.
+    pub fn of(link: &CodeLink, element: String, message: impl Into<String>) -> LinkError {
+        let (file, line) = match &link.origin {
+            LinkOrigin::File { path, line } => (Some(path.clone()), Some(*line)),
+            LinkOrigin::Automatic { .. } => (None, None),
+        };
+        LinkError {
+            severity: Severity::Error,
+            file,
+            line,
+            element: Some(element),
+            message: message.into(),
+        }
+    }
+
+    pub fn warning(mut self) -> LinkError {
+        self.severity = Severity::Warning;
+        self
+    }
+}
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.file, self.line) {
+            (Some(file), Some(line)) => write!(f, "{}:{line}: ", file.display())?,
+            (Some(file), None) => write!(f, "{}: ", file.display())?,
+            (None, _) => f.write_str("automatic link: ")?,
+        }
+        if self.severity == Severity::Warning {
+            f.write_str("warning: ")?;
+        }
+        if let Some(element) = &self.element {
+            write!(f, "{element}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for LinkError {}
+
+/// Reads a link file, the original Beagle's XML or Beagle's own TOML (told apart by content).
+/// `source_roots` (relative to `root` or absolute inside it) resolve the XML's class names.
+pub fn read_links(path: &Path, root: &Path, source_roots: &[PathBuf]) -> Result<Vec<CodeLink>, LinkError> {
+    let bytes = std::fs::read(path).map_err(|e| LinkError::at(path, None, format!("cannot read: {e}")))?;
+    parse_links(&bytes, path, root, source_roots)
+}
+
+/// [`read_links`] on the bytes of a link file; `path` names it in errors.
+pub fn parse_links(
+    bytes: &[u8],
+    path: &Path,
+    root: &Path,
+    source_roots: &[PathBuf],
+) -> Result<Vec<CodeLink>, LinkError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        LinkError::at(
+            path,
+            Some(line_of(bytes, e.valid_up_to())),
+            format!("not UTF-8 (byte {})", e.valid_up_to()),
+        )
+    })?;
+    let mut sources = Sources::new(root);
+    if text.trim_start_matches('\u{feff}').trim_start().starts_with('<') {
+        beagle_xml::parse(text, path, &mut sources, source_roots)
+    } else {
+        own::parse(text, path, &mut sources)
+    }
+}
+
+/// 1-based line of byte `offset`.
+pub(crate) fn line_of(text: &[u8], offset: usize) -> usize {
+    text[..offset.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1
+}
+
+/// Nodes a link may start or end on: statements and method declarations.
+fn is_unit(n: Node) -> bool {
+    is_statement(n) || METHOD_KINDS.contains(&n.kind())
+}
+
+/// The whole syntax nodes covering the code in `range`: the innermost statement (or method)
+/// at its first and at its last character, lifted until both are siblings; the result runs
+/// from the start of the first to the end of the last. Leading and trailing whitespace and
+/// comments do not count. `None` when no statement or method is there.
+pub fn normalise(file: &JavaFile, range: Range<usize>) -> Option<Range<usize>> {
+    let start = file.skip_trivia(range.start);
+    let end = file.trim_trivia_end(range.end.max(start));
+    if end <= start {
+        let s = file.statement_after(start)?;
+        return Some(s.byte_range());
+    }
+    let unit_at = |offset: usize| -> Option<Node> {
+        let node = file.root().descendant_for_byte_range(offset, offset + 1)?;
+        ancestors(node).find(|n| is_unit(*n))
+    };
+    let first = unit_at(start)?;
+    let last = unit_at(end - 1)?;
+    let first_chain: Vec<Node> = ancestors(first).filter(|n| is_unit(*n)).collect();
+    let last_chain: Vec<Node> = ancestors(last).filter(|n| is_unit(*n)).collect();
+    // The innermost pair of units, one from each chain, that are the same node or siblings.
+    for a in &first_chain {
+        for b in &last_chain {
+            if a == b {
+                return Some(a.byte_range());
+            }
+            if a.parent() == b.parent() && a.parent().is_some_and(is_block) && a.start_byte() <= b.start_byte() {
+                return Some(a.start_byte()..b.end_byte());
+            }
+        }
+    }
+    None
+}
+
+/// The unit nodes of a normalised range: one node, or sibling statements of one block.
+pub fn nodes_of<'t>(file: &'t JavaFile, range: &Range<usize>) -> Vec<Node<'t>> {
+    let Some(first) = file.statement_after(range.start).or_else(|| {
+        let n = file.root().descendant_for_byte_range(range.start, range.end)?;
+        ancestors(n).find(|n| METHOD_KINDS.contains(&n.kind()) && n.byte_range() == *range)
+    }) else {
+        return Vec::new();
+    };
+    if let Some(method) = ancestors(first).find(|n| METHOD_KINDS.contains(&n.kind()) && n.byte_range() == *range) {
+        return vec![method];
+    }
+    let outermost = ancestors(first)
+        .take_while(|n| n.start_byte() == range.start && n.end_byte() <= range.end)
+        .filter(|n| is_unit(*n))
+        .last()
+        .unwrap_or(first);
+    let mut out = vec![outermost];
+    let mut n = outermost;
+    while n.end_byte() < range.end {
+        match n.next_named_sibling() {
+            Some(s) if s.end_byte() <= range.end => {
+                if is_unit(s) {
+                    out.push(s);
+                }
+                n = s;
+            }
+            _ => return Vec::new(),
+        }
+    }
+    if n.end_byte() == range.end {
+        out
+    } else {
+        Vec::new()
+    }
+}

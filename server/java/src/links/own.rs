@@ -1,0 +1,139 @@
+//! Beagle's own link format, `links.toml` (README.md, "Beagle's own format"): readable,
+//! diffable, positions as an editor shows them (1-based line:column, columns in characters,
+//! `to` the last character, inclusive).
+
+use super::{line_of, normalise, CodeLink, LinkError, LinkOrigin, Sources};
+use serde::Deserialize;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(default)]
+    link: Vec<toml::Spanned<Entry>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    element: String,
+    name: Option<String>,
+    file: PathBuf,
+    from: String,
+    to: String,
+}
+
+/// Reads `links.toml` text; Java files are read through `sources` to turn positions into byte
+/// ranges of whole statements. Errors name `path` and the line of the offending link.
+pub fn parse(text: &str, path: &Path, sources: &mut Sources) -> Result<Vec<CodeLink>, LinkError> {
+    let file: File = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| line_of(text.as_bytes(), s.start));
+        LinkError::at(path, line, e.message().trim_end().to_string())
+    })?;
+    let mut out = Vec::with_capacity(file.link.len());
+    for spanned in file.link {
+        let line = line_of(text.as_bytes(), spanned.span().start);
+        let entry = spanned.into_inner();
+        let error = |m: String| LinkError::at(path, Some(line), format!("`{}`: {m}", entry.element));
+        let java = sources.load(&entry.file).map_err(error)?;
+        let position = |key: &str, value: &str| -> Result<usize, LinkError> {
+            let (l, c) = value
+                .split_once(':')
+                .and_then(|(l, c)| Some((l.trim().parse::<usize>().ok()?, c.trim().parse::<usize>().ok()?)))
+                .ok_or_else(|| error(format!("{key} = \"{value}\" is not \"line:column\"")))?;
+            java.offset_of(l, c).ok_or_else(|| {
+                let size = match java.text.split('\n').nth(l.wrapping_sub(1)) {
+                    Some(line) if l > 0 => format!("line {l} has {} characters", line.chars().count()),
+                    _ => format!("{} lines", java.text.lines().count()),
+                };
+                error(format!(
+                    "{key} = \"{value}\" is not in `{}` ({size})",
+                    entry.file.display()
+                ))
+            })
+        };
+        let from = position("from", &entry.from)?;
+        let to = position("to", &entry.to)?;
+        // `to` names the last character: the range ends after it.
+        let end = to + java.text[to..].chars().next().map_or(0, char::len_utf8);
+        if end <= from {
+            return Err(error(format!(
+                "to = \"{}\" is before from = \"{}\"",
+                entry.to, entry.from
+            )));
+        }
+        let range = normalise(java, from..end).ok_or_else(|| {
+            error(format!(
+                "no statement or method between {} and {} in `{}`",
+                entry.from,
+                entry.to,
+                entry.file.display()
+            ))
+        })?;
+        out.push(CodeLink {
+            element: entry.element,
+            name: entry.name,
+            file: entry.file,
+            range,
+            origin: LinkOrigin::File {
+                path: path.to_path_buf(),
+                line,
+            },
+        });
+    }
+    Ok(out)
+}
+
+/// Writes links as `links.toml`, ordered by file, then position, then element, so that a
+/// regenerated file diffs line by line against the old one.
+pub fn write(links: &[CodeLink], sources: &mut Sources) -> Result<String, String> {
+    let mut sorted: Vec<&CodeLink> = links.iter().collect();
+    sorted.sort_by(|a, b| {
+        (&a.file, a.range.start, a.range.end, &a.element).cmp(&(&b.file, b.range.start, b.range.end, &b.element))
+    });
+    let mut out = String::from(
+        "# PCM element -> code. Paths are relative to the workspace; positions are line:column, both\n\
+         # 1-based, columns counting characters; `to` is the last character.\n",
+    );
+    for link in sorted {
+        let java = sources.load(&link.file)?;
+        if link.range.end > java.text.len() || link.range.start >= link.range.end {
+            return Err(format!(
+                "`{}`: range {:?} is not in `{}`",
+                link.element,
+                link.range,
+                link.file.display()
+            ));
+        }
+        let (fl, fc) = java.line_col(link.range.start);
+        let (tl, tc) = java.line_col(link.range.end - 1);
+        out.push_str("\n[[link]]\n");
+        let _ = writeln!(out, "element = {}", quote(&link.element));
+        if let Some(name) = &link.name {
+            let _ = writeln!(out, "name = {}", quote(name));
+        }
+        let file = link
+            .file
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/");
+        let _ = writeln!(out, "file = {}", quote(&file));
+        let _ = writeln!(out, "from = \"{fl}:{fc}\"");
+        let _ = writeln!(out, "to = \"{tl}:{tc}\"");
+        if let LinkOrigin::Automatic { confidence, reason } = &link.origin {
+            let _ = writeln!(
+                out,
+                "# automatic, confidence {confidence:.2}: {}",
+                reason.replace('\n', " ")
+            );
+        }
+    }
+    Ok(out)
+}
+
+/// A TOML basic string.
+fn quote(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}

@@ -1,0 +1,89 @@
+//! Measuring one parameter point: run it, decode what the probes wrote, turn the events into
+//! results per element, and remove outliers from the timings.
+
+use crate::launch::{describe, run_point, JavaConfig, Launch, Point, RunError};
+use crate::prepare::Prepared;
+use beagle_analysis::blackboard::ElementKind;
+use beagle_analysis::{remove_outliers, EventsSummary, results_from_events, MeasurableElement, MeasurementResult, ResultOptions};
+use std::path::Path;
+use std::time::Duration;
+
+/// What one point's runs measured.
+#[derive(Clone, Debug)]
+pub struct PointMeasurement {
+    pub launch: String,
+    pub point: Point,
+    pub results: Vec<(MeasurableElement, MeasurementResult)>,
+    /// What the decoded events (after dropping the warm-up) held.
+    pub summary: EventsSummary,
+    /// Timings removed as outliers.
+    pub outliers: usize,
+    pub wall: Duration,
+    /// What the decoder could not use.
+    pub notes: Vec<String>,
+}
+
+/// The store key of a point's measurement: the code, the launch, the point and the workload.
+pub fn point_key(prepared: &Prepared, config: &JavaConfig, launch: &Launch, point: &Point) -> String {
+    beagle_analysis::content_key(&[
+        b"beagle-java-point",
+        env!("CARGO_PKG_VERSION").as_bytes(),
+        prepared.code_key.as_bytes(),
+        format!("{launch:?}").as_bytes(),
+        describe(point).as_bytes(),
+        format!("{:?}", config.workload).as_bytes(),
+    ])
+}
+
+/// Runs `launch` at `point` (files under `dir`) and returns its results.
+pub fn measure_point(
+    config: &JavaConfig,
+    prepared: &Prepared,
+    launch: &Launch,
+    point: &Point,
+    dir: &Path,
+    run_tag: &str,
+) -> Result<PointMeasurement, RunError> {
+    let out = run_point(&config.java, &prepared.classpath, launch, point, &config.workload, dir)?;
+    let bytes = std::fs::read(&out.events).unwrap_or_default();
+    let options = crate::probe::decode::DecodeOptions {
+        warmup: 1,
+        run: run_tag.to_string(),
+    };
+    let (events, s) = crate::probe::decode::decode(&bytes, &prepared.table, &options);
+    let at = format!("launch `{}` at {}", launch.name, describe(point));
+    let mut notes = Vec::new();
+    for (n, what) in [
+        (s.outside, "records made outside any linked SEFF method (their code ran, but not inside a measured service)"),
+        (s.unknown_sections + s.unknown_types + s.invalid, "records the decoder could not use"),
+        (s.orphans, "records of executions never entered"),
+        (s.truncated_bytes, "bytes of a truncated last record"),
+    ] {
+        if n > 0 {
+            notes.push(format!("{at}: {n} {what}"));
+        }
+    }
+    let mut results = results_from_events(&events, &ResultOptions::default());
+    let mut outliers = 0;
+    for (element, result) in &mut results {
+        if matches!(element.kind, ElementKind::ResourceDemand { .. }) {
+            outliers += remove_outliers(result);
+        }
+    }
+    if events.is_empty() {
+        notes.push(format!(
+            "launch `{}` at {}: the probes recorded nothing (is the linked code on the launch's path?)",
+            launch.name,
+            describe(point)
+        ));
+    }
+    Ok(PointMeasurement {
+        launch: launch.name.clone(),
+        point: point.clone(),
+        results,
+        summary: EventsSummary::of(&events),
+        outliers,
+        wall: out.wall,
+        notes,
+    })
+}

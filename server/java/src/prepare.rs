@@ -1,0 +1,302 @@
+//! Preparing a measurement: from the elements to measure and their code links to probe sites,
+//! an instrumented copy of the source roots (the user's files are never written), the probe
+//! runtime and the copy compiled with javac, and the constants in and around each section.
+
+use crate::instrument::{instrument, Site, SiteKind};
+use crate::launch::{Classpath, JavaConfig};
+use crate::links::CodeLink;
+use crate::sections::{Section, SectionTable};
+use beagle_analysis::blackboard::ElementKind;
+use beagle_analysis::MeasurableElement;
+use beagle_pcm::model::{ActionBody, ActionKind, Repository};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Palladio's CPU resource type: demands on it are measured as thread CPU time.
+const CPU: &str = "_oro4gG3fEdy4YaaT-RYrLQ";
+
+/// A compiled, instrumented system, ready to launch.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    pub table: SectionTable,
+    pub classpath: Classpath,
+    /// Changes whenever the instrumented code or the probe does (keys stored measurements).
+    pub code_key: String,
+    /// Element id -> numeric constants in and around its code.
+    pub constants: BTreeMap<String, Vec<f64>>,
+    /// Elements that have no code to measure (no link), with why.
+    pub unlinked: Vec<(String, String)>,
+}
+
+/// Where each SEFF element's code is, by PCM id.
+fn by_element(links: &[CodeLink]) -> BTreeMap<&str, &CodeLink> {
+    links.iter().map(|l| (l.element.as_str(), l)).collect()
+}
+
+/// Every transition id of each branch, in model order; every external call of the given SEFFs.
+struct ModelFacts {
+    transitions: BTreeMap<String, Vec<String>>,
+    calls_of_seff: BTreeMap<String, Vec<String>>,
+}
+
+fn model_facts(repositories: &[&Repository]) -> ModelFacts {
+    let mut transitions = BTreeMap::new();
+    let mut calls_of_seff: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for repo in repositories {
+        for (_, seff) in repo.seffs() {
+            let Some(seff_id) = &seff.id else { continue };
+            for action in seff.behaviour.walk() {
+                let Some(id) = &action.id else { continue };
+                match &action.body {
+                    ActionBody::Branch { transitions: ts } => {
+                        transitions.insert(id.clone(), ts.iter().filter_map(|t| t.id.clone()).collect());
+                    }
+                    ActionBody::ExternalCall { .. } if action.kind == ActionKind::ExternalCall => {
+                        calls_of_seff.entry(seff_id.clone()).or_default().push(id.clone());
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    ModelFacts {
+        transitions,
+        calls_of_seff,
+    }
+}
+
+/// Probe sites per file (relative to the workspace root), with the section table.
+struct Plan {
+    sites: BTreeMap<PathBuf, Vec<Site>>,
+    table: SectionTable,
+    /// Element id -> (file, byte range) whose surroundings give its constants.
+    code_of: BTreeMap<String, (PathBuf, std::ops::Range<usize>)>,
+    unlinked: Vec<(String, String)>,
+}
+
+fn plan(elements: &[MeasurableElement], services: &BTreeSet<String>, links: &[CodeLink], facts: &ModelFacts) -> Plan {
+    let link = by_element(links);
+    let mut p = Plan {
+        sites: BTreeMap::new(),
+        table: SectionTable::default(),
+        code_of: BTreeMap::new(),
+        unlinked: Vec::new(),
+    };
+    let mut add = |p: &mut Plan, l: &CodeLink, kind: SiteKind| {
+        p.sites.entry(l.file.clone()).or_default().push(Site {
+            range: l.range.clone(),
+            kind,
+        });
+    };
+    for service in services {
+        match link.get(service.as_str()) {
+            Some(l) => {
+                let section = p.table.add(Section::Service {
+                    service: service.clone(),
+                });
+                add(&mut p, l, SiteKind::Service { section });
+            }
+            None => p.unlinked.push((
+                service.clone(),
+                "its SEFF is not linked to a method: nothing measured in it has parameters".into(),
+            )),
+        }
+        for call in facts.calls_of_seff.get(service).into_iter().flatten() {
+            if let Some(l) = link.get(call.as_str()) {
+                let section = p.table.add(Section::Call { call: call.clone() });
+                add(&mut p, l, SiteKind::Call { section });
+                p.code_of.insert(call.clone(), (l.file.clone(), l.range.clone()));
+            }
+        }
+    }
+    let mut branches_done = BTreeSet::new();
+    for e in elements {
+        let (action, site): (&str, Option<SiteKind>) = match &e.kind {
+            ElementKind::ResourceDemand { action, resource } => {
+                let cpu = resource == CPU;
+                let section = p.table.add(Section::Demand {
+                    action: action.clone(),
+                    resource: resource.clone(),
+                    cpu,
+                });
+                (action, Some(SiteKind::Demand { section, cpu }))
+            }
+            ElementKind::Loop { loop_id } => {
+                let section = p.table.add(Section::Loop {
+                    loop_id: loop_id.clone(),
+                });
+                (loop_id, Some(SiteKind::Loop { section }))
+            }
+            ElementKind::Branch { branch, .. } => {
+                if !branches_done.insert(branch.clone()) {
+                    if let Some(code) = link.get(branch.as_str()) {
+                        p.code_of.insert(e.id.clone(), (code.file.clone(), code.range.clone()));
+                    }
+                    continue;
+                }
+                let transitions: Vec<i32> = facts
+                    .transitions
+                    .get(branch)
+                    .into_iter()
+                    .flatten()
+                    .map(|t| {
+                        p.table.add(Section::Transition {
+                            branch: branch.clone(),
+                            transition: t.clone(),
+                        })
+                    })
+                    .collect();
+                (branch, Some(SiteKind::Branch { transitions }))
+            }
+            // Measured at the callee's entry, through the call's site (added per SEFF above).
+            ElementKind::CallParameter { call, .. } => (call, None),
+        };
+        match link.get(action) {
+            Some(l) => {
+                p.code_of.insert(e.id.clone(), (l.file.clone(), l.range.clone()));
+                if let Some(kind) = site {
+                    add(&mut p, l, kind);
+                }
+            }
+            None => p.unlinked.push((e.id.clone(), format!("{action} is not linked to code"))),
+        }
+    }
+    p
+}
+
+/// Every `.java` file under a folder, relative to it, in name order.
+fn java_files(root: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    let mut stack = vec![PathBuf::new()];
+    while let Some(rel) = stack.pop() {
+        let dir = root.join(&rel);
+        let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: cannot read: {e}", dir.display()))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
+            let path = rel.join(entry.file_name());
+            let kind = entry.file_type().map_err(|e| format!("{}: {e}", dir.display()))?;
+            if kind.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|x| x == "java") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Runs javac; its error output (paths as given) when it fails.
+fn javac(javac: &Path, out: &Path, classpath: &[PathBuf], files: &[PathBuf]) -> Result<(), String> {
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut cmd = Command::new(javac);
+    cmd.arg("-nowarn").arg("-encoding").arg("UTF-8").arg("-d").arg(out);
+    if !classpath.is_empty() {
+        let cp: Vec<String> = classpath.iter().map(|p| p.display().to_string()).collect();
+        cmd.arg("-cp").arg(cp.join(":"));
+    }
+    cmd.args(files);
+    let output = cmd.output().map_err(|e| format!("cannot run {}: {e}", javac.display()))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&output.stderr).trim_end().to_string())
+    }
+}
+
+/// Instruments a copy of the source roots into `work` and compiles it with the probe runtime.
+pub fn prepare(
+    config: &JavaConfig,
+    repositories: &[&Repository],
+    elements: &[MeasurableElement],
+    services: &BTreeSet<String>,
+    links: &[CodeLink],
+    work: &Path,
+) -> Result<Prepared, String> {
+    let facts = model_facts(repositories);
+    let mut plan = plan(elements, services, links, &facts);
+    let probe_dir = work.join("probe");
+    crate::probe::compile_probe(&probe_dir).map_err(|e| e.to_string())?;
+    let probe_classes = crate::probe::classes_dir(&probe_dir);
+    let copy = work.join("src");
+    let _ = std::fs::remove_dir_all(&copy);
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(b"beagle-java-code");
+    for (_, src) in crate::PROBE_SOURCES {
+        hasher.update(src.as_bytes());
+    }
+    let mut originals = Vec::new();
+    let mut copies = Vec::new();
+    let mut constants = BTreeMap::new();
+    for (i, root) in config.sources.iter().enumerate() {
+        for rel in java_files(root)? {
+            let original = root.join(&rel);
+            let text = std::fs::read_to_string(&original)
+                .map_err(|e| format!("{}: cannot read: {e}", original.display()))?;
+            // Links name files relative to the workspace root.
+            let key = original.strip_prefix(&config.root).unwrap_or(&original).to_path_buf();
+            let sites = plan.sites.remove(&key).unwrap_or_default();
+            let out_text = if sites.is_empty() {
+                text.clone()
+            } else {
+                instrument(&text, &sites, &mut plan.table).map_err(|e| format!("{}: {e}", key.display()))?
+            };
+            for (element, (file, range)) in &plan.code_of {
+                if *file == key {
+                    constants.insert(element.clone(), crate::constants::constants_around(&text, range.clone()));
+                }
+            }
+            let target = copy.join(i.to_string()).join(&rel);
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+            }
+            std::fs::write(&target, &out_text).map_err(|e| format!("{}: {e}", target.display()))?;
+            hasher.update(rel.as_os_str().as_encoded_bytes());
+            hasher.update(out_text.as_bytes());
+            originals.push(original);
+            copies.push(target);
+        }
+    }
+    if let Some((file, _)) = plan.sites.iter().next() {
+        return Err(format!(
+            "{}: linked in the code links, but not a .java file under the source roots ({})",
+            file.display(),
+            config.sources.iter().map(|s| s.display().to_string()).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    let classes = work.join("classes");
+    let _ = std::fs::remove_dir_all(&classes);
+    let mut cp = vec![probe_classes.clone()];
+    cp.extend(config.classpath.iter().cloned());
+    if let Err(errors) = javac(&config.javac, &classes, &cp, &copies) {
+        // The user's own code, or our instrumentation? Compile the originals to tell.
+        let check = work.join("classes-original");
+        let _ = std::fs::remove_dir_all(&check);
+        return Err(match javac(&config.javac, &check, &config.classpath, &originals) {
+            Err(own) => format!("the Java sources do not compile:\n{own}"),
+            Ok(()) => format!(
+                "the instrumented copy does not compile (a Beagle bug; the sources themselves compile):\n{errors}"
+            ),
+        });
+    }
+    hasher.update(serde_json::to_string(&plan.table).unwrap_or_default().as_bytes());
+    for entry in &config.classpath {
+        hasher.update(entry.as_os_str().as_encoded_bytes());
+        if let Ok(m) = std::fs::metadata(entry) {
+            hasher.update(&m.len().to_le_bytes());
+            if let Ok(t) = m.modified().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).map_err(std::io::Error::other)) {
+                hasher.update(&t.as_nanos().to_le_bytes());
+            }
+        }
+    }
+    let mut entries = vec![classes, probe_classes];
+    entries.extend(config.classpath.iter().cloned());
+    Ok(Prepared {
+        table: plan.table,
+        classpath: Classpath { entries },
+        code_key: hasher.finalize().to_hex().to_string(),
+        constants,
+        unlinked: plan.unlinked,
+    })
+}

@@ -1,0 +1,368 @@
+//! The probe runtime end to end: javac compiles it and a hand-instrumented program (calls placed as
+//! the README's probe API table says), the launcher runs the program three times in one JVM, and
+//! the decoder (warm-up 1) must give back exactly what the program did: nested external calls,
+//! an exception through a timed section, recursion, two threads running executions at once.
+
+use beagle_analysis::events::MeasurementEvent;
+use beagle_java::probe::decode::{decode_file, DecodeOptions, DecodeSummary};
+use beagle_java::probe::{classes_dir, compile_probe};
+use beagle_java::sections::{Section, SectionTable};
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Command;
+
+/// Section ids as the program below uses them.
+fn table() -> SectionTable {
+    let mut t = SectionTable::default();
+    let service = |s: &str| Section::Service { service: s.into() };
+    assert_eq!(t.add(service("_upload")), 0);
+    t.add(service("_store"));
+    t.add(Section::Call {
+        call: "_call_store".into(),
+    });
+    t.add(Section::Demand {
+        action: "_compress".into(),
+        resource: "CPU".into(),
+        cpu: true,
+    });
+    t.add(Section::Demand {
+        action: "_write".into(),
+        resource: "_hdd".into(),
+        cpu: false,
+    });
+    t.add(Section::Loop {
+        loop_id: "_files".into(),
+    });
+    t.add(Section::Transition {
+        branch: "_many".into(),
+        transition: "_yes".into(),
+    });
+    t.add(Section::Transition {
+        branch: "_many".into(),
+        transition: "_no".into(),
+    });
+    t.add(service("_fact"));
+    assert_eq!(
+        t.add(Section::Call {
+            call: "_call_fact".into()
+        }),
+        9
+    );
+    for slot in ["files", "flag", "name", "data", "n", "k"] {
+        t.add_slot(slot);
+    }
+    t
+}
+
+/// Thread A uploads 3 files (100, 200, 300 bytes; its store throws "disk full" through the timed
+/// write), thread B 2 files (10, 30 bytes), 4 times each, at once; then main computes fact(3)
+/// recursively. A wall-timed join outside any service is recorded once per iteration.
+const MAIN: &str = r#"
+import beagle.probe.Probe;
+import java.util.*;
+import java.util.concurrent.CyclicBarrier;
+
+public class Main {
+    static int upload(Map<String, byte[]> files, boolean flag, String name) {
+        long e = Probe.enter(0);
+        try {
+            Probe.param(e, 0, files);
+            Probe.param(e, 1, flag);
+            Probe.param(e, 2, name);
+            long sum = 0;
+            int size = 0;
+            int c = 0;
+            for (byte[] d : files.values()) {
+                c++;
+                long t = Probe.startCpu();
+                try {
+                    for (int r = 0; r < 2000; r++) for (byte b : d) sum += b * r;
+                    size += d.length;
+                } finally {
+                    Probe.stopCpu(3, t);
+                }
+            }
+            Probe.loop(5, c);
+            if (files.size() > 2) {
+                Probe.branch(6);
+            } else {
+                Probe.branch(7);
+            }
+            byte[] all = new byte[size];
+            try {
+                Probe.call(2);
+                store(all, files.size());
+            } catch (IllegalStateException x) {
+                return -1;
+            }
+            return (int) sum;
+        } finally {
+            Probe.exit(e);
+        }
+    }
+
+    static void store(byte[] data, int n) {
+        long e = Probe.enter(1);
+        try {
+            Probe.param(e, 3, data);
+            Probe.param(e, 4, n);
+            long t = Probe.startWall();
+            try {
+                if (n == 3) throw new IllegalStateException("disk full");
+                Thread.sleep(2);
+            } catch (InterruptedException x) {
+                throw new RuntimeException(x);
+            } finally {
+                Probe.stopWall(4, t);
+            }
+        } finally {
+            Probe.exit(e);
+        }
+    }
+
+    static int fact(int k) {
+        long e = Probe.enter(8);
+        try {
+            Probe.param(e, 5, k);
+            if (k == 0) return 1;
+            Probe.call(9);
+            return k * fact(k - 1);
+        } finally {
+            Probe.exit(e);
+        }
+    }
+
+    static Map<String, byte[]> files(int... sizes) {
+        Map<String, byte[]> m = new HashMap<>();
+        for (int i = 0; i < sizes.length; i++) m.put("f" + i, new byte[sizes[i]]);
+        return m;
+    }
+
+    public static void main(String[] args) throws Exception {
+        CyclicBarrier together = new CyclicBarrier(2);
+        Thread a = new Thread(() -> run(together, files(100, 200, 300), true, "\u00e4\u20ac"));
+        Thread b = new Thread(() -> run(together, files(10, 30), false, "bob"));
+        a.start();
+        b.start();
+        long t = Probe.startWall();
+        a.join();
+        b.join();
+        Probe.stopWall(4, t);
+        if (fact(3) != 6) throw new AssertionError("fact");
+    }
+
+    static void run(CyclicBarrier together, Map<String, byte[]> files, boolean flag, String name) {
+        try {
+            for (int i = 0; i < 4; i++) {
+                together.await();
+                upload(files, flag, name);
+            }
+        } catch (Exception x) {
+            throw new RuntimeException(x);
+        }
+    }
+}
+"#;
+
+fn javac_available() -> bool {
+    Command::new("javac").arg("-version").output().is_ok()
+}
+
+/// Compiles the probe and the program, runs `Launcher 3 Main`, decodes with warm-up 1.
+fn run_program(dir: &Path) -> (Vec<MeasurementEvent>, DecodeSummary) {
+    let probe = dir.join("probe");
+    compile_probe(&probe).unwrap();
+    let src = dir.join("Main.java");
+    std::fs::write(&src, MAIN).unwrap();
+    let app = dir.join("app");
+    let classpath = std::env::join_paths([classes_dir(&probe), app.clone()]).unwrap();
+    let out = Command::new("javac")
+        .args(["--release", "17", "-encoding", "UTF-8", "-cp"])
+        .arg(&classpath)
+        .arg("-d")
+        .arg(&app)
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let events = dir.join("p.events");
+    let out = Command::new("java")
+        .arg("-cp")
+        .arg(&classpath)
+        .arg(format!("-Dbeagle.events={}", events.display()))
+        .args(["beagle.probe.Launcher", "3", "Main"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let options = DecodeOptions {
+        run: "p".into(),
+        warmup: 1,
+    };
+    decode_file(&events, &table(), &options).unwrap()
+}
+
+/// A kept service execution, as the test looks at it.
+struct Exec<'a> {
+    service: &'a str,
+    caller: Option<&'a str>,
+    call: Option<&'a str>,
+    params: &'a beagle_analysis::events::Parameters,
+    ns: u64,
+}
+
+#[test]
+fn a_hand_instrumented_program_decodes_to_what_it_did() {
+    if !javac_available() {
+        eprintln!("skipped: no javac");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (events, summary) = run_program(dir.path());
+
+    // Per iteration: 8 uploads, 8 stores, fact(3..0): 20 executions; iteration 0 is warm-up.
+    assert_eq!(
+        summary,
+        DecodeSummary {
+            records: summary.records,
+            executions: 40,
+            warmup_executions: 20,
+            warmup_records: summary.warmup_records,
+            outside: 3,
+            ..Default::default()
+        }
+    );
+    // Per upload: ENTER, 4 PARAMs (a map gives two), EXIT, a demand per file, LOOP, BRANCH;
+    // per store ENTER, 2 PARAMs, DEMAND, EXIT; per fact ENTER, PARAM, EXIT.
+    let per_iteration = 4 * (6 + 3 + 2) + 4 * (6 + 2 + 2) + 8 * 5 + 4 * 3;
+    assert_eq!(summary.warmup_records, per_iteration);
+    assert_eq!(summary.records, 3 * per_iteration + 3);
+
+    let mut execs: HashMap<&str, Exec> = HashMap::new();
+    for e in &events {
+        match e {
+            MeasurementEvent::ServiceCall {
+                execution,
+                service,
+                caller_execution,
+                call,
+                parameters,
+                entry_ns,
+                exit_ns,
+            } => {
+                assert_eq!(*entry_ns, 0);
+                let exec = Exec {
+                    service,
+                    caller: caller_execution.as_deref(),
+                    call: call.as_deref(),
+                    params: parameters,
+                    ns: *exit_ns,
+                };
+                assert!(execs.insert(execution, exec).is_none());
+            }
+            other => assert!(
+                execs.contains_key(other.execution()),
+                "{other:?} before its ServiceCall"
+            ),
+        }
+    }
+    let of = |service: &'static str| execs.iter().filter(move |(_, x)| x.service == service);
+    assert_eq!(of("_upload").count(), 16);
+    assert_eq!(of("_store").count(), 16);
+    assert_eq!(of("_fact").count(), 8);
+    assert!(execs.values().all(|x| x.ns > 0), "every execution has its duration");
+
+    // Parameters, characterised as specified.
+    let p = |x: &Exec, name: &str| x.params.get(name).copied();
+    let mut big = 0;
+    for (_, up) in of("_upload") {
+        assert_eq!((up.caller, up.call), (None, None));
+        let n = p(up, "files.NUMBER_OF_ELEMENTS").unwrap();
+        if n == 3.0 {
+            big += 1;
+            assert_eq!(p(up, "files.INNER.BYTESIZE"), Some(200.0));
+            assert_eq!(p(up, "flag.VALUE"), Some(1.0));
+            assert_eq!(p(up, "name.BYTESIZE"), Some(5.0), "ä€ is 5 bytes in UTF-8");
+        } else {
+            assert_eq!(n, 2.0);
+            assert_eq!(p(up, "files.INNER.BYTESIZE"), Some(20.0));
+            assert_eq!(p(up, "flag.VALUE"), Some(0.0));
+            assert_eq!(p(up, "name.BYTESIZE"), Some(3.0));
+        }
+        assert_eq!(up.params.len(), 4);
+    }
+    assert_eq!(big, 8);
+
+    // Each store is called by the upload of its own thread, through `_call_store`.
+    for (_, st) in of("_store") {
+        assert_eq!(st.call, Some("_call_store"));
+        let caller = &execs[st.caller.expect("a caller")];
+        assert_eq!(caller.service, "_upload");
+        let n = p(caller, "files.NUMBER_OF_ELEMENTS").unwrap();
+        let bytes = n * p(caller, "files.INNER.BYTESIZE").unwrap();
+        assert_eq!(p(st, "data.BYTESIZE"), Some(bytes));
+        assert_eq!(p(st, "n.VALUE"), Some(n));
+        if n == 2.0 {
+            assert!(st.ns >= 2_000_000, "the store slept 2 ms: {}", st.ns);
+        }
+    }
+
+    // Recursion: fact(3) from outside, each deeper one called by the one above it.
+    for (_, f) in of("_fact") {
+        let k = p(f, "k.VALUE").unwrap();
+        match f.caller {
+            None => assert_eq!((k, f.call), (3.0, None)),
+            Some(c) => {
+                assert_eq!(f.call, Some("_call_fact"));
+                assert_eq!(execs[c].service, "_fact");
+                assert_eq!(p(&execs[c], "k.VALUE"), Some(k + 1.0));
+            }
+        }
+    }
+
+    // Demands, loops, branches, each in the innermost execution of its own thread.
+    let mut per_exec: HashMap<(&str, &str), u64> = HashMap::new();
+    let mut loops = 0;
+    for e in &events {
+        let x = &execs[e.execution()];
+        let n = p(x, "files.NUMBER_OF_ELEMENTS");
+        match e {
+            MeasurementEvent::ResourceDemand {
+                action,
+                resource,
+                stop_ns,
+                ..
+            } => {
+                match (action.as_str(), resource.as_str()) {
+                    ("_compress", "CPU") => assert_eq!(x.service, "_upload"),
+                    ("_write", "_hdd") => {
+                        assert_eq!(x.service, "_store");
+                        if p(x, "n.VALUE") == Some(2.0) {
+                            assert!(*stop_ns >= 2_000_000, "slept 2 ms: {stop_ns}");
+                        }
+                    }
+                    other => panic!("unexpected demand {other:?}"),
+                }
+                *per_exec.entry((e.execution(), action.as_str())).or_default() += 1;
+            }
+            MeasurementEvent::Loop { count, .. } => {
+                loops += 1;
+                assert_eq!(Some(*count as f64), n);
+            }
+            MeasurementEvent::Branch { transition, .. } => {
+                let expected = if n == Some(3.0) { "_yes" } else { "_no" };
+                assert_eq!(transition.as_deref(), Some(expected));
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(loops, 16);
+    for (id, x) in &execs {
+        let compress = per_exec.get(&(*id, "_compress")).copied().unwrap_or(0);
+        let write = per_exec.get(&(*id, "_write")).copied().unwrap_or(0);
+        match x.service {
+            "_upload" => assert_eq!((Some(compress as f64), write), (p(x, "files.NUMBER_OF_ELEMENTS"), 0)),
+            "_store" => assert_eq!((compress, write), (0, 1)),
+            _ => assert_eq!((compress, write), (0, 0)),
+        }
+    }
+}
