@@ -6,8 +6,10 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use beagle_analysis::events::{MeasurementEvent, Parameters};
 use beagle_java::instrument::{instrument, Site, SiteKind};
-use beagle_java::sections::SectionTable;
+use beagle_java::probe::decode::{decode, DecodeOptions, DecodeSummary};
+use beagle_java::sections::{Section, SectionTable};
 
 const ENTER: i32 = 1;
 const PARAM: i32 = 2;
@@ -29,6 +31,76 @@ struct Rec {
 struct Run {
     records: Vec<Rec>,
     table: SectionTable,
+    /// What the decoder made of the records (section names from [`table_for`]).
+    events: Vec<MeasurementEvent>,
+    summary: DecodeSummary,
+}
+
+/// A section table in which every id the sites use names itself: service `s0`, demand `a1`, loop
+/// `l9`, branch `b3` (named by its first transition) with transitions `t3`, `t4`, call `c8`.
+fn table_for(sites: &[Site]) -> SectionTable {
+    let mut named = std::collections::BTreeMap::new();
+    for site in sites {
+        match &site.kind {
+            SiteKind::Service { section } => {
+                named.insert(
+                    *section,
+                    Section::Service {
+                        service: format!("s{section}"),
+                    },
+                );
+            }
+            SiteKind::Demand { section, cpu } => {
+                let resource = if *cpu { "CPU" } else { "WALL" }.to_string();
+                named.insert(
+                    *section,
+                    Section::Demand {
+                        action: format!("a{section}"),
+                        resource,
+                        cpu: *cpu,
+                    },
+                );
+            }
+            SiteKind::Loop { section } => {
+                named.insert(
+                    *section,
+                    Section::Loop {
+                        loop_id: format!("l{section}"),
+                    },
+                );
+            }
+            SiteKind::Branch { transitions } => {
+                for t in transitions {
+                    let (branch, transition) = (format!("b{}", transitions[0]), format!("t{t}"));
+                    named.insert(*t, Section::Transition { branch, transition });
+                }
+            }
+            SiteKind::Call { section } => {
+                named.insert(
+                    *section,
+                    Section::Call {
+                        call: format!("c{section}"),
+                    },
+                );
+            }
+        }
+    }
+    let mut table = SectionTable::default();
+    for id in 0..=named.keys().max().copied().unwrap_or(0) {
+        let unused = Section::Call {
+            call: format!("unused{id}"),
+        };
+        assert_eq!(table.add(named.remove(&id).unwrap_or(unused)), id);
+    }
+    table
+}
+
+/// One decoded service execution.
+struct Call<'e> {
+    execution: &'e str,
+    caller: Option<&'e str>,
+    call: Option<&'e str>,
+    parameters: &'e Parameters,
 }
 
 impl Run {
@@ -69,6 +141,82 @@ impl Run {
     fn executions(&self, kind: i32, section: i32) -> Vec<i64> {
         self.of(kind, section).map(|r| r.execution).collect()
     }
+
+    /// Decoded executions of service `s{id}`, in entry order.
+    fn calls(&self, service: i32) -> Vec<Call<'_>> {
+        let name = format!("s{service}");
+        self.events
+            .iter()
+            .filter_map(|e| match e {
+                MeasurementEvent::ServiceCall {
+                    execution,
+                    service,
+                    caller_execution,
+                    call,
+                    parameters,
+                    ..
+                } if *service == name => Some(Call {
+                    execution,
+                    caller: caller_execution.as_deref(),
+                    call: call.as_deref(),
+                    parameters,
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Decoded loop counts of `l{id}`: (execution, count).
+    fn loops(&self, id: i32) -> Vec<(&str, u64)> {
+        let name = format!("l{id}");
+        self.events
+            .iter()
+            .filter_map(|e| match e {
+                MeasurementEvent::Loop {
+                    execution,
+                    loop_id,
+                    count,
+                } if *loop_id == name => Some((execution.as_str(), *count)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Decoded transitions of branch `b{first}`: (execution, transition).
+    fn taken(&self, first: i32) -> Vec<(&str, &str)> {
+        let name = format!("b{first}");
+        self.events
+            .iter()
+            .filter_map(|e| match e {
+                MeasurementEvent::Branch {
+                    execution,
+                    branch,
+                    transition,
+                } if *branch == name => Some((execution.as_str(), transition.as_deref().unwrap_or("-"))),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Executions of the decoded demands of `a{id}`.
+    fn demands(&self, id: i32) -> Vec<&str> {
+        let name = format!("a{id}");
+        self.events
+            .iter()
+            .filter_map(|e| match e {
+                MeasurementEvent::ResourceDemand { execution, action, .. } if *action == name => {
+                    Some(execution.as_str())
+                }
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+fn param(c: &Call, name: &str) -> f64 {
+    *c.parameters
+        .get(name)
+        .unwrap_or_else(|| panic!("no {name} in {:?}", c.parameters))
 }
 
 /// The byte range of the largest syntax node starting at `needle` (unique in `src`): a whole
@@ -160,8 +308,9 @@ fn check(class: &str, sites: impl Fn(&str) -> Vec<Site>) -> Option<Run> {
         .join(format!("{class}.java"));
     let before = std::fs::read(&path).unwrap();
     let src = String::from_utf8(before.clone()).unwrap();
-    let mut table = SectionTable::default();
-    let copy = instrument(&src, &sites(&src), &mut table).unwrap_or_else(|e| panic!("{class}: {e}"));
+    let sites = sites(&src);
+    let mut table = table_for(&sites);
+    let copy = instrument(&src, &sites, &mut table).unwrap_or_else(|e| panic!("{class}: {e}"));
     insta::assert_snapshot!(class, copy);
     let (Some(javac), Some(java)) = (tool("javac"), tool("java")) else {
         eprintln!("skipping the javac part of {class}: no javac/java on this machine");
@@ -196,7 +345,21 @@ fn check(class: &str, sites: impl Fn(&str) -> Vec<Site>) -> Option<Run> {
             b: i64::from_le_bytes(r[24..32].try_into().unwrap()),
         })
         .collect();
-    Some(Run { records, table })
+    let (events, summary) = decode(&bytes, &table, &DecodeOptions::default());
+    let bad = (
+        summary.unknown_sections,
+        summary.unknown_types,
+        summary.orphans,
+        summary.invalid,
+        summary.truncated_bytes,
+    );
+    assert_eq!(bad, (0, 0, 0, 0, 0), "{class}: {summary:?}");
+    Some(Run {
+        records,
+        table,
+        events,
+        summary,
+    })
 }
 
 fn is_subset(inner: &[i64], outer: &[i64]) -> bool {
@@ -263,6 +426,32 @@ fn early_returns_and_exceptions_through_sections() {
         .map(|(c, v)| if c == 1 { v } else { f64::NAN })
         .collect();
     assert_eq!(sizes, [-1.0, 2.0, 5.0, 8.0, 11.0]);
+    // Decoded: one execution per classify call, parameters at entry, demands in it, the branch.
+    let classify = run.calls(0);
+    let sizes: Vec<f64> = classify.iter().map(|c| param(c, "size.VALUE")).collect();
+    assert_eq!(sizes, [-1.0, 2.0, 5.0, 8.0, 11.0]);
+    assert!(classify
+        .iter()
+        .all(|c| param(c, "name.BYTESIZE") >= 2.0 && c.call == Some("c10")));
+    let ids: Vec<&str> = classify.iter().map(|c| c.execution).collect();
+    assert_eq!(run.demands(1), ids[1..]);
+    assert_eq!(run.demands(11), ids[1..]);
+    let taken: Vec<(&str, &str)> = run.taken(3);
+    assert_eq!(
+        taken,
+        ids.iter()
+            .zip(["t3", "t4", "t4", "t4", "t4"])
+            .map(|(e, t)| (*e, t))
+            .collect::<Vec<_>>()
+    );
+    // risky is called through call c8 from caller's executions, also when it throws.
+    let callers: Vec<&str> = run.calls(7).iter().map(|c| c.execution).collect();
+    let risky = run.calls(5);
+    assert_eq!(risky.iter().map(|c| c.caller.unwrap()).collect::<Vec<_>>(), callers);
+    assert!(risky.iter().all(|c| c.call == Some("c8")));
+    assert_eq!(run.demands(6), risky.iter().map(|c| c.execution).collect::<Vec<_>>());
+    // The loop in main is outside any service: counted as such, not attributed.
+    assert!(run.loops(9).is_empty() && run.summary.outside > 0);
 }
 
 #[test]
@@ -317,6 +506,40 @@ fn loops_with_labels_break_continue_and_recursion() {
     // Each nested entry's caller is the previous execution.
     let fact: Vec<&Rec> = run.of(ENTER, 12).collect();
     assert!(fact.windows(2).all(|w| w[1].a == w[0].execution));
+    // Decoded: loop counts per loop execution, in the innermost service execution.
+    let grids: Vec<&str> = run.calls(0).iter().map(|c| c.execution).collect();
+    assert_eq!(run.loops(1), [(grids[0], 3), (grids[1], 4)]);
+    let inner: Vec<u64> = run.loops(2).iter().map(|(_, n)| *n).collect();
+    assert_eq!(inner, [2, 3, 3, 2, 3, 4, 4]);
+    assert_eq!(run.demands(5).iter().filter(|e| **e == grids[0]).count(), 6);
+    let scans = run.calls(6);
+    assert_eq!(
+        scans
+            .iter()
+            .map(|c| param(c, "words.NUMBER_OF_ELEMENTS"))
+            .collect::<Vec<_>>(),
+        [5.0, 2.0]
+    );
+    let counts = |id| {
+        run.loops(id)
+            .into_iter()
+            .map(|(e, n)| (e.to_string(), n))
+            .collect::<Vec<_>>()
+    };
+    let scan_ids: Vec<String> = scans.iter().map(|c| c.execution.to_string()).collect();
+    assert_eq!(counts(9), [(scan_ids[0].clone(), 2), (scan_ids[1].clone(), 10)]);
+    assert_eq!(counts(10), [(scan_ids[0].clone(), 1), (scan_ids[1].clone(), 17)]);
+    // Recursion: each nested fact is called through c13 by the one before, with n one less.
+    let fact = run.calls(12);
+    assert_eq!(
+        fact.iter().map(|c| param(c, "n.VALUE")).collect::<Vec<_>>(),
+        [5.0, 4.0, 3.0, 2.0, 1.0]
+    );
+    assert!(fact
+        .windows(2)
+        .all(|w| w[1].caller == Some(w[0].execution) && w[1].call == Some("c13")));
+    let taken = run.taken(14);
+    assert_eq!(taken.last(), Some(&(fact[4].execution, "t14")));
 }
 
 #[test]
@@ -372,6 +595,12 @@ fn if_chains_ifs_without_else_and_switches() {
     // Branches and demands outside any service belong to no execution.
     assert!(run.of(BRANCH, 7).all(|r| r.execution == 0));
     assert!(is_subset(&run.executions(BRANCH, 1), &run.executions(ENTER, 0)));
+    // Decoded: the chain's transitions in size's executions; the switches are outside services.
+    let sizes = run.calls(0);
+    let taken: Vec<&str> = run.taken(1).iter().map(|(_, t)| *t).collect();
+    assert_eq!(taken, ["t1", "t2", "t3", "t4", "t1"]);
+    assert!(run.taken(1).iter().zip(&sizes).all(|((e, _), c)| *e == c.execution));
+    assert!(run.taken(7).is_empty() && run.taken(11).is_empty());
 }
 
 #[test]
@@ -405,6 +634,20 @@ fn sections_in_lambdas_and_threads() {
     let mut n: Vec<f64> = run.params("n").into_iter().map(|(_, v)| v).collect();
     n.sort_by(f64::total_cmp);
     assert_eq!(n, [1000.0, 2000.0, 3000.0, 4000.0]);
+    // Decoded: per thread's execution of work, its loop ran n times and its demand is its own.
+    let works = run.calls(0);
+    assert_eq!(works.len(), 4);
+    for w in &works {
+        assert_eq!(
+            run.loops(1)
+                .iter()
+                .filter(|(e, _)| *e == w.execution)
+                .map(|(_, n)| *n as f64)
+                .collect::<Vec<_>>(),
+            [param(w, "n.VALUE")]
+        );
+        assert_eq!(run.demands(2).iter().filter(|e| **e == w.execution).count(), 1);
+    }
 }
 
 #[test]
@@ -469,4 +712,20 @@ fn constructors_switch_expressions_sole_bodies_and_name_clashes() {
     assert_eq!(run.branches(&[10, 11]), [10, 11, 11]);
     assert_eq!(run.branches(&[12, 13]), [13, 12]);
     assert!(is_subset(&run.executions(DEMAND, 9), &run.executions(ENTER, 14)));
+    // Decoded: the constructor's parameters at entry (after super(...)).
+    let children = run.calls(0);
+    let flags: Vec<(f64, f64)> = children
+        .iter()
+        .map(|c| (param(c, "seed.VALUE"), param(c, "flag.VALUE")))
+        .collect();
+    assert_eq!(flags, [(4.0, 1.0), (4.0, 0.0)]);
+    let sums = run.calls(14);
+    assert_eq!(
+        sums.iter()
+            .map(|c| param(c, "xs.NUMBER_OF_ELEMENTS"))
+            .collect::<Vec<_>>(),
+        [3.0, 2.0]
+    );
+    assert_eq!(run.loops(6), [(sums[0].execution, 3)]);
+    assert_eq!(run.loops(5), [(sums[1].execution, 2)]);
 }
