@@ -38,7 +38,7 @@ pub use judge::{FinalJudge, FinishReason, StepKind};
 pub use measurement::{EventsTool, MeasurementTool, RecordedResults};
 pub use model::{scope_elements, ModelScope, Scope, ScopeError, Service};
 pub use order::{CodeSection, LaunchConfiguration, MeasurementOrder, MeasurementSection, ParameterRange, SectionKind};
-pub use point_stats::{point_stats, remove_outliers, PointStats};
+pub use point_stats::{medians, point_stats, remove_outliers, PointStats};
 pub use results::{elements_of, results_from_events, ResultOptions};
 pub use store::{
     content_key, EventsSummary, FinishedRun, ResumableRun, RunDescription, RunId, RunRow, RunStatus, Store, StoreError,

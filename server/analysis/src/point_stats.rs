@@ -115,6 +115,23 @@ pub fn point_stats(result: &MeasurementResult) -> Vec<PointStats> {
         .collect()
 }
 
+/// One observation per parameter point: its median, outliers left out. Timings fitted this way
+/// weigh every point alike however often it was measured, and a point's noise shrinks to its
+/// median's (PerfJavaDoc fits and shows medians per point).
+pub fn medians(result: &MeasurementResult) -> MeasurementResult {
+    MeasurementResult {
+        element: result.element.clone(),
+        observations: point_stats(result)
+            .into_iter()
+            .filter(|s| s.n > 0)
+            .map(|s| Observation {
+                parameters: s.parameters,
+                value: s.median,
+            })
+            .collect(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,6 +168,11 @@ mod tests {
         assert_eq!(r.observations.len(), 9);
         assert!(r.observations.iter().all(|o| o.value < 50.0));
         assert_eq!(remove_outliers(&mut r), 0, "idempotent on clean data");
+        let m = medians(&r);
+        assert_eq!(
+            m.observations.iter().map(|o| o.value).collect::<Vec<_>>(),
+            vec![10.2, 20.25]
+        );
     }
 
     #[test]

@@ -3,8 +3,14 @@
 
 /// The probe runtime's Java sources, compiled with javac at analysis time.
 pub const PROBE_SOURCES: &[(&str, &str)] = &[
-    ("beagle/probe/Probe.java", include_str!("../probe/beagle/probe/Probe.java")),
-    ("beagle/probe/Launcher.java", include_str!("../probe/beagle/probe/Launcher.java")),
+    (
+        "beagle/probe/Probe.java",
+        include_str!("../probe/beagle/probe/Probe.java"),
+    ),
+    (
+        "beagle/probe/Launcher.java",
+        include_str!("../probe/beagle/probe/Launcher.java"),
+    ),
 ];
 
 pub mod constants;

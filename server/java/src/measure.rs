@@ -4,7 +4,9 @@
 use crate::launch::{describe, run_point, JavaConfig, Launch, Point, RunError};
 use crate::prepare::Prepared;
 use beagle_analysis::blackboard::ElementKind;
-use beagle_analysis::{remove_outliers, EventsSummary, results_from_events, MeasurableElement, MeasurementResult, ResultOptions};
+use beagle_analysis::{
+    remove_outliers, results_from_events, EventsSummary, MeasurableElement, MeasurementResult, ResultOptions,
+};
 use std::path::Path;
 use std::time::Duration;
 
@@ -54,8 +56,14 @@ pub fn measure_point(
     let at = format!("launch `{}` at {}", launch.name, describe(point));
     let mut notes = Vec::new();
     for (n, what) in [
-        (s.outside, "records made outside any linked SEFF method (their code ran, but not inside a measured service)"),
-        (s.unknown_sections + s.unknown_types + s.invalid, "records the decoder could not use"),
+        (
+            s.outside,
+            "records made outside any linked SEFF method (their code ran, but not inside a measured service)",
+        ),
+        (
+            s.unknown_sections + s.unknown_types + s.invalid,
+            "records the decoder could not use",
+        ),
         (s.orphans, "records of executions never entered"),
         (s.truncated_bytes, "bytes of a truncated last record"),
     ] {

@@ -8,7 +8,7 @@ use crate::links::CodeLink;
 use crate::sections::{Section, SectionTable};
 use beagle_analysis::blackboard::ElementKind;
 use beagle_analysis::MeasurableElement;
-use beagle_pcm::model::{ActionBody, ActionKind, Repository};
+use beagle_pcm::model::{ActionBody, Repository};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -52,7 +52,7 @@ fn model_facts(repositories: &[&Repository]) -> ModelFacts {
                     ActionBody::Branch { transitions: ts } => {
                         transitions.insert(id.clone(), ts.iter().filter_map(|t| t.id.clone()).collect());
                     }
-                    ActionBody::ExternalCall { .. } if action.kind == ActionKind::ExternalCall => {
+                    ActionBody::ExternalCall { .. } => {
                         calls_of_seff.entry(seff_id.clone()).or_default().push(id.clone());
                     }
                     _ => {}
@@ -83,7 +83,7 @@ fn plan(elements: &[MeasurableElement], services: &BTreeSet<String>, links: &[Co
         code_of: BTreeMap::new(),
         unlinked: Vec::new(),
     };
-    let mut add = |p: &mut Plan, l: &CodeLink, kind: SiteKind| {
+    let add = |p: &mut Plan, l: &CodeLink, kind: SiteKind| {
         p.sites.entry(l.file.clone()).or_default().push(Site {
             range: l.range.clone(),
             kind,
@@ -159,7 +159,9 @@ fn plan(elements: &[MeasurableElement], services: &BTreeSet<String>, links: &[Co
                     add(&mut p, l, kind);
                 }
             }
-            None => p.unlinked.push((e.id.clone(), format!("{action} is not linked to code"))),
+            None => p
+                .unlinked
+                .push((e.id.clone(), format!("{action} is not linked to code"))),
         }
     }
     p
@@ -197,7 +199,9 @@ fn javac(javac: &Path, out: &Path, classpath: &[PathBuf], files: &[PathBuf]) -> 
         cmd.arg("-cp").arg(cp.join(":"));
     }
     cmd.args(files);
-    let output = cmd.output().map_err(|e| format!("cannot run {}: {e}", javac.display()))?;
+    let output = cmd
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", javac.display()))?;
     if output.status.success() {
         Ok(())
     } else {
@@ -232,8 +236,8 @@ pub fn prepare(
     for (i, root) in config.sources.iter().enumerate() {
         for rel in java_files(root)? {
             let original = root.join(&rel);
-            let text = std::fs::read_to_string(&original)
-                .map_err(|e| format!("{}: cannot read: {e}", original.display()))?;
+            let text =
+                std::fs::read_to_string(&original).map_err(|e| format!("{}: cannot read: {e}", original.display()))?;
             // Links name files relative to the workspace root.
             let key = original.strip_prefix(&config.root).unwrap_or(&original).to_path_buf();
             let sites = plan.sites.remove(&key).unwrap_or_default();
@@ -244,7 +248,10 @@ pub fn prepare(
             };
             for (element, (file, range)) in &plan.code_of {
                 if *file == key {
-                    constants.insert(element.clone(), crate::constants::constants_around(&text, range.clone()));
+                    constants.insert(
+                        element.clone(),
+                        crate::constants::constants_around(&text, range.clone()),
+                    );
                 }
             }
             let target = copy.join(i.to_string()).join(&rel);
@@ -262,7 +269,12 @@ pub fn prepare(
         return Err(format!(
             "{}: linked in the code links, but not a .java file under the source roots ({})",
             file.display(),
-            config.sources.iter().map(|s| s.display().to_string()).collect::<Vec<_>>().join(", ")
+            config
+                .sources
+                .iter()
+                .map(|s| s.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     let classes = work.join("classes");
@@ -285,7 +297,10 @@ pub fn prepare(
         hasher.update(entry.as_os_str().as_encoded_bytes());
         if let Ok(m) = std::fs::metadata(entry) {
             hasher.update(&m.len().to_le_bytes());
-            if let Ok(t) = m.modified().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).map_err(std::io::Error::other)) {
+            if let Ok(t) = m
+                .modified()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).map_err(std::io::Error::other))
+            {
                 hasher.update(&t.as_nanos().to_le_bytes());
             }
         }

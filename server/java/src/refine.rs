@@ -18,11 +18,16 @@ fn evaluate(expr: &beagle_stoex::Expr, parameters: &BTreeMap<String, f64>) -> Op
 }
 
 /// Scores per measured point (see the module documentation).
-pub fn point_scores(bb: &Blackboard, measured: &[(Point, &[(MeasurableElement, MeasurementResult)])]) -> Vec<(Point, f64)> {
+pub fn point_scores(
+    bb: &Blackboard,
+    measured: &[(Point, &[(MeasurableElement, MeasurementResult)])],
+) -> Vec<(Point, f64)> {
     // Per element: the chosen expression, the runner-up, and the typical magnitude.
     let mut models = BTreeMap::new();
     for (id, chosen) in bb.final_expressions() {
-        let Ok(best) = beagle_stoex::parse(&chosen.proposal.stoex) else { continue };
+        let Ok(best) = beagle_stoex::parse(&chosen.proposal.stoex) else {
+            continue;
+        };
         let runner_up = bb
             .proposals()
             .get(id)
@@ -31,20 +36,31 @@ pub fn point_scores(bb: &Blackboard, measured: &[(Point, &[(MeasurableElement, M
             .filter(|p| p.stoex != chosen.proposal.stoex && p.relative_error.is_finite())
             .min_by(|a, b| a.relative_error.total_cmp(&b.relative_error))
             .and_then(|p| beagle_stoex::parse(&p.stoex).ok());
-        let values: Vec<f64> = bb.results().get(id).map(|r| r.observations.iter().map(|o| o.value.abs()).collect()).unwrap_or_default();
+        let values: Vec<f64> = bb
+            .results()
+            .get(id)
+            .map(|r| r.observations.iter().map(|o| o.value.abs()).collect())
+            .unwrap_or_default();
         let scale = median(&values).max(1e-9);
-        models.insert(id.clone(), (best, runner_up, if scale.is_finite() { scale } else { 1.0 }));
+        models.insert(
+            id.clone(),
+            (best, runner_up, if scale.is_finite() { scale } else { 1.0 }),
+        );
     }
     measured
         .iter()
         .map(|(point, results)| {
             let mut scores = Vec::new();
             for (element, result) in results.iter() {
-                let Some((best, runner_up, scale)) = models.get(&element.id) else { continue };
+                let Some((best, runner_up, scale)) = models.get(&element.id) else {
+                    continue;
+                };
                 let mut err = Vec::new();
                 let mut gap = Vec::new();
                 for o in &result.observations {
-                    let Some(b) = evaluate(best, &o.parameters) else { continue };
+                    let Some(b) = evaluate(best, &o.parameters) else {
+                        continue;
+                    };
                     err.push((b - o.value).abs());
                     if let Some(r) = runner_up.as_ref().and_then(|r| evaluate(r, &o.parameters)) {
                         gap.push((b - r).abs());
@@ -56,7 +72,11 @@ pub fn point_scores(bb: &Blackboard, measured: &[(Point, &[(MeasurableElement, M
                 let g = if gap.is_empty() { 0.0 } else { median(&gap) };
                 scores.push((median(&err) + g) / scale);
             }
-            let score = if scores.is_empty() { 0.0 } else { scores.iter().sum::<f64>() / scores.len() as f64 };
+            let score = if scores.is_empty() {
+                0.0
+            } else {
+                scores.iter().sum::<f64>() / scores.len() as f64
+            };
             (point.clone(), score)
         })
         .collect()

@@ -110,7 +110,12 @@ fn measure_points(
                     results: results.clone(),
                 };
                 if let Err(e) = store.save_measurement(&stored) {
-                    info(report, "warning", None, format!("cannot store the measurement of {shown}: {e}"));
+                    info(
+                        report,
+                        "warning",
+                        None,
+                        format!("cannot store the measurement of {shown}: {e}"),
+                    );
                 }
                 out.push(Done {
                     launch: launch.name.clone(),
@@ -136,7 +141,7 @@ fn measure_points(
     out
 }
 
-/// Observations of every point, per element.
+/// Observations of every point, per element; timings as one median per parameter point.
 fn merge(done: &[Done]) -> Vec<(MeasurableElement, MeasurementResult)> {
     let mut by_id: BTreeMap<String, (MeasurableElement, MeasurementResult)> = BTreeMap::new();
     for d in done {
@@ -153,11 +158,24 @@ fn merge(done: &[Done]) -> Vec<(MeasurableElement, MeasurementResult)> {
             entry.1.observations.extend(r.observations.iter().cloned());
         }
     }
-    by_id.into_values().collect()
+    by_id
+        .into_values()
+        .map(|(e, r)| match e.kind {
+            beagle_analysis::ElementKind::ResourceDemand { .. } => {
+                let m = beagle_analysis::medians(&r);
+                (e, m)
+            }
+            _ => (e, r),
+        })
+        .collect()
 }
 
 /// The quick preliminary analysis between the passes (no genetic programming).
-fn preliminary(elements: &[MeasurableElement], results: &[(MeasurableElement, MeasurementResult)], constants: &BTreeMap<String, Vec<f64>>) -> Blackboard {
+fn preliminary(
+    elements: &[MeasurableElement],
+    results: &[(MeasurableElement, MeasurementResult)],
+    constants: &BTreeMap<String, Vec<f64>>,
+) -> Blackboard {
     let mut bb = Blackboard::new(elements.iter().cloned()).with_code_constants(constants.clone());
     let options = beagle_fit::FitOptions {
         gp: None,
@@ -187,7 +205,9 @@ fn links_for(
     if config.automatic_links {
         let linked: BTreeSet<String> = links.iter().map(|l| l.element.clone()).collect();
         for l in beagle_java::links::auto::automatic_links(repositories, &config.root, &config.sources, &linked) {
-            let LinkOrigin::Automatic { confidence, reason } = &l.origin else { continue };
+            let LinkOrigin::Automatic { confidence, reason } = &l.origin else {
+                continue;
+            };
             let used = *confidence >= TRUSTED_CONFIDENCE;
             info(
                 report,
@@ -247,16 +267,35 @@ pub fn measure(
     let work = root.join(".beagle").join("java");
     let prepared = prepare(config, &repos, &elements, &services, &links, &work)?;
     for (id, why) in &prepared.unlinked {
-        info(report, "warning", Some(id.clone()), format!("{id}: not measured: {why}"));
+        info(
+            report,
+            "warning",
+            Some(id.clone()),
+            format!("{id}: not measured: {why}"),
+        );
     }
     let mut done: Vec<Done> = Vec::new();
     for launch in &config.launches {
         let points = coarse_points(launch, config.workload.points, settings.seed);
-        done.extend(measure_points(config, &prepared, launch, &points, &work, store, report, settings.verbose, "quick pass"));
+        done.extend(measure_points(
+            config,
+            &prepared,
+            launch,
+            &points,
+            &work,
+            store,
+            report,
+            settings.verbose,
+            "quick pass",
+        ));
     }
     if config.workload.refine > 0 && !done.is_empty() {
         let bb = preliminary(&elements, &merge(&done), &prepared.constants);
-        let finals = bb.final_expressions().values().filter(|f| f.status == beagle_analysis::Status::Final).count();
+        let finals = bb
+            .final_expressions()
+            .values()
+            .filter(|f| f.status == beagle_analysis::Status::Final)
+            .count();
         eprintln!(
             "preliminary results from {} points: {finals} of {} elements final; refining",
             done.len(),
@@ -270,7 +309,17 @@ pub fn measure(
                 .collect();
             let scores = beagle_java::refine::point_scores(&bb, &mine);
             let points = refine_points(launch, &scores, config.workload.refine, settings.seed);
-            done.extend(measure_points(config, &prepared, launch, &points, &work, store, report, settings.verbose, "refining"));
+            done.extend(measure_points(
+                config,
+                &prepared,
+                launch,
+                &points,
+                &work,
+                store,
+                report,
+                settings.verbose,
+                "refining",
+            ));
         }
     }
     if done.is_empty() {

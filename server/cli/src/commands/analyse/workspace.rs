@@ -23,7 +23,10 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, PartialEq)]
 pub enum Source {
     Events(PathBuf),
-    Kieker { dir: PathBuf, mapping: Option<PathBuf> },
+    Kieker {
+        dir: PathBuf,
+        mapping: Option<PathBuf>,
+    },
     /// Measure the Java system (`[java]` and `[[launch]]`), with the code links of `[model] links`.
     Java {
         config: Box<beagle_java::launch::JavaConfig>,
