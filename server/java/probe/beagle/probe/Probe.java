@@ -67,8 +67,9 @@ public final class Probe {
         final Thread owner = Thread.currentThread();
         /** The next execution id of this thread's block, and the block's end. */
         long nextId, endId;
-        /** The last thread CPU clock reading and the wall clock right after it (0: none yet). */
+        /** The last thread CPU clock reading and the wall clock right after it, if any. */
         long lastCpu, lastWall;
+        boolean hasCpu;
         long[] executions = new long[64];
         long[] entered = new long[64];
         int depth;
@@ -100,6 +101,7 @@ public final class Probe {
             long cpu = THREADS.getCurrentThreadCpuTime();
             lastCpu = cpu;
             lastWall = System.nanoTime();
+            hasCpu = true;
             return cpu;
         }
 
@@ -303,7 +305,7 @@ public final class Probe {
 
     public static long startCpu() {
         State s = STATE.get();
-        if (s.lastWall != 0) {
+        if (s.hasCpu) {
             long since = System.nanoTime() - s.lastWall;
             if (since >= 0 && since < CPU_REUSE_NS) {
                 return s.lastCpu + since;
