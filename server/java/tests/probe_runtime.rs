@@ -168,7 +168,8 @@ fn javac_available() -> bool {
     Command::new("javac").arg("-version").output().is_ok()
 }
 
-/// Compiles the probe and the program, runs `Launcher 3 Main`, decodes with warm-up 1.
+/// Compiles the probe and the program, runs `Launcher 1 0 2 Main` (one warm-up run, two measured),
+/// decodes with warm-up 1.
 fn run_program(dir: &Path) -> (Vec<MeasurementEvent>, DecodeSummary) {
     let probe = dir.join("probe");
     compile_probe(&probe).unwrap();
@@ -190,7 +191,7 @@ fn run_program(dir: &Path) -> (Vec<MeasurementEvent>, DecodeSummary) {
         .arg("-cp")
         .arg(&classpath)
         .arg(format!("-Dbeagle.events={}", events.display()))
-        .args(["beagle.probe.Launcher", "3", "Main"])
+        .args(["beagle.probe.Launcher", "1", "0", "2", "Main"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -322,6 +323,7 @@ fn a_hand_instrumented_program_decodes_to_what_it_did() {
     // Demands, loops, branches, each in the innermost execution of its own thread.
     let mut per_exec: HashMap<(&str, &str), u64> = HashMap::new();
     let mut loops = 0;
+    let mut cpu_ns: HashMap<&str, u64> = HashMap::new();
     for e in &events {
         let x = &execs[e.execution()];
         let n = p(x, "files.NUMBER_OF_ELEMENTS");
@@ -333,7 +335,11 @@ fn a_hand_instrumented_program_decodes_to_what_it_did() {
                 ..
             } => {
                 match (action.as_str(), resource.as_str()) {
-                    ("_compress", "CPU") => assert_eq!(x.service, "_upload"),
+                    ("_compress", "CPU") => {
+                        assert_eq!(x.service, "_upload");
+                        assert!(*stop_ns > 0, "compressing takes CPU time");
+                        *cpu_ns.entry(e.execution()).or_default() += stop_ns;
+                    }
                     ("_write", "_hdd") => {
                         assert_eq!(x.service, "_store");
                         if p(x, "n.VALUE") == Some(2.0) {
@@ -360,7 +366,10 @@ fn a_hand_instrumented_program_decodes_to_what_it_did() {
         let compress = per_exec.get(&(*id, "_compress")).copied().unwrap_or(0);
         let write = per_exec.get(&(*id, "_write")).copied().unwrap_or(0);
         match x.service {
-            "_upload" => assert_eq!((Some(compress as f64), write), (p(x, "files.NUMBER_OF_ELEMENTS"), 0)),
+            "_upload" => {
+                assert_eq!((Some(compress as f64), write), (p(x, "files.NUMBER_OF_ELEMENTS"), 0));
+                assert!(cpu_ns[id] <= x.ns, "CPU time within the execution's wall time");
+            }
             "_store" => assert_eq!((compress, write), (0, 1)),
             _ => assert_eq!((compress, write), (0, 0)),
         }

@@ -163,12 +163,10 @@ impl<'a> Decoder<'a> {
 
     /// Emits a pending execution's `ServiceCall` (no-op once emitted).
     fn emit(&mut self, execution: i64) {
-        if let Some(live) = self.live.get_mut(&execution) {
-            if let Live::Pending(_) = live {
-                let index = self.events.len();
-                if let Live::Pending(pending) = std::mem::replace(live, Live::Emitted(index)) {
-                    self.events.push(pending.event());
-                }
+        let index = self.events.len();
+        if let Some(live @ Live::Pending(_)) = self.live.get_mut(&execution) {
+            if let Live::Pending(pending) = std::mem::replace(live, Live::Emitted(index)) {
+                self.events.push(pending.event());
             }
         }
     }

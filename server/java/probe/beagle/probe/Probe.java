@@ -22,8 +22,17 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Beagle's probes. Instrumented code calls only these static methods; the record format is in
  * server/java/README.md. Every thread records into its own direct buffer (no allocation per
- * probe, no lock); a full buffer is appended to the events file under one lock, so a thread's
- * records keep their order.
+ * probe); a full buffer is appended to the events file under one lock, so a thread's records keep
+ * their order. A record is written under its thread's own monitor (uncontended: a few ns), so
+ * that {@link #flushAll} can safely write the buffers of threads that are still running (pool
+ * threads idle between iterations, daemon threads at shutdown).
+ *
+ * <p>Thread CPU time costs a system call (clock_gettime of the thread's CPU clock, through
+ * ThreadMXBean: no cheaper source exists in Java 17 without native code), which dominates a CPU
+ * section's cost. So a section that starts within {@code beagle.cpuReuseNs} (default 2000) wall
+ * nanoseconds of the thread's last CPU clock reading (back-to-back sections, a section in a loop)
+ * takes that reading plus the wall time since, instead of a new one: exact unless the thread was
+ * descheduled in that short gap, and then too small by at most the gap. 0 turns it off.
  */
 public final class Probe {
     static final int ENTER = 1, PARAM = 2, EXIT = 3, DEMAND = 4, LOOP = 5, BRANCH = 6;
@@ -39,8 +48,14 @@ public final class Probe {
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final AtomicLong EXECUTIONS = new AtomicLong();
+    /** Execution ids a thread takes at once: one shared counter increment per block, not per entry. */
+    static final int ID_BLOCK = 1024;
+    static final long CPU_REUSE_NS = Long.getLong("beagle.cpuReuseNs", 2000L);
     private static final List<State> STATES = new ArrayList<>();
     private static final FileChannel OUT = open();
+    /** Whether flushAll syncs the file: not for /dev/null and pipes (benchmarks), which cannot. */
+    private static final boolean SYNC =
+            OUT != null && Files.isRegularFile(Paths.get(System.getProperty("beagle.events")));
 
     private static final ThreadLocal<State> STATE = ThreadLocal.withInitial(() -> {
         State s = new State();
@@ -52,6 +67,12 @@ public final class Probe {
 
     /** One thread's recording state: its execution stack, pending call and buffer. */
     static final class State {
+        final Thread owner = Thread.currentThread();
+        /** The next execution id of this thread's block, and the block's end. */
+        long nextId, endId;
+        /** The last thread CPU clock reading and the wall clock right after it, if any. */
+        long lastCpu, lastWall;
+        boolean hasCpu;
         long[] executions = new long[64];
         long[] entered = new long[64];
         int depth;
@@ -63,11 +84,28 @@ public final class Probe {
             return depth == 0 ? 0 : executions[depth - 1];
         }
 
-        void record(int type, int section, long execution, long a, long b) {
+        synchronized void record(int type, int section, long execution, long a, long b) {
             if (buffer.remaining() < RECORD) {
                 flush();
             }
             buffer.putInt(type).putInt(section).putLong(execution).putLong(a).putLong(b);
+        }
+
+        long newId() {
+            if (nextId == endId) {
+                nextId = EXECUTIONS.getAndAdd(ID_BLOCK) + 1;
+                endId = nextId + ID_BLOCK;
+            }
+            return nextId++;
+        }
+
+        /** Reads the thread CPU clock, remembering when. */
+        long cpuNow() {
+            long cpu = THREADS.getCurrentThreadCpuTime();
+            lastCpu = cpu;
+            lastWall = System.nanoTime();
+            hasCpu = true;
+            return cpu;
         }
 
         synchronized void flush() {
@@ -116,18 +154,26 @@ public final class Probe {
         }
     }
 
-    /** Writes every thread's buffered records (the launcher after each run; at shutdown). */
+    /**
+     * Writes every thread's buffered records (the launcher after each run; at shutdown), and
+     * forgets the threads that have ended (a server making a thread per request would otherwise
+     * keep a buffer per thread it ever had).
+     */
     public static void flushAll() {
         synchronized (STATES) {
-            for (State s : STATES) {
+            for (java.util.Iterator<State> i = STATES.iterator(); i.hasNext(); ) {
+                State s = i.next();
                 synchronized (s) {
                     if (s.buffer.position() > 0) {
                         s.flush();
                     }
                 }
+                if (!s.owner.isAlive()) {
+                    i.remove();
+                }
             }
         }
-        if (OUT != null) {
+        if (SYNC) {
             try {
                 OUT.force(false);
             } catch (IOException e) {
@@ -141,7 +187,7 @@ public final class Probe {
     /** Entry of a SEFF's method: a new execution, nested in the thread's current one. */
     public static long enter(int service) {
         State s = STATE.get();
-        long e = EXECUTIONS.incrementAndGet();
+        long e = s.newId();
         long caller = s.current();
         int call = s.pendingCall;
         if (call >= 0 && s.pendingCaller != caller) {
@@ -270,12 +316,19 @@ public final class Probe {
     // --- timed sections, loops, branches ------------------------------------------------------------
 
     public static long startCpu() {
-        return THREADS.getCurrentThreadCpuTime();
+        State s = STATE.get();
+        if (s.hasCpu) {
+            long since = System.nanoTime() - s.lastWall;
+            if (since >= 0 && since < CPU_REUSE_NS) {
+                return s.lastCpu + since;
+            }
+        }
+        return s.cpuNow();
     }
 
     public static void stopCpu(int section, long start) {
-        long ns = THREADS.getCurrentThreadCpuTime() - start;
         State s = STATE.get();
+        long ns = Math.max(0, s.cpuNow() - start);
         s.record(DEMAND, section, s.current(), ns, 0);
     }
 
