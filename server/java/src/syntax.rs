@@ -244,7 +244,7 @@ impl JavaFile {
 
     /// The smallest node covering the character at `offset`.
     fn node_at(&self, offset: usize) -> Option<Node<'_>> {
-        if offset >= self.text.len() {
+        if offset >= self.text.len() || !self.text.is_char_boundary(offset) {
             return None;
         }
         let end = offset + self.text[offset..].chars().next().map_or(1, char::len_utf8);
@@ -261,7 +261,7 @@ impl JavaFile {
     pub fn statement_ending_at(&self, offset: usize) -> Option<Node<'_>> {
         let node = self.node_at(offset)?;
         let end = node.end_byte().min(self.text.len());
-        if !self.text.is_char_boundary(offset) || end != offset + self.text[offset..].chars().next()?.len_utf8() {
+        if end != offset + self.text[offset..].chars().next()?.len_utf8() {
             return None;
         }
         ancestors(node)
@@ -282,8 +282,9 @@ impl JavaFile {
     }
 
     /// The first byte at or after `offset` that is neither whitespace nor in a comment.
-    pub fn skip_trivia(&self, mut offset: usize) -> usize {
+    pub fn skip_trivia(&self, offset: usize) -> usize {
         let bytes = self.text.as_bytes();
+        let mut offset = floor_boundary(&self.text, offset);
         loop {
             while offset < bytes.len() && bytes[offset].is_ascii_whitespace() {
                 offset += 1;
@@ -303,7 +304,7 @@ impl JavaFile {
     /// The last byte before `end` that is neither whitespace nor in a line comment, plus one: the
     /// end of the code in `..end`.
     pub fn trim_trivia_end(&self, mut end: usize) -> usize {
-        end = end.min(self.text.len());
+        end = floor_boundary(&self.text, end);
         loop {
             let trimmed = self.text[..end].trim_end().len();
             let line_start = self.text[..trimmed].rfind('\n').map_or(0, |i| i + 1);

@@ -111,7 +111,7 @@ fn maps_a_shop_with_known_links() {
     // A loop without calls is the next loop in order: less sure.
     let retry = links.iter().find(|l| l.element == "_p_retry").unwrap();
     assert!(
-        reason(retry).ends_with("while loop at line 26 the next loop in order"),
+        reason(retry).ends_with("while loop at line 26 is the next loop in order"),
         "{}",
         reason(retry)
     );

@@ -148,3 +148,14 @@ fn utf16_offsets_count_surrogate_pairs_twice() {
     // A byte inside a character rounds down.
     assert_eq!(utf16_of_byte("aé", 2), 1);
 }
+
+#[test]
+fn offsets_inside_a_character_do_not_panic() {
+    let f = file();
+    let inside = at("é") + 1;
+    assert!(f.statement_at(inside).is_none());
+    assert!(f.statement_ending_at(inside).is_none());
+    let _ = f.statement_after(inside);
+    let _ = f.trim_trivia_end(inside);
+    assert!(f.statement_at(f.text.len() + 5).is_none());
+}

@@ -224,3 +224,30 @@ fn resolves_links_to_whole_statements_and_converts_to_own_format() {
     };
     assert_eq!(ranges(&links), ranges(&again));
 }
+
+#[test]
+fn converts_a_link_file_to_the_own_format() {
+    let q = Quirks::load();
+    let root = dir("quirks");
+    let out = tempfile::tempdir().unwrap();
+    let path = out.path().join("links.xml");
+    let loop_first = q.chars(q.byte("for (int i"));
+    let loop_last = q.chars(q.byte("}\n        if"));
+    std::fs::write(
+        &path,
+        format!(
+            "<PcmSourceStatementLinkRepository>\n<PcmSourceStatementLink pcmElementId=\"_loop\">\n\
+             <FirstStatement sourceCodeFile=\"q.Quirks\">{loop_first}</FirstStatement>\n\
+             <LastStatement sourceCodeFile=\"q.Quirks\">{loop_last}</LastStatement>\n\
+             </PcmSourceStatementLink>\n</PcmSourceStatementLinkRepository>\n"
+        ),
+    )
+    .unwrap();
+    let toml = beagle_java::links::beagle_xml::convert(&path, &root, &[root.join("src")]).unwrap();
+    assert!(
+        toml.ends_with(
+            "\n[[link]]\nelement = \"_loop\"\nfile = \"src/q/Quirks.java\"\nfrom = \"9:9\"\nto = \"12:9\"\n"
+        ),
+        "{toml}"
+    );
+}

@@ -220,14 +220,14 @@ impl<'a> Matcher<'a> {
                 .last()?;
             let line = self.java.line_col(site.statement.start_byte()).0;
             let name = call.name.as_deref().unwrap_or("?");
-            Some((node, site.score, format!("encloses the call {name} at line {line}")))
+            Some((node, site.score, format!("encloses the call `{name}` at line {line}")))
         });
         let (node, score, why) = match around_call {
             Some(found) => found,
             None => {
                 let next = self.next_of(region, pos, kinds)?;
                 let factor = if inner_call.is_some() { 0.5 } else { 0.8 };
-                (next, factor, format!("the next {what} in order"))
+                (next, factor, format!("is the next {what} in order"))
             }
         };
         let line = self.java.line_col(node.start_byte()).0;
