@@ -229,6 +229,7 @@ fn links_for(
 }
 
 /// Measures the Java system for the scope of every repository.
+#[allow(clippy::too_many_arguments)]
 pub fn measure(
     root: &Path,
     repositories: &[PathBuf],
