@@ -47,12 +47,12 @@ pub fn measure_point(
     run_tag: &str,
 ) -> Result<PointMeasurement, RunError> {
     let out = run_point(&config.java, &prepared.classpath, launch, point, &config.workload, dir)?;
-    let bytes = std::fs::read(&out.events).unwrap_or_default();
     let options = crate::probe::decode::DecodeOptions {
         warmup: 1,
         run: run_tag.to_string(),
     };
-    let (events, s) = crate::probe::decode::decode(&bytes, &prepared.table, &options);
+    // No file: the probes never ran (reported below as recording nothing).
+    let (events, s) = crate::probe::decode::decode_file(&out.events, &prepared.table, &options).unwrap_or_default();
     let at = format!("launch `{}` at {}", launch.name, describe(point));
     let mut notes = Vec::new();
     for (n, what) in [

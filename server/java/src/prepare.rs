@@ -167,28 +167,6 @@ fn plan(elements: &[MeasurableElement], services: &BTreeSet<String>, links: &[Co
     p
 }
 
-/// Every `.java` file under a folder, relative to it, in name order.
-fn java_files(root: &Path) -> Result<Vec<PathBuf>, String> {
-    let mut out = Vec::new();
-    let mut stack = vec![PathBuf::new()];
-    while let Some(rel) = stack.pop() {
-        let dir = root.join(&rel);
-        let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: cannot read: {e}", dir.display()))?;
-        for entry in entries {
-            let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
-            let path = rel.join(entry.file_name());
-            let kind = entry.file_type().map_err(|e| format!("{}: {e}", dir.display()))?;
-            if kind.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|x| x == "java") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
 /// Runs javac; its error output (paths as given) when it fails.
 fn javac(javac: &Path, out: &Path, classpath: &[PathBuf], files: &[PathBuf]) -> Result<(), String> {
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
@@ -234,7 +212,7 @@ pub fn prepare(
     let mut copies = Vec::new();
     let mut constants = BTreeMap::new();
     for (i, root) in config.sources.iter().enumerate() {
-        for rel in java_files(root)? {
+        for rel in crate::links::java_files(root)? {
             let original = root.join(&rel);
             let text =
                 std::fs::read_to_string(&original).map_err(|e| format!("{}: cannot read: {e}", original.display()))?;

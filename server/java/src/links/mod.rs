@@ -10,6 +10,7 @@ pub mod beagle_xml;
 mod check;
 pub mod own;
 mod sources;
+pub use sources::java_files;
 
 pub use check::validate;
 pub use sources::{resolve_in_root, Sources};

@@ -93,3 +93,26 @@ impl Sources {
         }
     }
 }
+
+/// Every `.java` file under a folder, relative to it, in name order (the source roots the
+/// automatic mapping reads and the instrumentation copies).
+pub fn java_files(root: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    let mut stack = vec![PathBuf::new()];
+    while let Some(rel) = stack.pop() {
+        let dir = root.join(&rel);
+        let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: cannot read: {e}", dir.display()))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
+            let path = rel.join(entry.file_name());
+            let kind = entry.file_type().map_err(|e| format!("{}: {e}", dir.display()))?;
+            if kind.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|x| x == "java") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}

@@ -45,18 +45,30 @@ struct Done {
     cached: bool,
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What every pass measures with: the prepared system, where its runs go, how chatty to be.
+struct Measurer<'a> {
+    config: &'a JavaConfig,
+    prepared: &'a Prepared,
+    work: &'a Path,
+    verbose: bool,
+}
+
+/// Measures `points` of `launch` (from the store where it has them); a failed point is an error
+/// diagnostic, and a failure every point would share ends the launch's pass.
 fn measure_points(
-    config: &JavaConfig,
-    prepared: &Prepared,
+    m: &Measurer,
     launch: &Launch,
     points: &[Point],
-    work: &Path,
     store: &mut Store,
     report: &mut Report,
-    verbose: bool,
     pass: &str,
 ) -> Vec<Done> {
+    let Measurer {
+        config,
+        prepared,
+        work,
+        verbose,
+    } = *m;
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = ProgressBar::new(points.len() as u64);
         let style = ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} points  {elapsed}  {msg}")
@@ -275,20 +287,16 @@ pub fn measure(
             format!("{id}: not measured: {why}"),
         );
     }
+    let measurer = Measurer {
+        config,
+        prepared: &prepared,
+        work: &work,
+        verbose: settings.verbose,
+    };
     let mut done: Vec<Done> = Vec::new();
     for launch in &config.launches {
         let points = coarse_points(launch, config.workload.points, settings.seed);
-        done.extend(measure_points(
-            config,
-            &prepared,
-            launch,
-            &points,
-            &work,
-            store,
-            report,
-            settings.verbose,
-            "quick pass",
-        ));
+        done.extend(measure_points(&measurer, launch, &points, store, report, "quick pass"));
     }
     if config.workload.refine > 0 && !done.is_empty() {
         let bb = preliminary(&elements, &merge(&done), &prepared.constants);
@@ -310,17 +318,7 @@ pub fn measure(
                 .collect();
             let scores = beagle_java::refine::point_scores(&bb, &mine);
             let points = refine_points(launch, &scores, config.workload.refine, settings.seed);
-            done.extend(measure_points(
-                config,
-                &prepared,
-                launch,
-                &points,
-                &work,
-                store,
-                report,
-                settings.verbose,
-                "refining",
-            ));
+            done.extend(measure_points(&measurer, launch, &points, store, report, "refining"));
         }
     }
     if done.is_empty() {

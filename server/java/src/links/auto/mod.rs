@@ -71,23 +71,13 @@ fn java_files(index: &Sources, sources: &[PathBuf]) -> Vec<PathBuf> {
     } else {
         sources.iter().filter_map(|s| index.relative_root(s).ok()).collect()
     };
-    let mut out = Vec::new();
-    for r in roots {
-        let mut stack = vec![r];
-        while let Some(dir) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(index.root.join(&dir)) else {
-                continue;
-            };
-            for e in entries.flatten() {
-                let rel = dir.join(e.file_name());
-                match e.file_type() {
-                    Ok(t) if t.is_dir() => stack.push(rel),
-                    Ok(t) if t.is_file() && rel.extension().is_some_and(|x| x == "java") => out.push(rel),
-                    _ => {}
-                }
-            }
-        }
-    }
+    let mut out: Vec<PathBuf> = roots
+        .iter()
+        .flat_map(|r| {
+            let files = super::java_files(&index.root.join(r)).unwrap_or_default();
+            files.into_iter().map(move |f| r.join(f))
+        })
+        .collect();
     out.sort();
     out.dedup();
     out
