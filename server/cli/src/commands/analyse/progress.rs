@@ -1,7 +1,8 @@
 //! Progress of `beagle analyse`: a bar on a terminal (indicatif), one line per step with
 //! `--verbose`, nothing otherwise (so that scripts and pipes get only the report).
 
-use beagle_analysis::{Phase, Progress};
+use beagle_analysis::Phase;
+use beagle_job::{Event, Observer};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 
@@ -11,55 +12,102 @@ pub struct Reporter {
     step: u64,
 }
 
+fn bar(len: usize, prefix: String, unit: &str) -> Option<ProgressBar> {
+    std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new(len as u64);
+        let template = format!("{{prefix}} [{{bar:30}}] {{pos}}/{{len}} {unit}  {{elapsed}}  {{msg}}");
+        let style = ProgressStyle::with_template(&template)
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
+        bar.set_style(style);
+        bar.set_prefix(prefix);
+        bar
+    })
+}
+
 impl Reporter {
-    pub fn new(label: &str, elements: usize, verbose: bool, first_step: u64) -> Reporter {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::new(elements as u64);
-            let style = ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} final  {elapsed}  {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar())
-                .progress_chars("=> ");
-            bar.set_style(style);
-            bar.set_prefix(label.to_string());
-            bar
-        });
+    pub fn new(verbose: bool) -> Reporter {
         Reporter {
-            bar,
+            bar: None,
             verbose,
-            step: first_step,
+            step: 0,
         }
     }
 
-    pub fn on(&mut self, p: &Progress, elements: usize) {
-        if p.phase == Phase::Judge {
-            self.step += 1;
-        }
-        let phase = match p.phase {
-            Phase::Measure => "measuring",
-            Phase::AnalyseResults => "analysing results",
-            Phase::AnalyseProposals => "analysing proposals",
-            Phase::Judge => "judging",
-            Phase::Paused => "paused",
-        };
-        let element = p.element.as_deref().unwrap_or("");
-        if let Some(bar) = &self.bar {
-            bar.set_position((p.fraction * elements as f64).round() as u64);
-            bar.set_message(format!("{phase} {element}"));
-        }
-        if self.verbose && p.phase == Phase::Judge {
-            let best = p.best_fitness.map_or("-".to_string(), |f| format!("{f:.4}"));
-            eprintln!(
-                "step {}: {:.0} % final, worst best fitness {best}",
-                self.step,
-                p.fraction * 100.0
-            );
-        } else if self.verbose {
-            eprintln!("  {phase} {element}");
-        }
-    }
-
-    pub fn finish(&self) {
-        if let Some(bar) = &self.bar {
+    pub fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
+        }
+    }
+}
+
+impl Observer for Reporter {
+    fn on(&mut self, event: Event<'_>) {
+        match event {
+            Event::Stage(s) if self.verbose => eprintln!("{s}"),
+            Event::PassStarted { pass, launch, points } => {
+                self.finish();
+                self.bar = bar(points, format!("{pass}: {launch}"), "points");
+            }
+            Event::Point {
+                pass,
+                launch,
+                index,
+                point,
+                ..
+            } => {
+                if let Some(bar) = &self.bar {
+                    bar.set_position(index as u64);
+                    bar.set_message(point.to_string());
+                }
+                if self.verbose {
+                    eprintln!("  {pass}: launch `{launch}` at {point}");
+                }
+            }
+            Event::PassDone { .. } | Event::AnalysisDone { .. } => self.finish(),
+            // Resuming is news even without --verbose: the work done before is not redone.
+            Event::Note(n) if self.verbose || n.contains("resuming run") || n.starts_with("preliminary results") => {
+                eprintln!("{n}")
+            }
+            Event::AnalysisStarted {
+                repository,
+                elements,
+                steps,
+            } => {
+                self.finish();
+                self.step = steps;
+                self.bar = bar(elements, repository.display().to_string(), "final");
+            }
+            Event::Analysis {
+                progress: p, elements, ..
+            } => {
+                if p.phase == Phase::Judge {
+                    self.step += 1;
+                }
+                let phase = match p.phase {
+                    Phase::Measure => "measuring",
+                    Phase::AnalyseResults => "analysing results",
+                    Phase::AnalyseProposals => "analysing proposals",
+                    Phase::Judge => "judging",
+                    Phase::Paused => "paused",
+                };
+                let element = p.element.as_deref().unwrap_or("");
+                if let Some(bar) = &self.bar {
+                    bar.set_position((p.fraction * elements as f64).round() as u64);
+                    bar.set_message(format!("{phase} {element}"));
+                }
+                if self.verbose && p.phase == Phase::Judge {
+                    let best = p.best_fitness.map_or("-".to_string(), |f| format!("{f:.4}"));
+                    eprintln!(
+                        "step {}: {:.0} % final, worst best fitness {best}",
+                        self.step,
+                        p.fraction * 100.0
+                    );
+                } else if self.verbose {
+                    eprintln!("  {phase} {element}");
+                }
+            }
+            _ => {}
         }
     }
 }

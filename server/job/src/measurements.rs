@@ -1,7 +1,7 @@
 //! The measurements an analysis uses: read once, turned into results per element, and kept in
 //! the store under a key of their inputs, so that re-analysis of unchanged inputs reads nothing.
 
-use super::workspace::Source;
+use crate::workspace::Source;
 use beagle_analysis::{
     content_key, results_from_events, EventsSummary, MeasurableElement, MeasurementResult, ResultOptions, Store,
     StoredMeasurement,
@@ -15,6 +15,9 @@ pub struct Measured {
     pub tool: String,
     pub summary: EventsSummary,
     pub results: Vec<(MeasurableElement, MeasurementResult)>,
+    /// Every observation where `results` holds less (timings as one median per point): what a
+    /// hover tabulates. Empty when `results` are the raw observations.
+    pub raw: Vec<(MeasurableElement, MeasurementResult)>,
     /// Taken from the store, not read again.
     pub cached: bool,
     /// What the import could not use.
@@ -81,6 +84,7 @@ pub fn load(source: &Source, store: &mut Store) -> Result<Measured, String> {
             tool: m.tool,
             summary: m.summary,
             results: m.results,
+            raw: Vec::new(),
             cached: true,
             notes: Vec::new(),
             constants: Default::default(),
@@ -132,6 +136,7 @@ pub fn load(source: &Source, store: &mut Store) -> Result<Measured, String> {
         tool: m.tool,
         summary: m.summary,
         results: m.results,
+        raw: Vec::new(),
         cached: false,
         notes,
         constants: Default::default(),

@@ -1,4 +1,4 @@
-//! What `beagle analyse` prints: per element its expression and quality, and diagnostics that
+//! What a job reports: per element its expression and quality, and diagnostics that
 //! name the file, the line and the element. `--json` has the shape the issue fixes:
 //! `{"results": [{"element", "kind", "resource", "expression", "r2", "relative_error", "samples",
 //! "status"}], "diagnostics": [{"severity", "file", "line", "element", "message"}]}`.
@@ -35,7 +35,20 @@ pub struct Diagnostic {
     pub message: String,
 }
 
-#[derive(Serialize, Default)]
+impl Diagnostic {
+    /// A note about the job as a whole (no file).
+    pub fn info(element: Option<String>, message: String) -> Diagnostic {
+        Diagnostic {
+            severity: "info",
+            file: None,
+            line: None,
+            element,
+            message,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Default)]
 pub struct Report {
     pub results: Vec<ResultRow>,
     pub diagnostics: Vec<Diagnostic>,
@@ -106,32 +119,5 @@ pub fn from_blackboard(file: &ModelFile, path: &Path, bb: &Blackboard, message: 
         line: element.and_then(|e| line_of(file, action_of(&e.kind))),
         element: element.map(|e| e.id.clone()),
         message: message.to_string(),
-    }
-}
-
-/// The text report of one repository.
-pub fn print_text(path: &Path, rows: &[ResultRow], headline: &str) {
-    println!("{}: {headline}", path.display());
-    let width = |f: fn(&ResultRow) -> usize| rows.iter().map(f).max().unwrap_or(0);
-    let name_w = width(|r| r.name.chars().count()).min(48);
-    let expr_w = width(|r| r.expression.chars().count()).min(60);
-    for r in rows {
-        let what = match &r.resource {
-            Some(res) => format!("{} {res}", r.kind),
-            None => r.kind.to_string(),
-        };
-        let quality = match (r.r2, r.relative_error) {
-            (Some(r2), Some(e)) => format!("R² {r2:.4}  error {:.1} %", e * 100.0),
-            _ => "R² -".to_string(),
-        };
-        println!(
-            "  {:<name_w$}  {:<20}  {:<expr_w$}  {quality}  n={}  {}{}",
-            r.name,
-            what,
-            r.expression,
-            r.samples,
-            r.status,
-            if r.cached { " (cached)" } else { "" },
-        );
     }
 }

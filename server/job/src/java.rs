@@ -1,26 +1,26 @@
-//! Measuring a Java system for `beagle analyse`: links, instrumentation and compilation, then
+//! Measuring a Java system for a job: links, instrumentation and compilation, then
 //! two passes over the launches' parameter points. The first, quick pass covers the ranges
 //! coarsely and gives preliminary results; the second adds points where those results err or
 //! disagree most (`beagle_java::refine`). Every point's results are stored under a key of the code,
 //! the launch, the point and the workload: a rerun measures only what changed, and a failed point
 //! (timeout, crash) loses none of the points measured before it.
 
-use super::measurements::Measured;
-use super::report::{Diagnostic, Report};
-use super::Settings;
+use crate::job::Context;
+use crate::measurements::Measured;
+use crate::observer::Event;
+use crate::report::{Diagnostic, Report};
 use beagle_analysis::{
     analyse, content_key, scope_elements, Blackboard, Control, EventsSummary, MeasurableElement, MeasurementResult,
-    RecordedResults, Scope, Store, StoredMeasurement, Tools,
+    RecordedResults, Scope, StoredMeasurement, Tools,
 };
 use beagle_java::launch::{coarse_points, describe, refine_points, JavaConfig, Launch, Point};
 use beagle_java::links::{CodeLink, LinkOrigin};
 use beagle_java::measure::{measure_point, point_key, PointMeasurement};
 use beagle_java::prepare::{prepare, Prepared};
 use beagle_pcm::ModelFile;
-use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Automatic links below this confidence are proposed, not used.
 const TRUSTED_CONFIDENCE: f64 = 0.8;
@@ -28,10 +28,7 @@ const TRUSTED_CONFIDENCE: f64 = 0.8;
 fn info(report: &mut Report, severity: &'static str, element: Option<String>, message: String) {
     report.diagnostics.push(Diagnostic {
         severity,
-        file: None,
-        line: None,
-        element,
-        message,
+        ..Diagnostic::info(element, message)
     });
 }
 
@@ -45,48 +42,46 @@ struct Done {
     cached: bool,
 }
 
-/// What every pass measures with: the prepared system, where its runs go, how chatty to be.
+/// What every pass measures with: the prepared system and where its runs go.
 struct Measurer<'a> {
     config: &'a JavaConfig,
     prepared: &'a Prepared,
     work: &'a Path,
-    verbose: bool,
+}
+
+/// Waits while the job is paused; true when it is aborted. Checked between points: a point
+/// already running finishes (or times out) first.
+fn stopped(cx: &Context) -> bool {
+    while cx.control.is_paused() && !cx.control.cancel.is_cancelled() {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    cx.control.cancel.is_cancelled()
 }
 
 /// Measures `points` of `launch` (from the store where it has them); a failed point is an error
 /// diagnostic, and a failure every point would share ends the launch's pass.
-fn measure_points(
-    m: &Measurer,
-    launch: &Launch,
-    points: &[Point],
-    store: &mut Store,
-    report: &mut Report,
-    pass: &str,
-) -> Vec<Done> {
-    let Measurer {
-        config,
-        prepared,
-        work,
-        verbose,
-    } = *m;
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = ProgressBar::new(points.len() as u64);
-        let style = ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} points  {elapsed}  {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> ");
-        bar.set_style(style);
-        bar.set_prefix(format!("{pass}: {}", launch.name));
-        bar
+fn measure_points(m: &Measurer, launch: &Launch, points: &[Point], cx: &mut Context, pass: &str) -> Vec<Done> {
+    let Measurer { config, prepared, work } = *m;
+    cx.observer.on(Event::PassStarted {
+        pass,
+        launch: &launch.name,
+        points: points.len(),
     });
     let mut out = Vec::new();
     for (i, point) in points.iter().enumerate() {
-        let shown = describe(point);
-        if let Some(bar) = &bar {
-            bar.set_position(i as u64);
-            bar.set_message(shown.clone());
+        if stopped(cx) {
+            break;
         }
+        let shown = describe(point);
+        cx.observer.on(Event::Point {
+            pass,
+            launch: &launch.name,
+            index: i,
+            points: points.len(),
+            point: &shown,
+        });
         let key = point_key(prepared, config, launch, point);
-        if let Ok(Some(m)) = store.cached_measurement(&key) {
+        if let Ok(Some(m)) = cx.store.cached_measurement(&key) {
             out.push(Done {
                 launch: launch.name.clone(),
                 point: point.clone(),
@@ -96,9 +91,6 @@ fn measure_points(
                 cached: true,
             });
             continue;
-        }
-        if verbose {
-            eprintln!("  {pass}: launch `{}` at {shown}", launch.name);
         }
         let dir = work.join("runs").join(&launch.name).join(i.to_string());
         match measure_point(config, prepared, launch, point, &dir, &key[..12]) {
@@ -110,10 +102,11 @@ fn measure_points(
                 ..
             }) => {
                 for n in notes {
-                    info(report, "warning", None, n);
+                    info(cx.report, "warning", None, n);
                 }
-                if verbose && outliers > 0 {
-                    eprintln!("    {outliers} timings removed as outliers");
+                if outliers > 0 {
+                    cx.observer
+                        .on(Event::Note(&format!("{shown}: {outliers} timings removed as outliers")));
                 }
                 let stored = StoredMeasurement {
                     input_key: key.clone(),
@@ -121,9 +114,9 @@ fn measure_points(
                     summary: summary.clone(),
                     results: results.clone(),
                 };
-                if let Err(e) = store.save_measurement(&stored) {
+                if let Err(e) = cx.store.save_measurement(&stored) {
                     info(
-                        report,
+                        cx.report,
                         "warning",
                         None,
                         format!("cannot store the measurement of {shown}: {e}"),
@@ -140,21 +133,22 @@ fn measure_points(
             }
             Err(e) => {
                 let fatal = e.is_fatal();
-                info(report, "error", None, e.to_string());
+                info(cx.report, "error", None, e.to_string());
                 if fatal {
                     break;
                 }
             }
         }
     }
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
+    cx.observer.on(Event::PassDone {
+        pass,
+        launch: &launch.name,
+    });
     out
 }
 
-/// Observations of every point, per element; timings as one median per parameter point.
-fn merge(done: &[Done]) -> Vec<(MeasurableElement, MeasurementResult)> {
+/// Observations of every point, per element.
+fn merge_raw(done: &[Done]) -> Vec<(MeasurableElement, MeasurementResult)> {
     let mut by_id: BTreeMap<String, (MeasurableElement, MeasurementResult)> = BTreeMap::new();
     for d in done {
         for (e, r) in &d.results {
@@ -170,8 +164,13 @@ fn merge(done: &[Done]) -> Vec<(MeasurableElement, MeasurementResult)> {
             entry.1.observations.extend(r.observations.iter().cloned());
         }
     }
-    by_id
-        .into_values()
+    by_id.into_values().collect()
+}
+
+/// Observations of every point, per element; timings as one median per parameter point.
+fn merge(done: &[Done]) -> Vec<(MeasurableElement, MeasurementResult)> {
+    merge_raw(done)
+        .into_iter()
         .map(|(e, r)| match e.kind {
             beagle_analysis::ElementKind::ResourceDemand { .. } => {
                 let m = beagle_analysis::medians(&r);
@@ -241,17 +240,15 @@ fn links_for(
 }
 
 /// Measures the Java system for the scope of every repository.
-#[allow(clippy::too_many_arguments)]
-pub fn measure(
+pub(crate) fn measure(
     root: &Path,
     repositories: &[PathBuf],
     config: &JavaConfig,
     links_path: Option<&Path>,
     scope: &Scope,
-    settings: &Settings,
-    store: &mut Store,
-    report: &mut Report,
+    cx: &mut Context,
 ) -> Result<Measured, String> {
+    let seed = cx.settings.seed;
     let files: Vec<ModelFile> = repositories
         .iter()
         .map(|p| {
@@ -276,12 +273,15 @@ pub fn measure(
     if elements.is_empty() {
         return Err(errors.join("\n"));
     }
-    let links = links_for(config, links_path, &repos, report)?;
+    cx.observer.on(Event::Stage("linking the model to the code"));
+    let links = links_for(config, links_path, &repos, cx.report)?;
     let work = root.join(".beagle").join("java");
+    cx.observer
+        .on(Event::Stage("instrumenting and compiling the Java sources"));
     let prepared = prepare(config, &repos, &elements, &services, &links, &work)?;
     for (id, why) in &prepared.unlinked {
         info(
-            report,
+            cx.report,
             "warning",
             Some(id.clone()),
             format!("{id}: not measured: {why}"),
@@ -291,25 +291,28 @@ pub fn measure(
         config,
         prepared: &prepared,
         work: &work,
-        verbose: settings.verbose,
     };
     let mut done: Vec<Done> = Vec::new();
     for launch in &config.launches {
-        let points = coarse_points(launch, config.workload.points, settings.seed);
-        done.extend(measure_points(&measurer, launch, &points, store, report, "quick pass"));
+        let points = coarse_points(launch, config.workload.points, seed);
+        done.extend(measure_points(&measurer, launch, &points, cx, "quick pass"));
     }
-    if config.workload.refine > 0 && !done.is_empty() {
+    if config.workload.refine > 0 && !done.is_empty() && !stopped(cx) {
         let bb = preliminary(&elements, &merge(&done), &prepared.constants);
+        cx.observer.on(Event::Preliminary {
+            blackboard: &bb,
+            raw: &merge_raw(&done),
+        });
         let finals = bb
             .final_expressions()
             .values()
             .filter(|f| f.status == beagle_analysis::Status::Final)
             .count();
-        eprintln!(
+        cx.observer.on(Event::Note(&format!(
             "preliminary results from {} points: {finals} of {} elements final; refining",
             done.len(),
             elements.len()
-        );
+        )));
         for launch in &config.launches {
             let mine: Vec<(Point, &[(MeasurableElement, MeasurementResult)])> = done
                 .iter()
@@ -317,9 +320,12 @@ pub fn measure(
                 .map(|d| (d.point.clone(), d.results.as_slice()))
                 .collect();
             let scores = beagle_java::refine::point_scores(&bb, &mine);
-            let points = refine_points(launch, &scores, config.workload.refine, settings.seed);
-            done.extend(measure_points(&measurer, launch, &points, store, report, "refining"));
+            let points = refine_points(launch, &scores, config.workload.refine, seed);
+            done.extend(measure_points(&measurer, launch, &points, cx, "refining"));
         }
+    }
+    if cx.control.cancel.is_cancelled() {
+        return Err("aborted while measuring (the points measured so far are stored)".into());
     }
     if done.is_empty() {
         return Err("no parameter point could be measured (see the errors above)".into());
@@ -331,11 +337,30 @@ pub fn measure(
         summary.service_calls += d.summary.service_calls;
     }
     let keys: Vec<&[u8]> = done.iter().map(|d| d.key.as_bytes()).collect();
+    let key = content_key(&keys);
+    let raw = merge_raw(&done);
+    // The raw observations under the measurements' key, so that whoever shows the results later
+    // (a restarted language server) finds every repetition, not only the medians.
+    let stored = StoredMeasurement {
+        input_key: key.clone(),
+        tool: "java".into(),
+        summary: summary.clone(),
+        results: raw.clone(),
+    };
+    if let Err(e) = cx.store.save_measurement(&stored) {
+        info(
+            cx.report,
+            "warning",
+            None,
+            format!("cannot store the measurements: {e}"),
+        );
+    }
     Ok(Measured {
-        key: content_key(&keys),
+        key,
         tool: "java".into(),
         summary,
         results: merge(&done),
+        raw,
         cached: done.iter().all(|d| d.cached),
         notes: Vec::new(),
         constants: prepared.constants.clone(),

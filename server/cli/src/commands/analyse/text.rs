@@ -1,0 +1,32 @@
+//! The text report of `beagle analyse`: per repository a headline, then per element its
+//! expression, quality and status in aligned columns.
+
+use beagle_job::ResultRow;
+use std::path::Path;
+
+/// The text report of one repository.
+pub fn print(path: &Path, rows: &[ResultRow], headline: &str) {
+    println!("{}: {headline}", path.display());
+    let width = |f: fn(&ResultRow) -> usize| rows.iter().map(f).max().unwrap_or(0);
+    let name_w = width(|r| r.name.chars().count()).min(48);
+    let expr_w = width(|r| r.expression.chars().count()).min(60);
+    for r in rows {
+        let what = match &r.resource {
+            Some(res) => format!("{} {res}", r.kind),
+            None => r.kind.to_string(),
+        };
+        let quality = match (r.r2, r.relative_error) {
+            (Some(r2), Some(e)) => format!("R² {r2:.4}  error {:.1} %", e * 100.0),
+            _ => "R² -".to_string(),
+        };
+        println!(
+            "  {:<name_w$}  {:<20}  {:<expr_w$}  {quality}  n={}  {}{}",
+            r.name,
+            what,
+            r.expression,
+            r.samples,
+            r.status,
+            if r.cached { " (cached)" } else { "" },
+        );
+    }
+}

@@ -1,0 +1,435 @@
+//! One analysis job, as `beagle analyse` and the language server run it: resolve the
+//! measurements (read them, take them from the store, or measure the Java system), then per
+//! repository build the blackboard from the model, run the analysis loop with a checkpoint after
+//! every step, and collect the final expressions.
+//!
+//! The store (`.beagle/beagle.sqlite` next to the workspace) makes jobs cheap to repeat: the same
+//! measurement inputs are not read again; the same analysis that finished at least as precisely
+//! as asked is not run again (`fresh` forces it); an analysis killed mid-way resumes from its
+//! last step; elements another finished analysis of the same measurements made final are reused.
+//!
+//! Nothing here prints: progress and intermediate results go to an [`Observer`], the outcome is
+//! plain data ([`JobOutput`]), and [`Control`] pauses or aborts the job from another thread.
+
+use crate::measurements::{self, Measured};
+use crate::observer::{Event, Observer};
+use crate::report::{self, Diagnostic, Report, ResultRow};
+use crate::workspace::{Source, Workspace};
+use beagle_analysis::{
+    analyse_with_checkpoints, content_key, scope_elements, Blackboard, Control, FinalExpression, FitnessFunction,
+    MeasurableElement, MeasurementResult, Outcome, RecordedResults, RunDescription, Scope, Status, StopRules, Store,
+    Tools,
+};
+use beagle_pcm::{ModelFile, Severity};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// How to analyse.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// Seed of every random choice (points, genetic programming): the same seed gives the same
+    /// expressions.
+    pub seed: u64,
+    /// Wall time the analysis of one repository may take (results are preliminary when it runs out).
+    pub budget_ms: Option<u64>,
+    /// Genetic programming on (off: regression, thresholds and MARS only).
+    pub gp: bool,
+    /// Worker threads of the genetic programming (results do not depend on it).
+    pub threads: usize,
+    /// Analyse again even when the store holds results at least as precise.
+    pub fresh: bool,
+    /// Write the results into the repository files (atomically, only if unchanged meanwhile).
+    pub write: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            seed: 1,
+            budget_ms: None,
+            gp: true,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            fresh: false,
+            write: false,
+        }
+    }
+}
+
+impl Settings {
+    fn fit_options(&self) -> beagle_fit::FitOptions {
+        let mut options = beagle_fit::FitOptions::default();
+        match &mut options.gp {
+            Some(gp) if self.gp => {
+                gp.seed = self.seed;
+                gp.threads = self.threads.max(1);
+                // A safety net per element; the generation budget normally ends the search first,
+                // which keeps results independent of the machine's speed.
+                gp.time_limit = Some(Duration::from_secs(20));
+            }
+            _ => options.gp = None,
+        }
+        options
+    }
+}
+
+/// What to analyse: a resolved workspace (its measurement source set), a scope, settings.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub workspace: Workspace,
+    pub scope: Scope,
+    pub settings: Settings,
+}
+
+/// How the measurements went.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MeasuredSummary {
+    pub events: usize,
+    pub executions: usize,
+    /// Taken from the store, not read or measured again.
+    pub cached: bool,
+    /// The store key of the measurements; the store holds their raw results under it.
+    pub key: String,
+}
+
+/// What one repository's analysis produced.
+#[derive(Clone, Debug)]
+pub struct Analysed {
+    pub path: PathBuf,
+    /// The text that was analysed (results are written against it).
+    pub original: Vec<u8>,
+    pub rows: Vec<ResultRow>,
+    pub headline: String,
+    /// Element id -> the element and its final expression (reused ones included).
+    pub finals: BTreeMap<String, (MeasurableElement, FinalExpression)>,
+    /// The blackboard as the analysis left it.
+    pub blackboard: Blackboard,
+    pub aborted: bool,
+}
+
+/// The outcome of a job.
+#[derive(Clone, Debug)]
+pub struct JobOutput {
+    pub measured: MeasuredSummary,
+    /// Per element, every observation (timings not reduced to medians): what hovers tabulate.
+    pub raw: BTreeMap<String, MeasurementResult>,
+    pub repositories: Vec<Analysed>,
+    pub report: Report,
+}
+
+impl JobOutput {
+    pub fn aborted(&self) -> bool {
+        self.repositories.iter().any(|a| a.aborted)
+    }
+}
+
+/// What every stage of a job works with.
+pub(crate) struct Context<'a> {
+    pub settings: &'a Settings,
+    pub store: &'a mut Store,
+    pub observer: &'a mut dyn Observer,
+    pub control: &'a Control,
+    pub report: &'a mut Report,
+}
+
+/// Runs a job: measurements, then every repository of the workspace in turn.
+pub fn run(request: &Request, observer: &mut dyn Observer, control: &Control) -> Result<JobOutput, String> {
+    let ws = &request.workspace;
+    let source = ws.source.clone().ok_or_else(|| {
+        "no measurements: give --events FILE or --kieker DIR, or name them in beagle.toml's [measurements]".to_string()
+    })?;
+    let mut store = Store::open(&ws.root).map_err(|e| e.to_string())?;
+    let mut report = Report::default();
+    let mut cx = Context {
+        settings: &request.settings,
+        store: &mut store,
+        observer,
+        control,
+        report: &mut report,
+    };
+    let measured = match &source {
+        Source::Java { config, links } => crate::java::measure(
+            &ws.root,
+            &ws.repositories,
+            config,
+            links.as_deref(),
+            &request.scope,
+            &mut cx,
+        )?,
+        other => {
+            cx.observer.on(Event::Stage("reading the measurements"));
+            measurements::load(other, cx.store)?
+        }
+    };
+    for note in &measured.notes {
+        cx.report.diagnostics.push(Diagnostic::info(None, note.clone()));
+    }
+    let mut analysed = Vec::new();
+    for path in &ws.repositories {
+        if control.cancel.is_cancelled() {
+            break;
+        }
+        analysed.push(analyse_repository(path, &request.scope, &measured, &mut cx)?);
+    }
+    // The results as analysed, overridden by the raw observations where the analysis got medians.
+    let mut raw: BTreeMap<String, MeasurementResult> = measured
+        .results
+        .iter()
+        .map(|(e, r)| (e.id.clone(), r.clone()))
+        .collect();
+    raw.extend(measured.raw.iter().map(|(e, r)| (e.id.clone(), r.clone())));
+    Ok(JobOutput {
+        measured: MeasuredSummary {
+            events: measured.summary.events,
+            executions: measured.summary.executions,
+            cached: measured.cached,
+            key: measured.key.clone(),
+        },
+        raw,
+        repositories: analysed,
+        report,
+    })
+}
+
+fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut Context) -> Result<Analysed, String> {
+    let settings = cx.settings;
+    let original = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let file = ModelFile::from_bytes(path.to_path_buf(), original.clone());
+    let shown = path.display().to_string();
+    let repo = file
+        .repository
+        .as_ref()
+        .filter(|_| file.tree.errors.is_empty())
+        .ok_or_else(
+            || match file.diagnostics.iter().find(|d| d.severity == Severity::Error) {
+                Some(d) => format!("{shown}:{}: {}", file.line_col(d.span.start as usize).line, d.message),
+                None => format!("{shown}: not a PCM repository"),
+            },
+        )?;
+    for d in file.diagnostics.iter().filter(|d| d.severity == Severity::Error) {
+        cx.report.diagnostics.push(Diagnostic {
+            severity: "warning",
+            file: Some(shown.clone()),
+            line: Some(file.line_col(d.span.start as usize).line),
+            element: d.element.clone(),
+            message: format!("the model has a problem here: {}", d.message),
+        });
+    }
+    let mut model = scope_elements(repo, scope).map_err(|e| format!("{shown}: {e}"))?;
+    for message in model.adopt(&measured.elements()) {
+        cx.report.diagnostics.push(Diagnostic {
+            severity: "warning",
+            file: Some(shown.clone()),
+            line: None,
+            element: None,
+            message,
+        });
+    }
+    let fitness = FitnessFunction::default();
+    let stop = StopRules {
+        budget_ms: settings.budget_ms,
+        ..StopRules::default()
+    };
+    let run_key = content_key(&[
+        b"beagle-run",
+        env!("CARGO_PKG_VERSION").as_bytes(),
+        &original,
+        scope.to_string().as_bytes(),
+        measured.key.as_bytes(),
+        &settings.seed.to_le_bytes(),
+        &[settings.gp as u8],
+        &serde_json::to_vec(&(&fitness, &stop)).map_err(|e| e.to_string())?,
+    ]);
+    // Elements another finished analysis of these measurements made final, at least as precisely.
+    let mut reused: BTreeMap<String, (MeasurableElement, FinalExpression)> = BTreeMap::new();
+    let mut same_run: Option<Blackboard> = None;
+    if !settings.fresh {
+        for run in cx.store.finished_runs(&measured.key).map_err(|e| e.to_string())? {
+            if !run.is_at_least_as_precise_as(&fitness, &stop) {
+                continue;
+            }
+            if run.run_key == run_key && same_run.is_none() {
+                same_run = Some(run.blackboard.clone());
+            }
+            for (id, fe) in run.blackboard.final_expressions() {
+                let Some(element) = run.blackboard.element(id) else {
+                    continue;
+                };
+                if fe.status == Status::Final && model.elements.contains(element) {
+                    reused
+                        .entry(id.clone())
+                        .or_insert_with(|| (element.clone(), fe.clone()));
+                }
+            }
+        }
+    }
+    let (bb, headline, cached_ids, aborted) = if let Some(bb) = same_run {
+        let ids = bb.final_expressions().keys().cloned().collect();
+        (
+            bb,
+            "taken from the store (same model, measurements and settings)".to_string(),
+            ids,
+            false,
+        )
+    } else {
+        let todo: Vec<MeasurableElement> = model
+            .elements
+            .iter()
+            .filter(|e| !reused.contains_key(&e.id))
+            .cloned()
+            .collect();
+        let run = RunDescription {
+            run_key,
+            measurement_key: measured.key.clone(),
+            repository: shown.clone(),
+            scope: scope.to_string(),
+            seed: settings.seed,
+            budget_ms: settings.budget_ms,
+        };
+        let (bb, headline, aborted) = run_loop(path, todo, fitness, stop, &run, measured, cx)?;
+        (bb, headline, reused.keys().cloned().collect::<Vec<_>>(), aborted)
+    };
+    let mut finals: BTreeMap<String, (MeasurableElement, FinalExpression)> = reused;
+    for (id, fe) in bb.final_expressions() {
+        if let Some(e) = bb.element(id) {
+            finals.insert(id.clone(), (e.clone(), fe.clone()));
+        }
+    }
+    for d in bb.diagnostics() {
+        cx.report.diagnostics.push(report::from_blackboard(&file, path, &bb, d));
+    }
+    for e in &model.elements {
+        if !finals.contains_key(&e.id) && !bb.diagnostics().iter().any(|d| d.starts_with(&format!("{}:", e.id))) {
+            cx.report.diagnostics.push(Diagnostic {
+                severity: "warning",
+                file: Some(shown.clone()),
+                line: report::line_of(&file, beagle_analysis::model::action_of(&e.kind)),
+                element: Some(e.id.clone()),
+                message: format!("{}: no result (nothing measured it)", e.id),
+            });
+        }
+    }
+    let rows: Vec<ResultRow> = finals
+        .values()
+        .map(|(e, fe)| report::row(&file, e, fe, cached_ids.contains(&e.id)))
+        .collect();
+    cx.report.results.extend(rows.iter().cloned());
+    if settings.write {
+        let written = beagle_analysis::write_back(&file, finals.values().map(|(e, fe)| (e, fe)), true)
+            .map_err(|e| format!("{shown}: {e}"))?;
+        for note in &written.notes {
+            cx.report.diagnostics.push(Diagnostic {
+                severity: "info",
+                file: Some(shown.clone()),
+                line: None,
+                element: note.split_once(':').map(|(id, _)| id.to_string()),
+                message: note.clone(),
+            });
+        }
+        if written.text.as_bytes() != original.as_slice() {
+            crate::atomic::replace_if_unchanged(path, &original, &written.text)?;
+        }
+    }
+    Ok(Analysed {
+        path: path.to_path_buf(),
+        original,
+        rows,
+        headline,
+        finals,
+        blackboard: bb,
+        aborted,
+    })
+}
+
+/// Runs (or resumes) the analysis loop, checkpointing every step into the store. Returns the
+/// blackboard, a headline, and whether it was aborted.
+fn run_loop(
+    path: &Path,
+    elements: Vec<MeasurableElement>,
+    fitness: FitnessFunction,
+    stop: StopRules,
+    description: &RunDescription,
+    measured: &Measured,
+    cx: &mut Context,
+) -> Result<(Blackboard, String, bool), String> {
+    let shown = &description.repository;
+    let count = elements.len();
+    let fresh_bb = Blackboard::new(elements)
+        .with_fitness(fitness)
+        .with_stop_rules(stop)
+        .with_code_constants(measured.constants.clone());
+    let (mut bb, run) = match cx
+        .store
+        .unfinished_run(&description.run_key)
+        .map_err(|e| e.to_string())?
+    {
+        Some(r) if !cx.settings.fresh => {
+            cx.observer.on(Event::Note(&format!(
+                "{shown}: resuming run {} from step {}",
+                r.run.0, r.step
+            )));
+            (r.blackboard, r.run)
+        }
+        _ => {
+            let run = cx.store.start_run(description, &fresh_bb).map_err(|e| e.to_string())?;
+            (fresh_bb, run)
+        }
+    };
+    let tools = Tools::standard(
+        vec![Box::new(RecordedResults {
+            id: measured.tool.clone(),
+            results: measured.results.clone(),
+        })],
+        cx.settings.fit_options(),
+    );
+    let started = Instant::now();
+    cx.observer.on(Event::AnalysisStarted {
+        repository: path,
+        elements: count,
+        steps: bb.steps(),
+    });
+    let (store, observer) = (&mut *cx.store, &mut *cx.observer);
+    // Both callbacks want the observer: progress reports, checkpoints show intermediate results.
+    let observer = std::cell::RefCell::new(observer);
+    let outcome = analyse_with_checkpoints(
+        &mut bb,
+        &tools,
+        cx.control,
+        &mut |p| {
+            observer.borrow_mut().on(Event::Analysis {
+                repository: path,
+                progress: p,
+                elements: count,
+            })
+        },
+        &mut |bb| {
+            observer.borrow_mut().on(Event::Checkpoint {
+                repository: path,
+                blackboard: bb,
+            });
+            store.checkpoint(run, bb.steps(), bb).map_err(|e| e.to_string())
+        },
+    );
+    let observer = observer.into_inner();
+    observer.on(Event::AnalysisDone { repository: path });
+    let outcome = outcome.map_err(|e| format!("{shown}: the analysis stopped: {e}"))?;
+    let took = started.elapsed().as_secs_f64();
+    match outcome {
+        Outcome::Finished(reason) => {
+            store.finish_run(run, reason, &bb).map_err(|e| e.to_string())?;
+            let why = match reason {
+                beagle_analysis::FinishReason::AllFinal => "every element final",
+                beagle_analysis::FinishReason::NoImprovement => "no further improvement",
+                beagle_analysis::FinishReason::BudgetSpent => "budget spent",
+                beagle_analysis::FinishReason::NobodyCanContribute => "nothing more to learn from these measurements",
+            };
+            let headline = format!("{count} elements analysed in {} steps, {took:.1} s ({why})", bb.steps());
+            Ok((bb, headline, false))
+        }
+        Outcome::Aborted => {
+            store.abort_run(run, &bb).map_err(|e| e.to_string())?;
+            let headline = format!("aborted after {} steps; analysing again resumes", bb.steps());
+            Ok((bb, headline, true))
+        }
+    }
+}

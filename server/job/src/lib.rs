@@ -1,0 +1,21 @@
+//! One analysis job, from a workspace to expressions: where the measurements come from
+//! ([`workspace`]: `beagle.toml`), reading or measuring them ([`measurements`], [`java`]),
+//! analysing every repository with the analysis core and keeping everything in the store
+//! ([`job`]), and the results as plain rows and diagnostics ([`report`]).
+//!
+//! The CLI (`beagle analyse`) and the language server both run jobs through [`job::run`]; neither
+//! prints from here: progress arrives at an [`Observer`], pause and abort through a
+//! [`beagle_analysis::Control`]. Synchronous: the language server runs a job on its own thread.
+
+pub mod atomic;
+pub mod java;
+pub mod job;
+pub mod measurements;
+pub mod observer;
+pub mod report;
+pub mod workspace;
+
+pub use job::{run, Analysed, JobOutput, MeasuredSummary, Request, Settings};
+pub use observer::{Event, Observer, Quiet};
+pub use report::{Diagnostic, Report, ResultRow};
+pub use workspace::{resolve, Source, Workspace};
