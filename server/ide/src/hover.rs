@@ -66,19 +66,27 @@ fn repository(file: &ModelFile) -> String {
 
 fn other(file: &ModelFile, node: beagle_pcm::NodeId) -> String {
     let tree = &file.tree;
-    let mut out = title(entity_name(tree, node).as_deref(), type_name(tree, node));
-    let signatures = file.repository.iter().flat_map(|r| r.signatures());
-    for (interface, s) in signatures {
-        if s.node == node {
-            let parameters: Vec<&str> = s.parameters.iter().map(|p| p.name.as_deref().unwrap_or("?")).collect();
-            let _ = write!(
-                out,
-                "\n\nSignature of {}: {}({})",
-                code(interface.name.as_deref().unwrap_or("?")),
-                s.name.as_deref().unwrap_or("?"),
-                parameters.join(", ")
-            );
-        }
+    let signature = file
+        .repository
+        .iter()
+        .flat_map(|r| r.signatures())
+        .find(|(_, s)| s.node == node);
+    // Signatures have no `xsi:type`: their tag (`signatures__OperationInterface`) says nothing.
+    let kind = if signature.is_some() {
+        "Signature"
+    } else {
+        type_name(tree, node)
+    };
+    let mut out = title(entity_name(tree, node).as_deref(), kind);
+    if let Some((interface, s)) = signature {
+        let parameters: Vec<&str> = s.parameters.iter().map(|p| p.name.as_deref().unwrap_or("?")).collect();
+        let _ = write!(
+            out,
+            "\n\n{}.{}({})",
+            interface.name.as_deref().unwrap_or("?"),
+            s.name.as_deref().unwrap_or("?"),
+            parameters.join(", ")
+        );
     }
     if let Some(id) = tree.raw_value(node, "id") {
         let _ = write!(out, "\n\nid {}", code(id));
