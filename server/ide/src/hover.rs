@@ -1,0 +1,388 @@
+//! Hovers: what the model says about the element under the cursor and, for actions, what the
+//! analysis found (expression, quality, statistics per parameter point), as markdown.
+
+use crate::navigate::{element_at, ElementAtKind};
+use crate::results::{ElementResult, PointRow, ResultStatus};
+use crate::text::{entity_name, format_number, spec_text, target_name, type_name};
+use crate::typed::{component_actions, execution_order, typed_nodes, Typed};
+use beagle_analysis::model::resource_name;
+use beagle_pcm::model::{Action, ActionBody, ActionKind, Behaviour, Component, Seff, TransitionKind, VariableUsage};
+use beagle_pcm::{ModelFile, Span};
+use std::fmt::Write;
+
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct HoverText {
+    pub markdown: String,
+    /// The start tag of the element the hover is about.
+    pub span: Span,
+}
+
+/// Most parameter points a hover's table shows (evenly picked, first and last included).
+const MAX_POINT_ROWS: usize = 12;
+
+/// The hover for the element under `offset`; `None` outside the root element. `results` may hold
+/// results for any action: those of the hovered one are picked by [`ElementResult::action`].
+pub fn hover(file: &ModelFile, offset: usize, results: &[ElementResult]) -> Option<HoverText> {
+    let at = element_at(file, offset)?;
+    let typed = file.repository.as_ref().map(typed_nodes).unwrap_or_default();
+    let markdown = match typed.get(&at.node) {
+        Some(Typed::Component(c)) => component(file, c, results),
+        Some(Typed::Seff(c, s)) => seff(file, c, s),
+        Some(Typed::Action(_, a)) => action(file, a, results),
+        None if at.kind == ElementAtKind::Repository => repository(file),
+        None => other(file, at.node),
+    };
+    Some(HoverText {
+        markdown,
+        span: file.tree.element(at.node).start_tag,
+    })
+}
+
+/// Inline code that survives backticks in the text.
+fn code(s: &str) -> String {
+    if s.contains('`') {
+        format!("`` {s} ``")
+    } else {
+        format!("`{s}`")
+    }
+}
+
+fn title(name: Option<&str>, kind: &str) -> String {
+    format!("**{}** · {kind}", name.unwrap_or("(unnamed)"))
+}
+
+fn repository(file: &ModelFile) -> String {
+    let Some(repo) = &file.repository else {
+        return String::new();
+    };
+    format!(
+        "{}\n\n{} components, {} interfaces, {} data types",
+        title(repo.name.as_deref(), "Repository"),
+        repo.components.len(),
+        repo.interfaces.len(),
+        repo.data_types.len()
+    )
+}
+
+fn other(file: &ModelFile, node: beagle_pcm::NodeId) -> String {
+    let tree = &file.tree;
+    let signature = file
+        .repository
+        .iter()
+        .flat_map(|r| r.signatures())
+        .find(|(_, s)| s.node == node);
+    // Signatures have no `xsi:type`: their tag (`signatures__OperationInterface`) says nothing.
+    let kind = if signature.is_some() {
+        "Signature"
+    } else {
+        type_name(tree, node)
+    };
+    let mut out = title(entity_name(tree, node).as_deref(), kind);
+    if let Some((interface, s)) = signature {
+        let parameters: Vec<&str> = s.parameters.iter().map(|p| p.name.as_deref().unwrap_or("?")).collect();
+        let _ = write!(
+            out,
+            "\n\n{}.{}({})",
+            interface.name.as_deref().unwrap_or("?"),
+            s.name.as_deref().unwrap_or("?"),
+            parameters.join(", ")
+        );
+    }
+    if let Some(id) = tree.raw_value(node, "id") {
+        let _ = write!(out, "\n\nid {}", code(id));
+    }
+    out
+}
+
+fn component(file: &ModelFile, c: &Component, results: &[ElementResult]) -> String {
+    let mut out = title(c.name.as_deref(), type_name(&file.tree, c.node));
+    out.push('\n');
+    for (label, roles) in [("Provides", &c.provided_roles), ("Requires", &c.required_roles)] {
+        if roles.is_empty() {
+            continue;
+        }
+        let listed: Vec<String> = roles
+            .iter()
+            .map(|r| {
+                let interface = r.interface.as_ref().map_or("?".into(), |i| target_name(file, i));
+                format!("{} ({})", code(&interface), r.name.as_deref().unwrap_or("unnamed role"))
+            })
+            .collect();
+        let _ = write!(out, "\n{label}: {}  ", listed.join(", "));
+    }
+    let _ = write!(out, "\nSEFFs: {}\n\n", c.seffs.len());
+    let measurable: Vec<&str> = component_actions(c)
+        .filter(|a| is_measurable(a.kind))
+        .filter_map(|a| a.id.as_deref())
+        .collect();
+    let mine: Vec<&ElementResult> = results
+        .iter()
+        .filter(|r| measurable.contains(&r.action.as_str()))
+        .collect();
+    if mine.is_empty() {
+        out.push_str("Not analysed yet");
+    } else {
+        let mut analysed: Vec<&str> = mine.iter().map(|r| r.action.as_str()).collect();
+        analysed.sort_unstable();
+        analysed.dedup();
+        let finals = mine.iter().filter(|r| r.status == ResultStatus::Final).count();
+        let _ = write!(
+            out,
+            "Results: {} expressions for {} of {} actions ({finals} final, {} preliminary)",
+            mine.len(),
+            analysed.len(),
+            measurable.len(),
+            mine.len() - finals
+        );
+    }
+    out
+}
+
+/// The kinds whose specifications Beagle measures.
+fn is_measurable(kind: ActionKind) -> bool {
+    matches!(
+        kind,
+        ActionKind::InternalAction | ActionKind::LoopAction | ActionKind::BranchAction | ActionKind::ExternalCallAction
+    )
+}
+
+fn seff(file: &ModelFile, c: &Component, s: &Seff) -> String {
+    let signature = s
+        .described_service
+        .as_ref()
+        .map_or("?".into(), |r| target_name(file, r));
+    let mut out = format!(
+        "**SEFF** of {} in {}\n\n",
+        code(&signature),
+        code(c.name.as_deref().unwrap_or("?"))
+    );
+    outline(file, &s.behaviour, 0, &mut out);
+    out.truncate(out.trim_end().len());
+    out
+}
+
+/// A behaviour's actions in execution order as a nested list (start and stop left out).
+fn outline(file: &ModelFile, b: &Behaviour, depth: usize, out: &mut String) {
+    let indent = "  ".repeat(depth);
+    for a in execution_order(b) {
+        if matches!(a.kind, ActionKind::StartAction | ActionKind::StopAction) {
+            continue;
+        }
+        let name = a.name.as_deref().unwrap_or(a.kind.as_str());
+        let _ = writeln!(
+            out,
+            "{indent}- {} ({}){}",
+            code(name),
+            a.kind.as_str(),
+            summary(file, a)
+        );
+        match &a.body {
+            ActionBody::Branch { transitions } => {
+                for t in transitions {
+                    let name = t.name.as_deref().unwrap_or("transition");
+                    let _ = writeln!(
+                        out,
+                        "{indent}  - {}: {}",
+                        code(name),
+                        transition_condition(file, &t.kind)
+                    );
+                    if let Some(b) = &t.behaviour {
+                        outline(file, b, depth + 2, out);
+                    }
+                }
+            }
+            body => {
+                for b in body.behaviours() {
+                    outline(file, b, depth + 1, out);
+                }
+            }
+        }
+    }
+}
+
+/// The action's specifications in one line, after a colon (empty when it has none).
+fn summary(file: &ModelFile, a: &Action) -> String {
+    let text = match &a.body {
+        ActionBody::Loop { iteration_count, .. } => format!("iterations {}", code(&spec_text(file, *iteration_count))),
+        ActionBody::ExternalCall {
+            called_service: Some(r),
+            ..
+        } => format!("calls {}", code(&target_name(file, r))),
+        _ if !a.resource_demands.is_empty() => a
+            .resource_demands
+            .iter()
+            .map(|d| format!("{} {}", resource_of(d), code(&spec_text(file, d.specification))))
+            .collect::<Vec<_>>()
+            .join(", "),
+        _ => return String::new(),
+    };
+    format!(": {text}")
+}
+
+fn resource_of(d: &beagle_pcm::model::ResourceDemand) -> &str {
+    d.resource_type
+        .as_ref()
+        .map_or("?", |r| resource_name(r.target.fragment()))
+}
+
+fn transition_condition(file: &ModelFile, kind: &TransitionKind) -> String {
+    match kind {
+        TransitionKind::Probabilistic { probability: Some(p) } => format!("probability {}", format_number(*p)),
+        TransitionKind::Probabilistic { probability: None } => "probability (none)".into(),
+        TransitionKind::Guarded { condition } => format!("if {}", code(&spec_text(file, *condition))),
+        TransitionKind::Unknown => "(unknown transition type)".into(),
+    }
+}
+
+fn action(file: &ModelFile, a: &Action, results: &[ElementResult]) -> String {
+    let mut out = title(a.name.as_deref(), a.kind.as_str());
+    out.push_str("\n\n");
+    for d in &a.resource_demands {
+        let _ = writeln!(
+            out,
+            "- {} demand: {}",
+            resource_of(d),
+            code(&spec_text(file, d.specification))
+        );
+    }
+    match &a.body {
+        ActionBody::Loop { iteration_count, .. } => {
+            let _ = writeln!(out, "- Iterations: {}", code(&spec_text(file, *iteration_count)));
+        }
+        ActionBody::Branch { transitions } => {
+            for t in transitions {
+                let name = t.name.as_deref().unwrap_or("transition");
+                let _ = writeln!(out, "- {}: {}", code(name), transition_condition(file, &t.kind));
+            }
+        }
+        ActionBody::ExternalCall {
+            called_service,
+            role,
+            inputs,
+            returns,
+        } => {
+            let called = called_service.as_ref().map_or("?".into(), |r| target_name(file, r));
+            let role = role.as_ref().map_or("?".into(), |r| target_name(file, r));
+            let _ = writeln!(out, "- Calls {} through role {}", code(&called), code(&role));
+            usages(file, "Input", inputs, &mut out);
+            usages(file, "Return", returns, &mut out);
+        }
+        ActionBody::SetVariable { usages: set } => usages(file, "Sets", set, &mut out),
+        _ => {}
+    }
+    let mine: Vec<&ElementResult> = results
+        .iter()
+        .filter(|r| a.id.as_deref() == Some(r.action.as_str()))
+        .collect();
+    if mine.is_empty() {
+        if is_measurable(a.kind) {
+            out.push_str("\nNot analysed yet\n");
+        }
+    } else {
+        for r in mine {
+            out.push('\n');
+            result(r, &mut out);
+        }
+    }
+    out.truncate(out.trim_end().len());
+    out
+}
+
+fn usages(file: &ModelFile, label: &str, usages: &[VariableUsage], out: &mut String) {
+    for u in usages {
+        for c in &u.characterisations {
+            let name = format!("{}.{}", u.name, c.kind);
+            let _ = writeln!(
+                out,
+                "- {label} {} = {}",
+                code(&name),
+                code(&spec_text(file, c.specification))
+            );
+        }
+    }
+}
+
+fn result(r: &ElementResult, out: &mut String) {
+    let status = match r.status {
+        ResultStatus::Final => "final",
+        ResultStatus::Preliminary => "preliminary",
+    };
+    let _ = writeln!(out, "**{}** ({status})\n\n```stoex\n{}\n```", r.what, r.expression);
+    if let Some(guard) = &r.guard {
+        let _ = writeln!(out, "taken if {}", code(guard));
+    }
+    let mut quality = vec![
+        format!("R² {}", r.r2.map_or("–".into(), format_number)),
+        format!(
+            "relative error {}",
+            r.relative_error
+                .map_or("–".into(), |e| format!("{} %", format_number(e * 100.0)))
+        ),
+        format!("{} samples", r.samples),
+    ];
+    quality.extend(
+        r.parameter_ranges
+            .iter()
+            .map(|(name, lo, hi)| format!("{name} {}…{}", format_number(*lo), format_number(*hi))),
+    );
+    let _ = writeln!(out, "\n{}", quality.join(" · "));
+    if !r.points.is_empty() {
+        out.push('\n');
+        point_table(&r.points, out);
+    }
+}
+
+fn point_table(points: &[PointRow], out: &mut String) {
+    let mut names: Vec<&str> = points
+        .iter()
+        .flat_map(|p| p.parameters.iter().map(|(n, _)| n.as_str()))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let header: Vec<&str> = names.iter().copied().chain(["n", "median", "Q1", "Q3"]).collect();
+    let _ = writeln!(out, "| {} |", header.join(" | "));
+    let _ = writeln!(out, "|{}", "---:|".repeat(header.len()));
+    let shown = pick_evenly(points.len(), MAX_POINT_ROWS);
+    for &i in &shown {
+        let p = &points[i];
+        let mut cells: Vec<String> = names
+            .iter()
+            .map(|n| {
+                p.parameters
+                    .iter()
+                    .find(|(name, _)| name == n)
+                    .map_or("–".into(), |(_, v)| format_number(*v))
+            })
+            .collect();
+        cells.push(p.n.to_string());
+        cells.extend([p.median, p.q1, p.q3].map(format_number));
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
+    }
+    if shown.len() < points.len() {
+        let _ = writeln!(out, "\n{} of {} parameter points shown", shown.len(), points.len());
+    }
+}
+
+/// At most `max` indices of `0..len`, evenly spread, first and last included.
+fn pick_evenly(len: usize, max: usize) -> Vec<usize> {
+    if len <= max {
+        return (0..len).collect();
+    }
+    let mut out: Vec<usize> = (0..max).map(|i| i * (len - 1) / (max - 1)).collect();
+    out.dedup();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pick_evenly;
+
+    #[test]
+    fn picks_first_and_last() {
+        assert_eq!(pick_evenly(3, 12), vec![0, 1, 2]);
+        let picked = pick_evenly(40, 12);
+        assert_eq!(picked.len(), 12);
+        assert_eq!((picked[0], picked[11]), (0, 39));
+        assert!(picked.windows(2).all(|w| w[0] < w[1]));
+    }
+}

@@ -1,0 +1,121 @@
+mod common;
+
+use beagle_ide::{hover, ElementResult, PointRow, ResultStatus};
+use common::*;
+
+fn hover_on(path: &str, needle: &str, results: &[ElementResult]) -> String {
+    let file = read(path);
+    let offset = offset_of(file.text(), needle, 0, needle.len() / 2);
+    let h = hover(&file, offset, results).expect("a hover");
+    // The span is the start tag of the element the hover is about, which holds the offset.
+    assert!(h.span.start as usize <= offset);
+    assert!(file.text()[h.span.range()].starts_with('<'));
+    h.markdown
+}
+
+/// Results built by hand, as the language server would from its blackboard: a CPU demand with
+/// more parameter points than a hover shows, and a preliminary loop count without points.
+fn results() -> Vec<ElementResult> {
+    let points = (1..=15)
+        .map(|i| {
+            let n = f64::from(i);
+            PointRow {
+                parameters: vec![
+                    ("files.NUMBER_OF_ELEMENTS".into(), n),
+                    ("alreadyCompressed.VALUE".into(), 0.0),
+                ],
+                n: 5,
+                median: 1.234_567 * n,
+                q1: 1.2 * n,
+                q3: 1.3 * n,
+            }
+        })
+        .collect();
+    vec![
+        ElementResult {
+            element: "_fs_partition/_oro4gG3fEdy4YaaT-RYrLQ".into(),
+            action: "_fs_partition".into(),
+            what: "CPU demand".into(),
+            expression: "1.2345 * files.NUMBER_OF_ELEMENTS".into(),
+            guard: None,
+            status: ResultStatus::Final,
+            r2: Some(0.998_765),
+            relative_error: Some(0.0123),
+            samples: 75,
+            parameter_ranges: vec![
+                ("alreadyCompressed.VALUE".into(), 0.0, 0.0),
+                ("files.NUMBER_OF_ELEMENTS".into(), 1.0, 15.0),
+            ],
+            points,
+        },
+        ElementResult {
+            element: "_fs_compress_loop".into(),
+            action: "_fs_compress_loop".into(),
+            what: "loop iterations".into(),
+            expression: "files.NUMBER_OF_ELEMENTS".into(),
+            guard: None,
+            status: ResultStatus::Preliminary,
+            r2: None,
+            relative_error: None,
+            samples: 3,
+            parameter_ranges: Vec::new(),
+            points: Vec::new(),
+        },
+    ]
+}
+
+#[test]
+fn action_without_results() {
+    let markdown = hover_on(FILESHARE, "entityName=\"partition files\"", &[]);
+    assert!(markdown.ends_with("Not analysed yet"));
+    insta::assert_snapshot!(markdown);
+}
+
+#[test]
+fn action_with_results() {
+    let markdown = hover_on(FILESHARE, "entityName=\"partition files\"", &results());
+    assert!(!markdown.contains("Not analysed yet"));
+    assert!(markdown.contains("12 of 15 parameter points shown"));
+    insta::assert_snapshot!(markdown);
+}
+
+#[test]
+fn loop_with_a_preliminary_result() {
+    insta::assert_snapshot!(hover_on(FILESHARE, "entityName=\"compress loop\"", &results()));
+}
+
+#[test]
+fn external_call_shows_its_signature_and_parameters() {
+    insta::assert_snapshot!(hover_on(FILESHARE, "entityName=\"hash\" predecessor", &[]));
+}
+
+#[test]
+fn guarded_branch_shows_its_conditions() {
+    insta::assert_snapshot!(hover_on(MEDIASTORE, "entityName=\"RequestMultiplicityBranch\"", &[]));
+}
+
+#[test]
+fn seff_lists_actions_in_execution_order() {
+    insta::assert_snapshot!(hover_on(FILESHARE, "id=\"_fs_upload_seff\"", &[]));
+}
+
+#[test]
+fn component_summarises_roles_and_results() {
+    let without = hover_on(FILESHARE, "entityName=\"BusinessCore\"", &[]);
+    assert!(without.ends_with("Not analysed yet"));
+    insta::assert_snapshot!(hover_on(FILESHARE, "entityName=\"BusinessCore\"", &results()));
+}
+
+#[test]
+fn signature_and_repository() {
+    let signature = hover_on(FILESHARE, "id=\"_fs_IUpload_upload\"", &[]);
+    let repository = hover_on(FILESHARE, "entityName=\"FileShare\"", &[]);
+    insta::assert_snapshot!(format!("{signature}\n\n----\n\n{repository}"));
+}
+
+#[test]
+fn no_hover_outside_the_root() {
+    let file = read(FILESHARE);
+    assert_eq!(hover(&file, 0, &results()), None);
+    assert_eq!(hover(&file, file.text().len(), &results()), None);
+}
