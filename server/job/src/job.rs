@@ -281,7 +281,10 @@ fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut 
         let run = RunDescription {
             run_key,
             measurement_key: measured.key.clone(),
-            repository: shown.clone(),
+            // Absolute, so that whoever shows results later (the language server) finds them.
+            repository: path
+                .canonicalize()
+                .map_or_else(|_| shown.clone(), |p| p.display().to_string()),
             scope: scope.to_string(),
             seed: settings.seed,
             budget_ms: settings.budget_ms,
@@ -352,7 +355,7 @@ fn run_loop(
     measured: &Measured,
     cx: &mut Context,
 ) -> Result<(Blackboard, String, bool), String> {
-    let shown = &description.repository;
+    let shown = &path.display().to_string();
     let count = elements.len();
     let fresh_bb = Blackboard::new(elements)
         .with_fitness(fitness)

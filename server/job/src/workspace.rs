@@ -116,7 +116,9 @@ pub fn resolve(path: &Path) -> Result<Workspace, String> {
     })
 }
 
-fn from_toml(dir: &Path, toml_path: &Path, text: &str) -> Result<Workspace, String> {
+/// The workspace a `beagle.toml` (at `toml_path`, in folder `dir`) with this text describes.
+/// Errors start with `<toml_path>:<line>: ` where the line is known.
+pub fn from_toml(dir: &Path, toml_path: &Path, text: &str) -> Result<Workspace, String> {
     let config: Config = toml::from_str(text).map_err(|e| beagle_measure::toml_error(toml_path, text, &e))?;
     let model = config.model.unwrap_or_default();
     let links = model.links.map(|l| dir.join(l));
@@ -151,6 +153,68 @@ fn from_toml(dir: &Path, toml_path: &Path, text: &str) -> Result<Workspace, Stri
         seed: a.seed,
         budget_s: a.budget,
     })
+}
+
+impl Workspace {
+    /// Every path the workspace names (repositories, measurements, links, Java sources and
+    /// classpath) that lies outside `root`, after `..` and symlinks: a workspace file must not
+    /// make Beagle read, instrument or run what lies elsewhere.
+    pub fn paths_outside(&self, root: &Path) -> Vec<PathBuf> {
+        let mut named: Vec<&Path> = self.repositories.iter().map(PathBuf::as_path).collect();
+        match &self.source {
+            Some(Source::Events(p)) => named.push(p),
+            Some(Source::Kieker { dir, mapping }) => {
+                named.push(dir);
+                named.extend(mapping.as_deref());
+            }
+            Some(Source::Java { config, links }) => {
+                named.extend(links.as_deref());
+                named.extend(config.sources.iter().map(PathBuf::as_path));
+                named.extend(config.classpath.iter().map(PathBuf::as_path));
+            }
+            None => {}
+        }
+        let root = real(root);
+        named
+            .into_iter()
+            .filter(|p| !real(p).starts_with(&root))
+            .map(Path::to_path_buf)
+            .collect()
+    }
+}
+
+/// The path with `.` and `..` removed, then symlinks resolved in the longest part that exists
+/// (a file not yet created under a symlinked folder still counts as where the symlink leads).
+fn real(path: &Path) -> PathBuf {
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().unwrap_or_default().join(path)
+    };
+    let mut lexical = PathBuf::new();
+    for c in absolute.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                lexical.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => lexical.push(other),
+        }
+    }
+    let mut rest = Vec::new();
+    let mut existing = lexical.as_path();
+    loop {
+        if let Ok(p) = existing.canonicalize() {
+            return rest.iter().rev().fold(p, |p, c| p.join(c));
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                existing = parent;
+            }
+            _ => return lexical,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -191,5 +255,29 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.contains("ws/beagle.toml:2") && e.contains("event"), "{e}");
+    }
+
+    #[test]
+    fn paths_leaving_the_workspace_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = dir.path().join("ws");
+        std::fs::create_dir(&ws).unwrap();
+        let text = "[model]\nrepository = [\"a.repository\", \"../b.repository\", \"/etc/c.repository\"]\n[measurements]\nevents = \"sub/../m.events\"\n";
+        let w = from_toml(&ws, &ws.join("beagle.toml"), text).unwrap();
+        assert_eq!(
+            w.paths_outside(&ws),
+            vec![ws.join("../b.repository"), PathBuf::from("/etc/c.repository")]
+        );
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(dir.path(), ws.join("out")).unwrap();
+            let w = from_toml(
+                &ws,
+                &ws.join("beagle.toml"),
+                "[model]\nrepository = \"out/x.repository\"\n",
+            )
+            .unwrap();
+            assert_eq!(w.paths_outside(&ws), vec![ws.join("out/x.repository")]);
+        }
     }
 }

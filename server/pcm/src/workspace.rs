@@ -7,6 +7,7 @@ use crate::reference::{Reference, Target};
 use crate::xml::NodeId;
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 pub type FileId = usize;
 
@@ -65,7 +66,9 @@ impl std::fmt::Display for Unresolved {
 
 #[derive(Default)]
 pub struct ModelSet {
-    files: Vec<ModelFile>,
+    /// Shared, so that a language server can build sets over the files it already parsed
+    /// without copying them.
+    files: Vec<Arc<ModelFile>>,
     by_path: HashMap<PathBuf, FileId>,
     /// Files that could not be read, with the reason, so that each is tried once.
     failed: HashMap<Location, String>,
@@ -81,7 +84,7 @@ impl ModelSet {
     }
 
     pub fn files(&self) -> impl Iterator<Item = (FileId, &ModelFile)> {
-        self.files.iter().enumerate()
+        self.files.iter().map(|f| &**f).enumerate()
     }
 
     pub fn id_of(&self, path: &Path) -> Option<FileId> {
@@ -100,8 +103,14 @@ impl ModelSet {
 
     /// Adds or replaces a file (an editor's unsaved text, say); its id stays the same on replace.
     pub fn insert(&mut self, mut file: ModelFile) -> FileId {
-        let path = normalise(&file.path);
-        file.path = path.clone();
+        file.path = normalise(&file.path);
+        self.insert_shared(Arc::new(file))
+    }
+
+    /// [`ModelSet::insert`] for a file shared with others (its path should be normalised, see
+    /// [`normalise`], or lookups by path miss it).
+    pub fn insert_shared(&mut self, file: Arc<ModelFile>) -> FileId {
+        let path = file.path.clone();
         match self.by_path.get(&path) {
             Some(&id) => {
                 self.files[id] = file;

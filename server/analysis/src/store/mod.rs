@@ -676,6 +676,22 @@ impl Store {
         Ok(out)
     }
 
+    /// The blackboard of a run's latest snapshot (`None` when the run has none).
+    pub fn latest_snapshot(&self, run: RunId) -> Result<Option<Blackboard>, StoreError> {
+        let e = sql(&self.name);
+        let row = self
+            .conn
+            .query_row(
+                "SELECT step, blackboard FROM snapshots WHERE run = ?1 ORDER BY step DESC LIMIT 1",
+                [run.0],
+                |r| Ok((r.get::<_, u64>(0)?, r.get::<_, String>(1)?)),
+            )
+            .optional()
+            .map_err(&e)?;
+        row.map(|(step, text)| decode_snapshot(&self.name, run.0, step, &text))
+            .transpose()
+    }
+
     /// Every run, oldest first.
     pub fn runs(&self) -> Result<Vec<RunRow>, StoreError> {
         let e = sql(&self.name);

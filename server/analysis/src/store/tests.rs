@@ -171,6 +171,8 @@ fn run_lifecycle_resume_then_finish_with_results_in_plain_sql() {
     assert_eq!(resumable.run, run);
     assert_eq!(resumable.step, 3);
     assert_eq!(resumable.blackboard, board(3));
+    assert_eq!(store.latest_snapshot(run).unwrap(), Some(board(3)));
+    assert_eq!(store.latest_snapshot(RunId(99)).unwrap(), None);
     // The -inf R² of a final survived the JSON snapshot.
     assert_eq!(
         resumable.blackboard.final_expressions()["_l"].proposal.r2,
