@@ -23,6 +23,8 @@ pub enum Scope {
     Repository,
     /// The SEFFs of one component, by name or id.
     Component(String),
+    /// One SEFF (every action of it), by id.
+    Service(String),
     /// One action (internal action, loop, branch or external call), by id.
     Action(String),
 }
@@ -32,6 +34,7 @@ impl fmt::Display for Scope {
         match self {
             Scope::Repository => write!(f, "repository"),
             Scope::Component(c) => write!(f, "component {c}"),
+            Scope::Service(s) => write!(f, "service {s}"),
             Scope::Action(a) => write!(f, "action {a}"),
         }
     }
@@ -101,6 +104,8 @@ pub fn scope_elements(repo: &Repository, scope: &Scope) -> Result<ModelScope, Sc
             Scope::Repository => actions,
             Scope::Component(key) if component_matches(component, key) => actions,
             Scope::Component(_) => continue,
+            Scope::Service(id) if seff.id.as_deref() == Some(id) => actions,
+            Scope::Service(_) => continue,
             Scope::Action(id) => actions.into_iter().filter(|a| a.id.as_deref() == Some(id)).collect(),
         };
         if chosen.is_empty() {
@@ -117,6 +122,16 @@ pub fn scope_elements(repo: &Repository, scope: &Scope) -> Result<ModelScope, Sc
             }
         }
         out.services.insert(seff_id, service);
+    }
+    if let Scope::Service(id) = scope {
+        if !repo.seffs().any(|(_, s)| s.id.as_deref() == Some(id.as_str())) {
+            return Err(ScopeError(format!("no SEFF with id `{id}` in the repository")));
+        }
+        if out.elements.is_empty() {
+            return Err(ScopeError(format!(
+                "the SEFF `{id}` has no internal actions, loops, branches or external calls to measure"
+            )));
+        }
     }
     if let Scope::Action(id) = scope {
         let Some(action) = repo.action(id) else {

@@ -44,6 +44,23 @@ fn mediastore_elements_per_scope() {
     let one = scope_elements(repo, &Scope::Action("_JGRMMGrVEeajAsHLADMRRw".into())).unwrap();
     assert_eq!(one.elements.len(), 1);
     assert_eq!(one.elements[0].kind.name(), "loop");
+    // A SEFF: its actions only, all in that one service.
+    let (_, seff) = repo
+        .seffs()
+        .find(|(_, s)| {
+            s.behaviour
+                .walk()
+                .iter()
+                .any(|a| a.id.as_deref() == Some("_JGRMMGrVEeajAsHLADMRRw"))
+        })
+        .unwrap();
+    let seff_id = seff.id.clone().unwrap();
+    let service = scope_elements(repo, &Scope::Service(seff_id.clone())).unwrap();
+    assert!(service.elements.iter().any(|e| e.kind.name() == "loop"));
+    assert_eq!(service.services.keys().collect::<Vec<_>>(), vec![&seff_id]);
+    assert!(service.elements.len() < scope_elements(repo, &Scope::Repository).unwrap().elements.len());
+    let e = scope_elements(repo, &Scope::Service("_nope".into())).unwrap_err();
+    assert!(e.0.contains("no SEFF with id `_nope`"), "{e}");
     let e = scope_elements(repo, &Scope::Component("Nope".into())).unwrap_err();
     assert!(e.0.contains("MediaManagement"), "{e}");
 }
