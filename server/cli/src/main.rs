@@ -25,6 +25,8 @@ enum Command {
     Check(commands::check::Args),
     /// Fit a parametric expression to measurements in a CSV (the benchmark's solver contract).
     Fit(commands::fit::Args),
+    /// Serve the Language Server Protocol on stdin/stdout (what editors start).
+    Lsp(commands::lsp::Args),
     /// Work with stochastic expressions.
     #[command(subcommand)]
     Stoex(commands::stoex::Command),
@@ -37,6 +39,7 @@ fn main() -> ExitCode {
         Command::Check(args) => commands::check::run(&args),
         Command::Stoex(cmd) => commands::stoex::run(&cmd),
         Command::Fit(args) => commands::fit::run(&args),
+        Command::Lsp(args) => commands::lsp::run(&args),
     };
     match result {
         Ok(code) => code,

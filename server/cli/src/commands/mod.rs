@@ -1,4 +1,5 @@
 pub mod analyse;
 pub mod check;
 pub mod fit;
+pub mod lsp;
 pub mod stoex;

@@ -1,0 +1,81 @@
+//! Writing a repository's results into the model through the client (`workspace/applyEdit`), so
+//! the edit lands in the editor's buffer (undoable, unsaved) rather than behind its back on disk.
+
+use crate::edits::results_edits;
+use crate::results::key;
+use crate::server::Shared;
+use std::collections::HashMap;
+use std::path::Path;
+use tower_lsp_server::ls_types::{
+    DocumentChanges, OneOf, OptionalVersionedTextDocumentIdentifier, TextDocumentEdit, Uri, WorkspaceEdit,
+};
+
+/// Applies the results held for `path`. `Ok(false)`: nothing to change. Computed against the
+/// document's current text; sent with its version, so a client whose user typed meanwhile
+/// refuses it, and then it is computed again (up to three times).
+pub async fn apply_results(shared: &Shared, path: &Path) -> Result<bool, String> {
+    for _ in 0..3 {
+        let (uri, version, text, finals) = {
+            let state = shared.state();
+            let results = state
+                .results
+                .get(path)
+                .ok_or_else(|| format!("{}: no results to apply", path.display()))?;
+            let wanted = key(path);
+            let open = state.open_snapshots().into_iter().find(|s| key(&s.path) == wanted);
+            match open {
+                Some(s) => (s.uri.clone(), Some(s.version), Some(s.text()), results.finals.clone()),
+                None => {
+                    let uri =
+                        Uri::from_file_path(path).ok_or_else(|| format!("{}: not a file path", path.display()))?;
+                    (uri, None, None, results.finals.clone())
+                }
+            }
+        };
+        let text = match text {
+            Some(t) => t,
+            None => std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?,
+        };
+        let owned = path.to_path_buf();
+        let edits = tokio::task::spawn_blocking(move || results_edits(&owned, &text, &finals))
+            .await
+            .map_err(|e| e.to_string())??;
+        if edits.is_empty() {
+            return Ok(false);
+        }
+        let edit = if shared.facts().document_changes {
+            WorkspaceEdit {
+                document_changes: Some(DocumentChanges::Edits(vec![TextDocumentEdit {
+                    text_document: OptionalVersionedTextDocumentIdentifier {
+                        uri: uri.clone(),
+                        version,
+                    },
+                    edits: edits.into_iter().map(OneOf::Left).collect(),
+                }])),
+                ..Default::default()
+            }
+        } else {
+            WorkspaceEdit {
+                changes: Some(HashMap::from([(uri.clone(), edits)])),
+                ..Default::default()
+            }
+        };
+        let response = shared
+            .client
+            .apply_edit(edit)
+            .await
+            .map_err(|e| format!("the editor did not apply the results: {e}"))?;
+        if response.applied {
+            return Ok(true);
+        }
+        let now = shared.state().snapshot(&uri).map(|s| s.version);
+        if now == version {
+            return Err(format!(
+                "the editor refused the edit{}",
+                response.failure_reason.map(|r| format!(": {r}")).unwrap_or_default()
+            ));
+        }
+        // The user edited meanwhile: compute again on the new text.
+    }
+    Err("the document kept changing; apply the results later (Beagle: Apply Results)".into())
+}

@@ -1,0 +1,282 @@
+//! `workspace/executeCommand`: the analyses, pause/resume/abort, results, status. Arguments are
+//! `[uri]`, `[uri, id]` or `[{"uri": ..., "id": ...}]`; URIs must lie inside a workspace folder.
+
+use crate::results::key;
+use crate::server::Shared;
+use beagle_analysis::Scope;
+use beagle_job::Workspace;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::Uri;
+
+pub const ANALYSE_REPOSITORY: &str = "beagle.analyseRepository";
+pub const ANALYSE_COMPONENT: &str = "beagle.analyseComponent";
+pub const ANALYSE_ACTION: &str = "beagle.analyseAction";
+pub const ANALYSE_WORKSPACE: &str = "beagle.analyseWorkspace";
+pub const PAUSE: &str = "beagle.pause";
+pub const RESUME: &str = "beagle.resume";
+pub const ABORT: &str = "beagle.abort";
+pub const APPLY_RESULTS: &str = "beagle.applyResults";
+pub const DISCARD_RESULTS: &str = "beagle.discardResults";
+pub const STATUS: &str = "beagle.status";
+pub const LINK_TO_CODE: &str = "beagle.linkToCode";
+
+pub const ALL: [&str; 11] = [
+    ANALYSE_REPOSITORY,
+    ANALYSE_COMPONENT,
+    ANALYSE_ACTION,
+    ANALYSE_WORKSPACE,
+    PAUSE,
+    RESUME,
+    ABORT,
+    APPLY_RESULTS,
+    DISCARD_RESULTS,
+    STATUS,
+    LINK_TO_CODE,
+];
+
+fn invalid(message: impl Into<String>) -> Error {
+    Error::invalid_params(message.into())
+}
+
+/// `(uri, id)` from the arguments.
+fn target(args: &[Value]) -> Result<(Uri, Option<String>)> {
+    let (uri, id) = match args.first() {
+        Some(Value::String(u)) => (u.clone(), args.get(1).and_then(Value::as_str).map(String::from)),
+        Some(Value::Object(o)) => (
+            o.get("uri").and_then(Value::as_str).unwrap_or_default().to_string(),
+            o.get("id").and_then(Value::as_str).map(String::from),
+        ),
+        _ => return Err(invalid("expected a document URI as the first argument")),
+    };
+    let uri: Uri = uri.parse().map_err(|_| invalid(format!("`{uri}` is not a URI")))?;
+    Ok((uri, id))
+}
+
+/// The file path of a URI, checked to lie inside a workspace folder.
+fn path_in_workspace(shared: &Shared, uri: &Uri) -> Result<(PathBuf, PathBuf)> {
+    let path = uri
+        .to_file_path()
+        .ok_or_else(|| invalid(format!("`{}` is not a file", uri.as_str())))?
+        .into_owned();
+    let state = shared.state();
+    match state.root_of(&path) {
+        Some(root) => Ok((path, root)),
+        None if state.roots.is_empty() => {
+            let dir = path.parent().unwrap_or(Path::new("/")).to_path_buf();
+            Ok((path, dir))
+        }
+        None => Err(invalid(format!("{} is outside the workspace folders", path.display()))),
+    }
+}
+
+/// The workspace (nearest `beagle.toml` above, inside `root`) that analyses `repository`;
+/// its repositories narrowed to that one, its paths checked against the workspace folder.
+fn workspace_for(repository: &Path, root: &Path) -> std::result::Result<Workspace, String> {
+    let mut dir = repository.parent();
+    while let Some(d) = dir {
+        if d.join("beagle.toml").is_file() {
+            let mut ws = beagle_job::resolve(d)?;
+            let wanted = key(repository);
+            if !ws.repositories.iter().any(|r| key(r) == wanted) {
+                return Err(format!(
+                    "{}: its [model] does not name {}",
+                    d.join("beagle.toml").display(),
+                    repository.display()
+                ));
+            }
+            ws.repositories.retain(|r| key(r) == wanted);
+            check_inside(&ws, root)?;
+            return Ok(ws);
+        }
+        if d == root {
+            break;
+        }
+        dir = d.parent();
+    }
+    Err(format!(
+        "no beagle.toml above {} (inside the workspace): Beagle needs one to know where the measurements come from",
+        repository.display()
+    ))
+}
+
+fn check_inside(ws: &Workspace, root: &Path) -> std::result::Result<(), String> {
+    let outside = ws.paths_outside(root);
+    if outside.is_empty() {
+        return Ok(());
+    }
+    let list: Vec<String> = outside.iter().map(|p| p.display().to_string()).collect();
+    Err(format!(
+        "{}/beagle.toml names paths outside the workspace ({}); Beagle reads and runs only what is inside it",
+        ws.root.display(),
+        list.join(", ")
+    ))
+}
+
+/// Every `beagle.toml` under `root` (not under hidden folders, `target` or `node_modules`).
+fn configs_under(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.flatten() {
+            let p = e.path();
+            let name = e.file_name().to_string_lossy().to_string();
+            let Ok(kind) = e.file_type() else { continue };
+            if kind.is_dir() && !name.starts_with('.') && name != "target" && name != "node_modules" {
+                stack.push(p);
+            } else if kind.is_file() && name == "beagle.toml" {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn queue(shared: &Shared, label: String, root: PathBuf, ws: Workspace, scope: Scope) -> Value {
+    let (id, ahead) = shared
+        .jobs
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(label.clone(), root, ws, scope);
+    shared.wake.notify_one();
+    json!({ "queued": true, "job": id, "ahead": ahead, "label": label })
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().to_string())
+}
+
+pub async fn execute(shared: &Shared, command: &str, args: &[Value]) -> Result<Option<Value>> {
+    match command {
+        ANALYSE_REPOSITORY | ANALYSE_COMPONENT | ANALYSE_ACTION => {
+            let (uri, id) = target(args)?;
+            let (path, root) = path_in_workspace(shared, &uri)?;
+            if command == ANALYSE_REPOSITORY && (path.is_dir() || path.ends_with("beagle.toml")) {
+                let dir = if path.is_dir() {
+                    path.clone()
+                } else {
+                    path.parent().unwrap_or(&root).to_path_buf()
+                };
+                let ws = beagle_job::resolve(&dir).map_err(invalid)?;
+                check_inside(&ws, &root).map_err(invalid)?;
+                return Ok(Some(queue(shared, file_name(&dir), root, ws, Scope::Repository)));
+            }
+            let ws = workspace_for(&path, &root).map_err(invalid)?;
+            let (scope, label) = match (command, id) {
+                (ANALYSE_REPOSITORY, _) => (Scope::Repository, file_name(&path)),
+                (ANALYSE_COMPONENT, Some(id)) => {
+                    let label = format!("component {} in {}", element_name(shared, &uri, &id), file_name(&path));
+                    (Scope::Component(id), label)
+                }
+                (_, Some(id)) => {
+                    let label = format!("{} in {}", element_name(shared, &uri, &id), file_name(&path));
+                    if is_seff(shared, &uri, &path, &id) {
+                        (Scope::Service(id), label)
+                    } else {
+                        (Scope::Action(id), label)
+                    }
+                }
+                (_, None) => return Err(invalid(format!("{command} needs an element id after the URI"))),
+            };
+            Ok(Some(queue(shared, label, root, ws, scope)))
+        }
+        ANALYSE_WORKSPACE => {
+            let roots = shared.state().roots.clone();
+            let mut queued = Vec::new();
+            let mut problems = Vec::new();
+            for root in roots {
+                for config in configs_under(&root) {
+                    let dir = config.parent().unwrap_or(&root).to_path_buf();
+                    match beagle_job::resolve(&dir).and_then(|ws| check_inside(&ws, &root).map(|_| ws)) {
+                        Ok(ws) => queued.push(queue(shared, file_name(&dir), root.clone(), ws, Scope::Repository)),
+                        Err(e) => problems.push(e),
+                    }
+                }
+            }
+            if queued.is_empty() && problems.is_empty() {
+                problems.push("no beagle.toml in the workspace folders".into());
+            }
+            Ok(Some(json!({ "queued": queued, "problems": problems })))
+        }
+        PAUSE | RESUME | ABORT => {
+            let q = shared.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            let Some(running) = &q.running else {
+                return Ok(Some(json!({ "running": false })));
+            };
+            match command {
+                PAUSE => running.control.pause(),
+                RESUME => running.control.resume(),
+                _ => running.control.abort(),
+            }
+            Ok(Some(
+                json!({ "running": true, "job": running.id, "paused": running.control.is_paused() }),
+            ))
+        }
+        APPLY_RESULTS => {
+            let (uri, _) = target(args)?;
+            let (path, _) = path_in_workspace(shared, &uri)?;
+            let applied = crate::apply::apply_results(shared, &path).await.map_err(invalid)?;
+            Ok(Some(json!({ "applied": applied })))
+        }
+        DISCARD_RESULTS => {
+            let (uri, _) = target(args)?;
+            let (path, _) = path_in_workspace(shared, &uri)?;
+            let discarded = shared.state().results.discard(&path);
+            shared.refresh_lenses().await;
+            Ok(Some(json!({ "discarded": discarded })))
+        }
+        STATUS => {
+            let mut status = shared.jobs.lock().unwrap_or_else(|e| e.into_inner()).status();
+            let results: Vec<Value> = shared
+                .state()
+                .results
+                .all()
+                .map(|(p, r)| json!({ "repository": p, "stage": r.stage.label(), "results": r.results.len(), "headline": r.headline }))
+                .collect();
+            status["results"] = json!(results);
+            Ok(Some(status))
+        }
+        LINK_TO_CODE => {
+            let (uri, id) = target(args)?;
+            let id = id.ok_or_else(|| invalid("beagle.linkToCode needs an element id after the URI"))?;
+            let (path, root) = path_in_workspace(shared, &uri)?;
+            let (links, text) = tokio::task::spawn_blocking(move || crate::link::proposal(&path, &root, &id))
+                .await
+                .map_err(|e| invalid(e.to_string()))?
+                .map_err(invalid)?;
+            let applied = crate::link::append(shared, &links, &text).await.map_err(invalid)?;
+            Ok(Some(json!({ "applied": applied, "file": links, "text": text })))
+        }
+        other => Err(Error::invalid_params(format!("unknown command `{other}`"))),
+    }
+}
+
+/// The element's name in the open document (its id otherwise), for labels.
+fn element_name(shared: &Shared, uri: &Uri, id: &str) -> String {
+    let Some(snapshot) = shared.state().snapshot(uri) else {
+        return id.to_string();
+    };
+    let model = snapshot.model();
+    model
+        .node_by_id(id)
+        .and_then(|n| model.tree.value(n, "entityName").map(|v| v.to_string()))
+        .unwrap_or_else(|| id.to_string())
+}
+
+fn is_seff(shared: &Shared, uri: &Uri, path: &Path, id: &str) -> bool {
+    let model = match shared.state().snapshot(uri) {
+        Some(s) => s.model(),
+        None => match beagle_pcm::ModelFile::read(path) {
+            Ok(f) => std::sync::Arc::new(f),
+            Err(_) => return false,
+        },
+    };
+    model
+        .repository
+        .as_ref()
+        .is_some_and(|r| r.seffs().any(|(_, s)| s.id.as_deref() == Some(id)))
+}

@@ -1,0 +1,236 @@
+//! Diagnostics of the three kinds of file the server knows: PCM models (XML, ids, references
+//! across files, successor chains, StoEx), `beagle.toml` (syntax, unknown keys, paths that are
+//! missing or leave the workspace), and code link files (syntax, elements, code ranges).
+//! Plain functions from a snapshot to LSP diagnostics; the server debounces and publishes.
+
+use crate::documents::{DocKind, Snapshot};
+use crate::position;
+use beagle_job::{Source, Workspace};
+use beagle_pcm::{ModelSet, Severity};
+use ropey::Rope;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity, NumberOrString, Position, Range};
+
+const SOURCE: &str = "beagle";
+
+fn severity(s: Severity) -> DiagnosticSeverity {
+    match s {
+        Severity::Error => DiagnosticSeverity::ERROR,
+        Severity::Warning => DiagnosticSeverity::WARNING,
+        Severity::Info => DiagnosticSeverity::INFORMATION,
+    }
+}
+
+fn diagnostic(range: Range, severity: DiagnosticSeverity, code: &str, message: String) -> Diagnostic {
+    Diagnostic {
+        range,
+        severity: Some(severity),
+        code: Some(NumberOrString::String(code.to_string())),
+        source: Some(SOURCE.to_string()),
+        message,
+        ..Default::default()
+    }
+}
+
+/// The whole of 1-based line `line` (clamped to the text).
+fn line_range(rope: &Rope, line: usize) -> Range {
+    let line = line.saturating_sub(1).min(rope.len_lines().saturating_sub(1));
+    let start = Position::new(line as u32, 0);
+    let end = position::position(rope, rope.line_to_byte(line) + rope.line(line).len_bytes());
+    let end = if end.line > start.line {
+        Position::new(line as u32, u32::MAX)
+    } else {
+        end
+    };
+    Range::new(start, end)
+}
+
+/// The diagnostics of a document, by kind. `open` are the other open documents (a model's
+/// references resolve against their unsaved text); `root` is its workspace folder.
+pub fn of_document(doc: &Snapshot, open: &[Arc<Snapshot>], root: Option<&Path>) -> Vec<Diagnostic> {
+    match doc.kind {
+        DocKind::Model => of_model(doc, open),
+        DocKind::Config => of_config(doc, root),
+        DocKind::Links => of_links(doc, root),
+        DocKind::Other => Vec::new(),
+    }
+}
+
+fn of_model(doc: &Snapshot, open: &[Arc<Snapshot>]) -> Vec<Diagnostic> {
+    let model = doc.model();
+    let mut set = ModelSet::new();
+    for other in open.iter().filter(|o| o.kind == DocKind::Model && o.uri != doc.uri) {
+        set.insert_shared(other.model());
+    }
+    let id = set.insert_shared(model);
+    set.check(id)
+        .into_iter()
+        .map(|d| {
+            let message = match &d.element {
+                Some(e) if !d.message.contains(e.as_str()) => format!("{} ({e})", d.message),
+                _ => d.message.clone(),
+            };
+            diagnostic(
+                position::range(&doc.rope, d.span),
+                severity(d.severity),
+                d.code,
+                message,
+            )
+        })
+        .collect()
+}
+
+/// `path:line: message` (what the job's errors look like) split into line and message.
+fn split_located<'a>(message: &'a str, path: &Path) -> (Option<usize>, &'a str) {
+    let prefix = format!("{}:", path.display());
+    if let Some(rest) = message.strip_prefix(&prefix) {
+        if let Some((line, msg)) = rest.split_once(": ") {
+            if let Ok(line) = line.trim().parse() {
+                return (Some(line), msg);
+            }
+        }
+        return (None, rest.trim_start_matches(' '));
+    }
+    (None, message)
+}
+
+/// The first line of `text` that mentions `needle`, 1-based.
+fn line_mentioning(text: &str, needle: &str) -> Option<usize> {
+    text.lines().position(|l| l.contains(needle)).map(|i| i + 1)
+}
+
+fn of_config(doc: &Snapshot, root: Option<&Path>) -> Vec<Diagnostic> {
+    let text = doc.text();
+    let dir = doc.path.parent().unwrap_or(Path::new("/")).to_path_buf();
+    let ws = match beagle_job::workspace::from_toml(&dir, &doc.path, &text) {
+        Ok(ws) => ws,
+        Err(e) => {
+            let (line, message) = split_located(&e, &doc.path);
+            return vec![diagnostic(
+                line_range(&doc.rope, line.unwrap_or(1)),
+                DiagnosticSeverity::ERROR,
+                "beagle-toml",
+                message.to_string(),
+            )];
+        }
+    };
+    let mut out = Vec::new();
+    let at = |p: &Path| {
+        let rel = p.strip_prefix(&dir).unwrap_or(p);
+        line_mentioning(&text, &rel.display().to_string()).unwrap_or(1)
+    };
+    let root = root.map(Path::to_path_buf).unwrap_or_else(|| dir.clone());
+    for p in ws.paths_outside(&root) {
+        out.push(diagnostic(
+            line_range(&doc.rope, at(&p)),
+            DiagnosticSeverity::ERROR,
+            "outside-workspace",
+            format!(
+                "`{}` is outside the workspace ({}): Beagle reads and runs only what is inside it",
+                p.display(),
+                root.display()
+            ),
+        ));
+    }
+    for p in named_inputs(&ws) {
+        if !p.exists() {
+            out.push(diagnostic(
+                line_range(&doc.rope, at(&p)),
+                DiagnosticSeverity::ERROR,
+                "missing-file",
+                format!("`{}` does not exist", p.strip_prefix(&dir).unwrap_or(&p).display()),
+            ));
+        }
+    }
+    out
+}
+
+/// The files and folders a workspace reads.
+fn named_inputs(ws: &Workspace) -> Vec<PathBuf> {
+    let mut out = ws.repositories.clone();
+    match &ws.source {
+        Some(Source::Events(p)) => out.push(p.clone()),
+        Some(Source::Kieker { dir, mapping }) => {
+            out.push(dir.clone());
+            out.extend(mapping.clone());
+        }
+        Some(Source::Java { config, links }) => {
+            out.extend(links.clone());
+            out.extend(config.sources.iter().map(|s| config.root.join(s)));
+        }
+        None => {}
+    }
+    out
+}
+
+/// The workspace whose `beagle.toml` names `links` as its link file: the nearest one above it
+/// (inside `root`).
+fn workspace_of_links(links: &Path, root: Option<&Path>) -> Option<Workspace> {
+    let mut dir = links.parent();
+    while let Some(d) = dir {
+        let toml = d.join("beagle.toml");
+        if toml.is_file() {
+            if let Ok(ws) = std::fs::read_to_string(&toml)
+                .map_err(|e| e.to_string())
+                .and_then(|t| beagle_job::workspace::from_toml(d, &toml, &t))
+            {
+                return Some(ws);
+            }
+        }
+        if root.is_some_and(|r| d == r) {
+            break;
+        }
+        dir = d.parent();
+    }
+    None
+}
+
+fn of_links(doc: &Snapshot, root: Option<&Path>) -> Vec<Diagnostic> {
+    let Some(ws) = workspace_of_links(&doc.path, root) else {
+        return Vec::new();
+    };
+    let (java_root, sources) = match &ws.source {
+        Some(Source::Java { config, .. }) => (config.root.clone(), config.sources.clone()),
+        _ => (ws.root.clone(), Vec::new()),
+    };
+    let text = doc.text();
+    let located = |e: &beagle_java::links::LinkError| {
+        let mut message = e.message.clone();
+        if let Some(element) = &e.element {
+            message = format!("{element}: {message}");
+        }
+        let severity = if e.severity == Severity::Warning {
+            DiagnosticSeverity::WARNING
+        } else {
+            DiagnosticSeverity::ERROR
+        };
+        diagnostic(line_range(&doc.rope, e.line.unwrap_or(1)), severity, "links", message)
+    };
+    let links = match beagle_java::links::parse_links(text.as_bytes(), &doc.path, &java_root, &sources) {
+        Ok(l) => l,
+        Err(e) => return vec![located(&e)],
+    };
+    let mut models = ModelSet::new();
+    for r in &ws.repositories {
+        let _ = models.load(r);
+    }
+    beagle_java::links::validate(&links, &models, &java_root)
+        .iter()
+        .filter(|e| e.file.as_deref().is_none_or(|f| f == doc.path))
+        .map(located)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn located_messages_split() {
+        let p = Path::new("/w/beagle.toml");
+        assert_eq!(split_located("/w/beagle.toml:3: bad", p), (Some(3), "bad"));
+        assert_eq!(split_located("/w/beagle.toml: [model] names no repository", p).0, None);
+        assert_eq!(split_located("other", p), (None, "other"));
+    }
+}

@@ -1,0 +1,371 @@
+//! The read requests: symbols, definition, references, hover, code lenses and code actions.
+//! Each works on snapshots taken under the state lock, then runs without it; the language
+//! itself is `beagle_ide`'s, here only converted to LSP.
+
+use crate::commands;
+use crate::documents::{DocKind, Snapshot};
+use crate::position;
+use crate::results::RepositoryResults;
+use beagle_ide::{ElementAtKind, Symbol, SymbolKind as Kind};
+use beagle_pcm::model::ActionKind;
+use beagle_pcm::ModelSet;
+use ropey::Rope;
+use serde_json::json;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use tower_lsp_server::ls_types::{
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeLens, Command, DocumentSymbol, Hover, HoverContents, Location,
+    MarkupContent, MarkupKind, Position, SymbolKind, Uri, WorkspaceSymbol,
+};
+
+fn kind(k: Kind) -> SymbolKind {
+    match k {
+        Kind::Repository | Kind::System => SymbolKind::PACKAGE,
+        Kind::Component => SymbolKind::CLASS,
+        Kind::Interface => SymbolKind::INTERFACE,
+        Kind::Signature | Kind::Seff => SymbolKind::METHOD,
+        Kind::Role => SymbolKind::PROPERTY,
+        Kind::DataType => SymbolKind::STRUCT,
+        Kind::Behaviour | Kind::UsageScenario => SymbolKind::NAMESPACE,
+        Kind::LoopAction | Kind::BranchAction | Kind::BranchTransition => SymbolKind::OPERATOR,
+        Kind::ExternalCallAction => SymbolKind::EVENT,
+        Kind::StartAction | Kind::StopAction => SymbolKind::KEY,
+        Kind::InternalAction | Kind::OtherAction => SymbolKind::FUNCTION,
+        Kind::Other => SymbolKind::OBJECT,
+    }
+}
+
+#[allow(deprecated)] // `DocumentSymbol::deprecated` must be given.
+fn document_symbol(rope: &Rope, s: &Symbol) -> DocumentSymbol {
+    DocumentSymbol {
+        name: if s.name.is_empty() {
+            "(unnamed)".into()
+        } else {
+            s.name.clone()
+        },
+        detail: s.detail.clone(),
+        kind: kind(s.kind),
+        tags: None,
+        deprecated: None,
+        range: position::range(rope, s.span),
+        selection_range: position::range(rope, s.selection),
+        children: Some(s.children.iter().map(|c| document_symbol(rope, c)).collect()),
+    }
+}
+
+pub fn document_symbols(doc: &Snapshot) -> Vec<DocumentSymbol> {
+    if doc.kind != DocKind::Model {
+        return Vec::new();
+    }
+    beagle_ide::document_symbols(&doc.model())
+        .iter()
+        .map(|s| document_symbol(&doc.rope, s))
+        .collect()
+}
+
+/// The rope of a file: the open document's, else one built from the set's text.
+fn rope_of(
+    path: &Path,
+    open: &HashMap<PathBuf, Arc<Snapshot>>,
+    set: &ModelSet,
+    cache: &mut HashMap<PathBuf, Rope>,
+) -> Option<Rope> {
+    if let Some(s) = open.get(path) {
+        return Some(s.rope.clone());
+    }
+    if let Some(r) = cache.get(path) {
+        return Some(r.clone());
+    }
+    let id = set.id_of(path)?;
+    let rope = Rope::from_str(set.file(id).text());
+    cache.insert(path.to_path_buf(), rope.clone());
+    Some(rope)
+}
+
+fn open_by_path(open: &[Arc<Snapshot>]) -> HashMap<PathBuf, Arc<Snapshot>> {
+    open.iter()
+        .map(|s| (beagle_pcm::workspace::normalise(&s.path), s.clone()))
+        .collect()
+}
+
+/// Locations on disk (bundled default models have no file and are left out).
+fn locations(locs: Vec<beagle_ide::Location>, open: &[Arc<Snapshot>], set: &ModelSet) -> Vec<Location> {
+    let open = open_by_path(open);
+    let mut ropes = HashMap::new();
+    locs.into_iter()
+        .filter_map(|l| {
+            let uri = Uri::from_file_path(&l.path).filter(|_| l.path.is_absolute())?;
+            let rope = rope_of(&l.path, &open, set, &mut ropes)?;
+            Some(Location::new(uri, position::range(&rope, l.span)))
+        })
+        .collect()
+}
+
+pub fn workspace_symbols(set: &ModelSet, open: &[Arc<Snapshot>], query: &str) -> Vec<WorkspaceSymbol> {
+    let files: Vec<&beagle_pcm::ModelFile> = set.files().map(|(_, f)| f).filter(|f| f.path.is_absolute()).collect();
+    let found = beagle_ide::workspace_symbols(&files, query);
+    let open_paths = open_by_path(open);
+    let mut ropes = HashMap::new();
+    found
+        .into_iter()
+        .filter_map(|(path, s)| {
+            let uri = Uri::from_file_path(&path)?;
+            let rope = rope_of(&path, &open_paths, set, &mut ropes)?;
+            Some(WorkspaceSymbol {
+                name: s.name,
+                kind: kind(s.kind),
+                tags: None,
+                container_name: s.container,
+                location: tower_lsp_server::ls_types::OneOf::Left(Location::new(
+                    uri,
+                    position::range(&rope, s.selection),
+                )),
+                data: None,
+            })
+        })
+        .collect()
+}
+
+pub fn definition(set: &ModelSet, open: &[Arc<Snapshot>], doc: &Snapshot, pos: Position) -> Option<Location> {
+    let id = set.id_of(&doc.path)?;
+    let offset = position::offset(&doc.rope, pos);
+    let target = beagle_ide::definition(set, id, offset)?;
+    locations(vec![target], open, set).pop()
+}
+
+pub fn references(
+    set: &ModelSet,
+    open: &[Arc<Snapshot>],
+    doc: &Snapshot,
+    pos: Position,
+    declaration: bool,
+) -> Vec<Location> {
+    let Some(id) = set.id_of(&doc.path) else {
+        return Vec::new();
+    };
+    let offset = position::offset(&doc.rope, pos);
+    locations(beagle_ide::references(set, id, offset, declaration), open, set)
+}
+
+pub fn hover(doc: &Snapshot, pos: Position, results: Option<&RepositoryResults>) -> Option<Hover> {
+    if doc.kind != DocKind::Model {
+        return None;
+    }
+    let model = doc.model();
+    let offset = position::offset(&doc.rope, pos);
+    let list = results.map_or(&[][..], |r| &r.results[..]);
+    let h = beagle_ide::hover(&model, offset, list)?;
+    let mut markdown = h.markdown;
+    if let Some(r) = results {
+        let about_this = beagle_ide::element_at(&model, offset)
+            .and_then(|e| e.id)
+            .is_some_and(|id| r.results.iter().any(|x| x.action == id));
+        if about_this {
+            markdown.push_str(&format!("\n\n---\n_Beagle: {} ({})_", r.headline, r.stage.label()));
+        }
+    }
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: markdown,
+        }),
+        range: Some(position::range(&doc.rope, h.span)),
+    })
+}
+
+fn command(title: String, name: &str, args: Vec<serde_json::Value>) -> Command {
+    Command {
+        title,
+        command: name.to_string(),
+        arguments: Some(args),
+    }
+}
+
+/// What an analysis is doing now, for lenses: `(label, percentage, message)`.
+pub type Activity = Option<(String, u32, String)>;
+
+/// Above every component and SEFF: "Analyse", and where its results stand.
+pub fn code_lenses(doc: &Snapshot, results: Option<&RepositoryResults>, activity: &Activity) -> Vec<CodeLens> {
+    if doc.kind != DocKind::Model {
+        return Vec::new();
+    }
+    let model = doc.model();
+    let Some(repo) = &model.repository else {
+        return Vec::new();
+    };
+    let uri = json!(doc.uri.as_str());
+    let mut out = Vec::new();
+    let mut push = |symbol_span: beagle_pcm::Span, analyse: Command, state: String| {
+        let range = position::range(&doc.rope, beagle_pcm::Span::empty(symbol_span.start as usize));
+        out.push(CodeLens {
+            range,
+            command: Some(analyse),
+            data: None,
+        });
+        out.push(CodeLens {
+            range,
+            command: Some(command(state, "", vec![])),
+            data: None,
+        });
+    };
+    let running = activity
+        .as_ref()
+        .filter(|(label, _, _)| label.contains(&*doc.path.file_name().unwrap_or_default().to_string_lossy()));
+    let state_of = |actions: &[String]| -> String {
+        if let Some((_, pct, message)) = running {
+            return format!("Beagle: analysing… {pct} % ({message})");
+        }
+        let Some(r) = results else {
+            return "Beagle: not analysed".into();
+        };
+        let mine: Vec<&beagle_ide::ElementResult> = r.results.iter().filter(|x| actions.contains(&x.action)).collect();
+        if mine.is_empty() {
+            return "Beagle: no results".into();
+        }
+        let worst = mine.iter().filter_map(|x| x.r2).fold(f64::INFINITY, f64::min);
+        let r2 = if worst.is_finite() {
+            format!(", R² ≥ {worst:.2}")
+        } else {
+            String::new()
+        };
+        format!("Beagle: {} results, {}{r2}", mine.len(), r.stage.label())
+    };
+    for c in &repo.components {
+        let Some(id) = &c.id else { continue };
+        let actions: Vec<String> = c
+            .seffs
+            .iter()
+            .flat_map(|s| s.behaviour.walk())
+            .filter_map(|a| a.id.clone())
+            .collect();
+        let name = c.name.clone().unwrap_or_else(|| id.clone());
+        let span = model.tree.element(c.node).span();
+        push(
+            span,
+            command(
+                format!("▶ Analyse {name}"),
+                commands::ANALYSE_COMPONENT,
+                vec![uri.clone(), json!(id)],
+            ),
+            state_of(&actions),
+        );
+        for s in &c.seffs {
+            let Some(sid) = &s.id else { continue };
+            let actions: Vec<String> = s.behaviour.walk().iter().filter_map(|a| a.id.clone()).collect();
+            let span = model.tree.element(s.node).span();
+            push(
+                span,
+                command(
+                    "▶ Analyse service".into(),
+                    commands::ANALYSE_ACTION,
+                    vec![uri.clone(), json!(sid)],
+                ),
+                state_of(&actions),
+            );
+        }
+    }
+    out
+}
+
+fn measurable(kind: ActionKind) -> bool {
+    matches!(
+        kind,
+        ActionKind::InternalAction
+            | ActionKind::LoopAction
+            | ActionKind::CollectionIteratorAction
+            | ActionKind::BranchAction
+            | ActionKind::ExternalCallAction
+    )
+}
+
+fn action(title: String, cmd: Command) -> CodeActionOrCommand {
+    CodeActionOrCommand::CodeAction(CodeAction {
+        title,
+        kind: Some(CodeActionKind::QUICKFIX),
+        command: Some(cmd),
+        ..Default::default()
+    })
+}
+
+/// At the cursor: analyse the repository, this component, this action (or SEFF); apply or
+/// discard results; link this element to code.
+pub fn code_actions(doc: &Snapshot, pos: Position, has_results: bool) -> Vec<CodeActionOrCommand> {
+    if doc.kind != DocKind::Model {
+        return Vec::new();
+    }
+    let model = doc.model();
+    if model.repository.is_none() {
+        return Vec::new();
+    }
+    let uri = json!(doc.uri.as_str());
+    let offset = position::offset(&doc.rope, pos);
+    let at = beagle_ide::element_at(&model, offset);
+    let mut out = Vec::new();
+    if let Some(at) = &at {
+        let name = at.name.clone().or_else(|| at.id.clone()).unwrap_or_default();
+        match (at.kind, &at.id) {
+            (ElementAtKind::Action(k), Some(id)) if measurable(k) => {
+                let what = match k {
+                    ActionKind::LoopAction | ActionKind::CollectionIteratorAction => "loop",
+                    ActionKind::BranchAction => "branch",
+                    ActionKind::ExternalCallAction => "external call",
+                    _ => "internal action",
+                };
+                let title = format!("Beagle: Analyse {what} {name}");
+                out.push(action(
+                    title.clone(),
+                    command(title, commands::ANALYSE_ACTION, vec![uri.clone(), json!(id)]),
+                ));
+            }
+            (ElementAtKind::Seff, Some(id)) => {
+                let title = format!("Beagle: Analyse service {name}");
+                out.push(action(
+                    title.clone(),
+                    command(title, commands::ANALYSE_ACTION, vec![uri.clone(), json!(id)]),
+                ));
+            }
+            _ => {}
+        }
+        if let Some(component) = &at.component {
+            let cname = model
+                .node_by_id(component)
+                .and_then(|n| model.tree.value(n, "entityName").map(|v| v.to_string()))
+                .unwrap_or_else(|| component.clone());
+            let title = format!("Beagle: Analyse component {cname}");
+            out.push(action(
+                title.clone(),
+                command(title, commands::ANALYSE_COMPONENT, vec![uri.clone(), json!(component)]),
+            ));
+        }
+    }
+    let title = "Beagle: Analyse repository".to_string();
+    out.push(action(
+        title.clone(),
+        command(title, commands::ANALYSE_REPOSITORY, vec![uri.clone()]),
+    ));
+    if has_results {
+        let title = "Beagle: Apply results".to_string();
+        out.push(action(
+            title.clone(),
+            command(title, commands::APPLY_RESULTS, vec![uri.clone()]),
+        ));
+        let title = "Beagle: Discard results".to_string();
+        out.push(action(
+            title.clone(),
+            command(title, commands::DISCARD_RESULTS, vec![uri.clone()]),
+        ));
+    }
+    if let Some(at) = &at {
+        let linkable =
+            matches!(at.kind, ElementAtKind::Seff) || matches!(at.kind, ElementAtKind::Action(k) if measurable(k));
+        if let (true, Some(id)) = (linkable, &at.id) {
+            let title = format!("Beagle: Link {} to code", at.name.clone().unwrap_or_else(|| id.clone()));
+            out.push(action(
+                title.clone(),
+                command(title, commands::LINK_TO_CODE, vec![uri.clone(), json!(id)]),
+            ));
+        }
+    }
+    out
+}

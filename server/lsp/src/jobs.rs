@@ -1,0 +1,490 @@
+//! Background analyses. Requests queue; one worker task runs them one after another, each job on
+//! a blocking thread (the analysis core is synchronous) with its own [`Control`] for pause, resume
+//! and abort. The job's events come back over a channel: progress becomes `$/progress`,
+//! intermediate blackboards become preliminary results in hovers, and the final results are
+//! written into the documents as workspace edits.
+
+use crate::progress::ProgressGuard;
+use crate::results::{RepositoryResults, Stage};
+use crate::server::Shared;
+use crate::{apply, trust};
+use beagle_analysis::{Control, MeasurementResult, Phase, Scope};
+use beagle_job::{Event, Observer, Request, Settings, Source, Workspace};
+use beagle_pcm::ModelFile;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
+use tower_lsp_server::ls_types::{MessageActionItem, MessageType, NumberOrString};
+
+/// One queued analysis.
+#[derive(Clone, Debug)]
+pub struct JobSpec {
+    pub id: u64,
+    /// What the user asked for, for people ("component FileStore in fileshare.repository").
+    pub label: String,
+    /// The workspace folder (what trust and path checks are about).
+    pub root: PathBuf,
+    pub workspace: Workspace,
+    pub scope: Scope,
+}
+
+/// The job running now.
+#[derive(Clone, Debug)]
+pub struct Running {
+    pub id: u64,
+    pub label: String,
+    pub control: Control,
+    pub token: Option<NumberOrString>,
+    pub percentage: u32,
+    pub message: String,
+}
+
+#[derive(Default, Debug)]
+pub struct Queue {
+    pub waiting: VecDeque<JobSpec>,
+    pub running: Option<Running>,
+    next_id: u64,
+    /// How the last job ended, for `beagle.status`.
+    pub last: Option<String>,
+}
+
+impl Queue {
+    /// Queues a job; returns its id and how many jobs are ahead of it.
+    pub fn push(&mut self, label: String, root: PathBuf, workspace: Workspace, scope: Scope) -> (u64, usize) {
+        self.next_id += 1;
+        let ahead = self.waiting.len() + usize::from(self.running.is_some());
+        self.waiting.push_back(JobSpec {
+            id: self.next_id,
+            label,
+            root,
+            workspace,
+            scope,
+        });
+        (self.next_id, ahead)
+    }
+
+    /// Aborts the job that owns `token` (running: through its control; waiting: dropped).
+    pub fn cancel_token(&mut self, token: &NumberOrString) -> bool {
+        match &self.running {
+            Some(r) if r.token.as_ref() == Some(token) => {
+                r.control.abort();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    pub fn status(&self) -> serde_json::Value {
+        serde_json::json!({
+            "running": self.running.as_ref().map(|r| serde_json::json!({
+                "id": r.id,
+                "label": r.label,
+                "paused": r.control.is_paused(),
+                "percentage": r.percentage,
+                "message": r.message,
+            })),
+            "queued": self.waiting.iter().map(|j| serde_json::json!({"id": j.id, "label": j.label})).collect::<Vec<_>>(),
+            "last": self.last,
+        })
+    }
+}
+
+/// What a job reports to the async side.
+enum Update {
+    Progress {
+        percentage: u32,
+        message: String,
+    },
+    Results {
+        repository: PathBuf,
+        results: RepositoryResults,
+    },
+}
+
+/// Runs queued jobs forever, one at a time.
+pub async fn worker(shared: Arc<Shared>) {
+    loop {
+        let spec = loop {
+            {
+                let mut q = shared.jobs.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(spec) = q.waiting.pop_front() {
+                    q.running = Some(Running {
+                        id: spec.id,
+                        label: spec.label.clone(),
+                        control: Control::new(),
+                        token: None,
+                        percentage: 0,
+                        message: "starting".into(),
+                    });
+                    break spec;
+                }
+            }
+            shared.wake.notified().await;
+        };
+        let outcome = run_job(&shared, &spec).await;
+        let mut q = shared.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        q.running = None;
+        q.last = Some(format!("{}: {outcome}", spec.label));
+    }
+}
+
+/// Asks the user whether the workspace's launches may run, unless the client vouched for it or
+/// the user said so before.
+async fn allowed_to_run(shared: &Shared, spec: &JobSpec) -> bool {
+    if !matches!(spec.workspace.source, Some(Source::Java { .. })) {
+        return true; // Reading measurement files runs nothing.
+    }
+    let facts = shared.facts();
+    let dir = trust::state_dir();
+    if facts.trusted || trust::is_trusted(dir.as_deref(), &spec.root) {
+        return true;
+    }
+    if !facts.can_ask {
+        return false;
+    }
+    let allow = "Allow and remember";
+    let answer = shared
+        .client
+        .show_message_request(
+            MessageType::WARNING,
+            format!(
+                "Beagle wants to run the launch configurations of {} (beagle.toml): they compile and run this workspace's code. Allow?",
+                spec.root.display()
+            ),
+            Some(vec![
+                MessageActionItem {
+                    title: allow.into(),
+                    properties: Default::default(),
+                },
+                MessageActionItem {
+                    title: "Not now".into(),
+                    properties: Default::default(),
+                },
+            ]),
+        )
+        .await;
+    match answer {
+        Ok(Some(item)) if item.title == allow => {
+            if let Err(e) = trust::remember(dir.as_deref(), &spec.root) {
+                shared
+                    .client
+                    .log_message(MessageType::WARNING, format!("cannot remember the answer: {e}"))
+                    .await;
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+async fn run_job(shared: &Arc<Shared>, spec: &JobSpec) -> String {
+    let client = &shared.client;
+    if !allowed_to_run(shared, spec).await {
+        let message = format!(
+            "Beagle: {} not analysed: running the workspace's launches was not allowed",
+            spec.label
+        );
+        client.show_message(MessageType::WARNING, &message).await;
+        return "not allowed to run the launches".into();
+    }
+    let facts = shared.facts();
+    let mut progress = ProgressGuard::begin(
+        client,
+        facts.work_done_progress,
+        format!("beagle/analysis/{}", spec.id),
+        format!("Beagle: analysing {}", spec.label),
+    )
+    .await;
+    let control = {
+        let mut q = shared.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        let running = q.running.as_mut().expect("the worker set the running job");
+        running.token = progress.token().cloned();
+        running.control.clone()
+    };
+    let mut workspace = spec.workspace.clone();
+    if let (Some(Source::Java { config, .. }), Some(r)) = (&mut workspace.source, facts.repetitions) {
+        config.workload.repetitions = r;
+    }
+    let defaults = Settings::default();
+    let settings = Settings {
+        seed: facts.seed.or(workspace.seed).unwrap_or(defaults.seed),
+        budget_ms: facts.budget_s.or(workspace.budget_s).map(|b| (b * 1000.0) as u64),
+        gp: facts.gp,
+        // One core stays with the editor.
+        threads: defaults.threads.saturating_sub(1).max(1),
+        fresh: false,
+        write: false,
+    };
+    let java = matches!(workspace.source, Some(Source::Java { .. }));
+    let repositories = workspace.repositories.clone();
+    let request = Request {
+        workspace,
+        scope: spec.scope.clone(),
+        settings,
+    };
+    let (tx, mut rx) = unbounded_channel();
+    let job_control = control.clone();
+    let mut handle = tokio::task::spawn_blocking(move || {
+        let mut observer = JobObserver::new(tx, repositories, java);
+        beagle_job::run(&request, &mut observer, &job_control)
+    });
+    let result = loop {
+        tokio::select! {
+            Some(update) = rx.recv() => on_update(shared, &mut progress, update).await,
+            joined = &mut handle => break joined,
+        }
+    };
+    while let Ok(update) = rx.try_recv() {
+        on_update(shared, &mut progress, update).await;
+    }
+    let output = match result {
+        Ok(Ok(output)) => output,
+        Ok(Err(e)) => {
+            let aborted = control.cancel.is_cancelled();
+            let message = if aborted {
+                "aborted".to_string()
+            } else {
+                format!("failed: {e}")
+            };
+            progress.end(message.clone()).await;
+            let kind = if aborted { MessageType::INFO } else { MessageType::ERROR };
+            client.show_message(kind, format!("Beagle: {}: {e}", spec.label)).await;
+            return message;
+        }
+        Err(panic) => {
+            progress.end("failed".into()).await;
+            let message = format!("Beagle: {}: the analysis failed unexpectedly ({panic})", spec.label);
+            client.show_message(MessageType::ERROR, &message).await;
+            return "failed unexpectedly".into();
+        }
+    };
+    for d in &output.report.diagnostics {
+        let kind = match d.severity {
+            "error" => MessageType::ERROR,
+            "warning" => MessageType::WARNING,
+            _ => MessageType::INFO,
+        };
+        let at = d
+            .file
+            .as_deref()
+            .map(|f| format!("{f}:{}: ", d.line.unwrap_or(0)))
+            .unwrap_or_default();
+        client.log_message(kind, format!("{at}{}", d.message)).await;
+    }
+    let mut summary = Vec::new();
+    for a in &output.repositories {
+        let file = ModelFile::from_bytes(a.path.clone(), a.original.clone());
+        let stage = if a.aborted { Stage::Aborted } else { Stage::Final };
+        let mut results = RepositoryResults::from_blackboard(
+            stage,
+            &a.blackboard,
+            Some(&output.raw),
+            Some(&file),
+            a.headline.clone(),
+        );
+        results.finals.extend(a.finals.clone());
+        let count = results.finals.len();
+        shared.state().results.merge(&a.path, results);
+        let name = a
+            .path
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().to_string());
+        if a.aborted {
+            summary.push(format!("{name}: {}", a.headline));
+            continue;
+        }
+        match apply::apply_results(shared, &a.path).await {
+            Ok(true) => summary.push(format!("{name}: {count} results written")),
+            Ok(false) => summary.push(format!("{name}: {count} results (already in the model)")),
+            Err(e) => {
+                summary.push(format!("{name}: {count} results, not written: {e}"));
+            }
+        }
+    }
+    let errors = output
+        .report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == "error")
+        .count();
+    if errors > 0 {
+        summary.push(format!("{errors} errors (see the log)"));
+    }
+    let text = summary.join("; ");
+    let ended = if output.aborted() { "aborted" } else { "done" };
+    progress.end(format!("{ended}: {text}")).await;
+    client
+        .show_message(
+            if errors > 0 {
+                MessageType::WARNING
+            } else {
+                MessageType::INFO
+            },
+            format!("Beagle: {} {ended}: {text}", spec.label),
+        )
+        .await;
+    shared.refresh_lenses().await;
+    format!("{ended}: {text}")
+}
+
+async fn on_update(shared: &Shared, progress: &mut ProgressGuard, update: Update) {
+    match update {
+        Update::Progress { percentage, message } => {
+            if let Some(r) = shared.jobs.lock().unwrap_or_else(|e| e.into_inner()).running.as_mut() {
+                r.percentage = percentage;
+                r.message = message.clone();
+            }
+            progress.report(percentage, message).await;
+        }
+        Update::Results { repository, results } => {
+            shared.state().results.merge(&repository, results);
+        }
+    }
+}
+
+/// Turns a job's events into updates, on the job's thread: percentages that only grow, and
+/// results for hovers at most once a second per repository.
+struct JobObserver {
+    tx: UnboundedSender<Update>,
+    repositories: Vec<PathBuf>,
+    files: HashMap<PathBuf, Option<ModelFile>>,
+    java: bool,
+    percentage: f64,
+    raw: Option<BTreeMap<String, MeasurementResult>>,
+    current: usize,
+    last_results: HashMap<PathBuf, Instant>,
+    last_progress: Option<Instant>,
+}
+
+impl JobObserver {
+    fn new(tx: UnboundedSender<Update>, repositories: Vec<PathBuf>, java: bool) -> JobObserver {
+        JobObserver {
+            tx,
+            repositories,
+            files: HashMap::new(),
+            java,
+            percentage: 0.0,
+            raw: None,
+            current: 0,
+            last_results: HashMap::new(),
+            last_progress: None,
+        }
+    }
+
+    /// Where the analysis part of the bar begins (measuring Java takes most of the time).
+    fn analysis_start(&self) -> f64 {
+        if self.java {
+            60.0
+        } else {
+            10.0
+        }
+    }
+
+    fn progress(&mut self, percentage: f64, message: String, force: bool) {
+        self.percentage = self.percentage.max(percentage.clamp(0.0, 100.0));
+        let due = self
+            .last_progress
+            .is_none_or(|t| t.elapsed() >= Duration::from_millis(100));
+        if force || due {
+            self.last_progress = Some(Instant::now());
+            let _ = self.tx.send(Update::Progress {
+                percentage: self.percentage.floor() as u32,
+                message,
+            });
+        }
+    }
+
+    fn file(&mut self, path: &std::path::Path) -> Option<&ModelFile> {
+        self.files
+            .entry(path.to_path_buf())
+            .or_insert_with(|| ModelFile::read(path).ok())
+            .as_ref()
+    }
+
+    fn send_results(&mut self, path: PathBuf, bb: &beagle_analysis::Blackboard, headline: &str) {
+        let raw = self.raw.take();
+        let file = self.file(&path).cloned();
+        let mut results =
+            RepositoryResults::from_blackboard(Stage::Preliminary, bb, raw.as_ref(), file.as_ref(), headline.into());
+        if let Some(file) = &file {
+            results.retain_actions(|a| file.node_by_id(a).is_some());
+        }
+        self.raw = raw;
+        let _ = self.tx.send(Update::Results {
+            repository: path,
+            results,
+        });
+    }
+}
+
+impl Observer for JobObserver {
+    fn on(&mut self, event: Event<'_>) {
+        match event {
+            Event::Stage(s) => self.progress(self.percentage, s.to_string(), true),
+            Event::PassStarted { pass, launch, points } => self.progress(
+                self.percentage,
+                format!("{pass}: launch `{launch}`, {points} points"),
+                true,
+            ),
+            Event::Point {
+                pass,
+                launch,
+                index,
+                points,
+                point,
+            } => {
+                let (base, span) = if pass == "refining" { (40.0, 20.0) } else { (0.0, 40.0) };
+                let at = base + span * index as f64 / points.max(1) as f64;
+                self.progress(
+                    at,
+                    format!("{pass}: `{launch}` at {point} ({}/{points})", index + 1),
+                    false,
+                );
+            }
+            Event::Preliminary { blackboard, raw } => {
+                self.raw = Some(raw.iter().map(|(e, r)| (e.id.clone(), r.clone())).collect());
+                for path in self.repositories.clone() {
+                    self.send_results(path, blackboard, "preliminary results from the quick pass");
+                }
+            }
+            Event::AnalysisStarted { repository, .. } => {
+                self.current = self.repositories.iter().position(|r| r == repository).unwrap_or(0);
+                let at = self.analysis_start();
+                let name = repository.file_name().unwrap_or_default().to_string_lossy().to_string();
+                self.progress(at, format!("analysing {name}"), true);
+            }
+            Event::Analysis { progress, .. } => {
+                let n = self.repositories.len().max(1) as f64;
+                let start = self.analysis_start();
+                let at = start + (100.0 - start) * (self.current as f64 + progress.fraction) / n;
+                let phase = match progress.phase {
+                    Phase::Measure => "measuring",
+                    Phase::AnalyseResults => "fitting",
+                    Phase::AnalyseProposals => "refining proposals",
+                    Phase::Judge => "judging",
+                    Phase::Paused => "paused",
+                };
+                let element = progress.element.as_deref().unwrap_or("");
+                self.progress(
+                    at,
+                    format!("{phase} {element}").trim_end().to_string(),
+                    progress.phase == Phase::Paused,
+                );
+            }
+            Event::Checkpoint { repository, blackboard } => {
+                let due = self
+                    .last_results
+                    .get(repository)
+                    .is_none_or(|t| t.elapsed() >= Duration::from_secs(1));
+                if due {
+                    self.last_results.insert(repository.to_path_buf(), Instant::now());
+                    self.send_results(repository.to_path_buf(), blackboard, "analysis running");
+                }
+            }
+            Event::PassDone { .. } | Event::AnalysisDone { .. } => {}
+            Event::Note(n) => tracing::info!("{n}"),
+        }
+    }
+}

@@ -1,0 +1,41 @@
+//! Beagle's language server, the only crate that knows LSP and JSON-RPC (tower-lsp-server).
+//! PCM files in the editor: diagnostics, symbols, navigation, hovers with measured results, code
+//! lenses and code actions; analyses run in the background and come back as workspace edits.
+//!
+//! - [`server`]: the LSP handlers; [`documents`] and [`position`]: the editor's text and its
+//!   UTF-16 positions; [`state`]: what the server holds.
+//! - [`features`], [`diagnostics`]: read requests, over `beagle_ide` and the PCM crate.
+//! - [`commands`], [`jobs`], [`progress`], [`apply`], [`edits`], [`trust`], [`link`]: analyses
+//!   in the background and their results in the model.
+
+pub mod apply;
+pub mod commands;
+pub mod diagnostics;
+pub mod documents;
+pub mod edits;
+pub mod features;
+pub mod jobs;
+pub mod link;
+pub mod position;
+pub mod progress;
+pub mod results;
+pub mod server;
+pub mod state;
+pub mod trust;
+
+use tower_lsp_server::{ClientSocket, LspService, Server};
+
+/// The service with Beagle's handlers (in-process tests drive it directly).
+pub fn service() -> (LspService<server::Beagle>, ClientSocket) {
+    LspService::build(server::Beagle::new)
+        .custom_method("window/workDoneProgress/cancel", server::Beagle::cancel_progress)
+        .finish()
+}
+
+/// Serves LSP on stdin/stdout until the client sends `exit` (or closes stdin).
+pub async fn serve_stdio() {
+    let (service, socket) = service();
+    Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
+        .serve(service)
+        .await;
+}

@@ -1,0 +1,162 @@
+//! The results the server shows, per repository file: what hovers and code lenses read, and what
+//! "apply results" writes. Filled by running analyses (preliminary, then final) and, when the
+//! server starts, from the store, so a restarted server shows the last results.
+
+use beagle_analysis::{Blackboard, FinalExpression, MeasurableElement, MeasurementResult, RunStatus, Store};
+use beagle_ide::{element_results, ElementResult};
+use beagle_pcm::ModelFile;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Where a repository's results stand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// From the quick pass or an analysis still running.
+    Preliminary,
+    /// The analysis finished.
+    Final,
+    /// The analysis was aborted: what it had when stopped.
+    Aborted,
+    /// Read from the store at start-up.
+    Stored,
+}
+
+impl Stage {
+    pub fn label(self) -> &'static str {
+        match self {
+            Stage::Preliminary => "preliminary",
+            Stage::Final => "final",
+            Stage::Aborted => "aborted",
+            Stage::Stored => "from the last session",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct RepositoryResults {
+    pub stage: Stage,
+    pub results: Vec<ElementResult>,
+    /// What "apply results" writes: element id -> element and final expression.
+    pub finals: BTreeMap<String, (MeasurableElement, FinalExpression)>,
+    pub headline: String,
+}
+
+impl RepositoryResults {
+    pub fn from_blackboard(
+        stage: Stage,
+        bb: &Blackboard,
+        raw: Option<&BTreeMap<String, MeasurementResult>>,
+        file: Option<&ModelFile>,
+        headline: String,
+    ) -> RepositoryResults {
+        let finals = bb
+            .final_expressions()
+            .iter()
+            .filter_map(|(id, fe)| Some((id.clone(), (bb.element(id)?.clone(), fe.clone()))))
+            .collect();
+        RepositoryResults {
+            stage,
+            results: element_results(bb, raw, file),
+            finals,
+            headline,
+        }
+    }
+
+    /// The results about one action.
+    pub fn of_action<'a>(&'a self, action: &'a str) -> impl Iterator<Item = &'a ElementResult> + 'a {
+        self.results.iter().filter(move |r| r.action == action)
+    }
+}
+
+/// Results by repository path (canonical where the file exists).
+#[derive(Default, Debug)]
+pub struct Results {
+    by_path: HashMap<PathBuf, Arc<RepositoryResults>>,
+}
+
+pub fn key(path: &Path) -> PathBuf {
+    path.canonicalize()
+        .unwrap_or_else(|_| beagle_pcm::workspace::normalise(path))
+}
+
+impl Results {
+    pub fn get(&self, path: &Path) -> Option<Arc<RepositoryResults>> {
+        self.by_path.get(&key(path)).cloned()
+    }
+
+    pub fn all(&self) -> impl Iterator<Item = (&PathBuf, &Arc<RepositoryResults>)> {
+        self.by_path.iter()
+    }
+
+    /// Sets a repository's results. A scoped analysis (one component) replaces only the elements
+    /// it analysed; the rest of the repository's results stay.
+    pub fn merge(&mut self, path: &Path, new: RepositoryResults) {
+        match self.by_path.get_mut(&key(path)) {
+            Some(old) => {
+                let old = Arc::make_mut(old);
+                let ids: Vec<&String> = new.results.iter().map(|r| &r.element).collect();
+                old.results.retain(|r| !ids.contains(&&r.element));
+                old.results.extend(new.results);
+                old.results.sort_by(|a, b| a.element.cmp(&b.element));
+                old.finals.extend(new.finals);
+                old.stage = new.stage;
+                old.headline = new.headline;
+            }
+            None => {
+                self.by_path.insert(key(path), Arc::new(new));
+            }
+        }
+    }
+
+    pub fn discard(&mut self, path: &Path) -> bool {
+        self.by_path.remove(&key(path)).is_some()
+    }
+
+    /// The last results of every repository analysed under `root`, from its store: per
+    /// repository the newest run that has a snapshot, with its measurements' raw observations.
+    pub fn load_from_store(&mut self, root: &Path) -> Result<usize, String> {
+        if !root.join(".beagle").join("beagle.sqlite").is_file() {
+            return Ok(0);
+        }
+        let store = Store::open(root).map_err(|e| e.to_string())?;
+        let runs = store.runs().map_err(|e| e.to_string())?;
+        let mut loaded = 0;
+        let mut seen = std::collections::HashSet::new();
+        for run in runs.iter().rev() {
+            let path = PathBuf::from(&run.repository);
+            if !path.is_absolute() || !seen.insert(path.clone()) || self.get(&path).is_some() {
+                continue;
+            }
+            let Some(bb) = store.latest_snapshot(run.run).map_err(|e| e.to_string())? else {
+                continue;
+            };
+            let raw: Option<BTreeMap<String, MeasurementResult>> = store
+                .cached_measurement(&run.measurement_key)
+                .ok()
+                .flatten()
+                .map(|m| m.results.into_iter().map(|(e, r)| (e.id, r)).collect());
+            let file = ModelFile::read(&path).ok();
+            let status = match run.status {
+                RunStatus::Finished => "finished",
+                RunStatus::Aborted => "aborted",
+                RunStatus::Running => "interrupted",
+            };
+            let headline = format!("last analysis ({}, {status})", run.scope);
+            let r = RepositoryResults::from_blackboard(Stage::Stored, &bb, raw.as_ref(), file.as_ref(), headline);
+            self.by_path.insert(key(&path), Arc::new(r));
+            loaded += 1;
+        }
+        Ok(loaded)
+    }
+}
+
+impl RepositoryResults {
+    /// Keeps only the results about actions `keep` accepts (a job's preliminary blackboard spans
+    /// every repository of the workspace; each repository shows its own).
+    pub fn retain_actions(&mut self, keep: impl Fn(&str) -> bool) {
+        self.results.retain(|r| keep(&r.action));
+        self.finals
+            .retain(|_, (e, _)| keep(beagle_analysis::model::action_of(&e.kind)));
+    }
+}
