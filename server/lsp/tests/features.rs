@@ -1,0 +1,367 @@
+//! Every read feature of the server, in process, on copies of the real fixtures: diagnostics,
+//! symbols, definition, references, hover, code lenses, code actions. Paths in snapshots are
+//! redacted to `$WS`.
+
+mod support;
+
+use serde_json::{json, Value};
+use support::{find, fixture_copy, uri, Client};
+
+fn redact(v: &Value, ws: &std::path::Path) -> String {
+    let text = serde_json::to_string_pretty(v).unwrap();
+    let real = ws.canonicalize().unwrap();
+    text.replace(&real.display().to_string(), "$WS")
+        .replace(&ws.display().to_string(), "$WS")
+}
+
+/// A symbol tree as indented lines: name, kind, range.
+fn outline(symbols: &Value, depth: usize, out: &mut String) {
+    for s in symbols.as_array().unwrap() {
+        let r = &s["range"];
+        out.push_str(&format!(
+            "{}{} [kind {}] {}:{}-{}:{}\n",
+            "  ".repeat(depth),
+            s["name"].as_str().unwrap(),
+            s["kind"],
+            r["start"]["line"],
+            r["start"]["character"],
+            r["end"]["line"],
+            r["end"]["character"]
+        ));
+        outline(&s["children"], depth + 1, out);
+    }
+}
+
+#[tokio::test]
+async fn initialize_announces_every_feature_and_command() {
+    let ws = fixture_copy("events-example");
+    let mut c = Client::new();
+    let init = c.initialize(ws.path(), json!({})).await;
+    insta::assert_snapshot!(serde_json::to_string_pretty(&init["capabilities"]).unwrap());
+}
+
+#[tokio::test]
+async fn a_repository_in_the_editor() {
+    let ws = fixture_copy("events-example");
+    let path = ws.path().join("FileShare.repository");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut c = Client::new();
+    c.initialize(ws.path(), json!({})).await;
+    c.open(&path, &text).await;
+    assert_eq!(c.diagnostics(&path).await, Vec::<Value>::new(), "the fixture is valid");
+
+    let symbols = c
+        .request(
+            "textDocument/documentSymbol",
+            json!({ "textDocument": { "uri": uri(&path) } }),
+        )
+        .await
+        .unwrap();
+    let mut tree = String::new();
+    outline(&symbols, 0, &mut tree);
+    insta::assert_snapshot!("document_symbols", tree);
+
+    let found = c
+        .request("workspace/symbol", json!({ "query": "store" }))
+        .await
+        .unwrap();
+    let names: Vec<&str> = found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert!(names.iter().any(|n| n.contains("store")), "{names:?}");
+    assert!(found
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["location"]["uri"] == uri(&path)));
+
+    // Definition: from the successor reference of the start action to the next action.
+    let (line, col) = find(&text, "successor_AbstractAction=\"_fs_prepare\"");
+    let def = c
+        .position_request(
+            "textDocument/definition",
+            &path,
+            line,
+            col + "successor_AbstractAction=\"".len() as u32 + 2,
+        )
+        .await;
+    let (tl, _) = find(&text, "id=\"_fs_prepare\"");
+    assert_eq!(def["uri"], uri(&path));
+    assert_eq!(def["range"]["start"]["line"], tl, "{def}");
+
+    // References of the prepare action: the start action's successor, the loop's predecessor.
+    let refs = c.position_request("textDocument/references", &path, tl, col + 4).await;
+    insta::assert_snapshot!("references_of_prepare", redact(&refs, ws.path()));
+
+    // Hover before any analysis: the specification as written, and "not analysed yet".
+    let hover = c.position_request("textDocument/hover", &path, tl, 10).await;
+    insta::assert_snapshot!("hover_before_analysis", hover["contents"]["value"].as_str().unwrap());
+
+    let lenses = c
+        .request(
+            "textDocument/codeLens",
+            json!({ "textDocument": { "uri": uri(&path) } }),
+        )
+        .await
+        .unwrap();
+    insta::assert_snapshot!("code_lenses", redact(&lenses, ws.path()));
+
+    let actions = c
+        .request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": { "uri": uri(&path) },
+                "range": { "start": { "line": tl, "character": 10 }, "end": { "line": tl, "character": 10 } },
+                "context": { "diagnostics": [] }
+            }),
+        )
+        .await
+        .unwrap();
+    let titles: Vec<&str> = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "Beagle: Analyse internal action prepare",
+            "Beagle: Analyse component FileShare",
+            "Beagle: Analyse repository",
+            "Beagle: Link prepare to code"
+        ]
+    );
+    assert_eq!(actions[0]["command"]["command"], "beagle.analyseAction");
+    assert_eq!(actions[0]["command"]["arguments"], json!([uri(&path), "_fs_prepare"]));
+}
+
+#[tokio::test]
+async fn broken_models_and_configs_get_diagnostics_at_their_lines() {
+    let ws = fixture_copy("events-example");
+    let path = ws.path().join("FileShare.repository");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replacen(
+            "successor_AbstractAction=\"_fs_per_file\"",
+            "successor_AbstractAction=\"_nowhere\"",
+            1,
+        )
+        .replacen(
+            "specification=\"1\"",
+            "specification=\"files.NUMBER_OF_ELEMENTS * (\"",
+            1,
+        );
+    let mut c = Client::new();
+    c.initialize(ws.path(), json!({})).await;
+    c.open(&path, &text).await;
+    let diags: Vec<String> = c
+        .diagnostics(&path)
+        .await
+        .iter()
+        .map(|d| {
+            format!(
+                "{}: [{}] {}",
+                d["range"]["start"]["line"],
+                d["code"].as_str().unwrap(),
+                d["message"].as_str().unwrap()
+            )
+        })
+        .collect();
+    insta::assert_snapshot!("broken_model", diags.join("\n"));
+
+    let config = ws.path().join("beagle.toml");
+    let toml = "[model]\nrepository = [\"FileShare.repository\", \"../elsewhere.repository\", \"missing.repository\"]\n\n[measurements]\nevents = \"upload.events\"\n";
+    c.open(&config, toml).await;
+    let diags: Vec<String> = c
+        .diagnostics(&config)
+        .await
+        .iter()
+        .map(|d| {
+            format!(
+                "{}: [{}] {}",
+                d["range"]["start"]["line"],
+                d["code"].as_str().unwrap(),
+                d["message"].as_str().unwrap()
+            )
+        })
+        .collect();
+    let diags = diags
+        .join("\n")
+        .replace(&ws.path().canonicalize().unwrap().display().to_string(), "$WS")
+        .replace(&ws.path().display().to_string(), "$WS");
+    insta::assert_snapshot!("config_paths", diags);
+
+    let bad_key = ws.path().join("sub").join("beagle.toml");
+    std::fs::create_dir_all(bad_key.parent().unwrap()).unwrap();
+    c.open(
+        &bad_key,
+        "[model]\nrepository = \"x.repository\"\n[measurements]\nevent = \"x\"\n",
+    )
+    .await;
+    let d = c.diagnostics(&bad_key).await;
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["range"]["start"]["line"], 3);
+    assert!(d[0]["message"].as_str().unwrap().contains("event"), "{d:?}");
+}
+
+#[tokio::test]
+async fn link_files_get_diagnostics() {
+    let ws = fixture_copy("fileshare");
+    let links = ws.path().join("model").join("links.toml");
+    let text = std::fs::read_to_string(&links).unwrap().replacen(
+        "element = \"_fs_partition\"",
+        "element = \"_fs_no_such_action\"",
+        1,
+    );
+    let mut c = Client::new();
+    c.initialize(ws.path(), json!({})).await;
+    c.open(&links, &text).await;
+    let d = c.diagnostics(&links).await;
+    let (line, _) = find(&text, "_fs_no_such_action");
+    assert!(
+        d.iter()
+            .any(|d| d["message"].as_str().unwrap().contains("_fs_no_such_action")
+                && d["range"]["start"]["line"].as_u64().unwrap() + 1 >= line as u64
+                && d["range"]["start"]["line"].as_u64().unwrap() <= line as u64),
+        "{d:#?}"
+    );
+}
+
+#[tokio::test]
+async fn incremental_changes_are_applied_in_order_and_diagnostics_debounced() {
+    let ws = fixture_copy("events-example");
+    let path = ws.path().join("FileShare.repository");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut c = Client::new();
+    c.initialize(ws.path(), json!({})).await;
+    c.open(&path, &text).await;
+    assert!(c.diagnostics(&path).await.is_empty());
+    // Three quick edits: break the prepare demand's StoEx, then change it twice more.
+    let (line, col) = find(&text, "specification=\"1\"");
+    let at = col + "specification=\"".len() as u32;
+    for (version, new_text) in [(2, "1 +"), (3, "1 + * 2"), (4, "4 + 2")] {
+        let before = if version == 2 {
+            1
+        } else {
+            [0, 0, 0, 3, 7][version as usize]
+        };
+        c.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": { "uri": uri(&path), "version": version },
+                "contentChanges": [{
+                    "range": { "start": { "line": line, "character": at }, "end": { "line": line, "character": at + before } },
+                    "text": new_text
+                }]
+            }),
+        )
+        .await;
+    }
+    c.wait_for(10, "diagnostics of version 4", |r| {
+        r.iter()
+            .any(|(m, p)| m == "textDocument/publishDiagnostics" && p["version"] == 4)
+    })
+    .await;
+    let versions: Vec<Value> = c
+        .messages("textDocument/publishDiagnostics")
+        .iter()
+        .map(|p| p["version"].clone())
+        .collect();
+    assert_eq!(
+        versions,
+        [json!(1), json!(4)],
+        "only the last of quick changes is diagnosed"
+    );
+    let hover = c.position_request("textDocument/hover", &path, line, 10).await;
+    assert!(
+        hover["contents"]["value"].as_str().unwrap().contains("4 + 2"),
+        "{hover}"
+    );
+}
+
+#[tokio::test]
+async fn garbage_huge_and_unknown_documents_get_answers_not_crashes() {
+    let ws = fixture_copy("events-example");
+    let mut c = Client::new();
+    c.initialize(ws.path(), json!({})).await;
+    let fixture = std::fs::read_to_string(ws.path().join("FileShare.repository")).unwrap();
+    let garbage: String = (0..20_000u32)
+        .map(|i| char::from_u32((i * 7919) % 0xD7FF).unwrap_or('x'))
+        .collect();
+    let huge = format!(
+        "<?xml version=\"1.0\"?>\n<repository:Repository xmlns:repository=\"http://palladiosimulator.org/PalladioComponentModel/Repository/5.2\">\n{}",
+        "<components__Repository entityName=\"c\" id=\"_c\">\n".repeat(400_000)
+    );
+    let docs = [
+        ("garbage.repository", garbage),
+        ("truncated.repository", fixture[..fixture.len() / 2].to_string()),
+        ("empty.repository", String::new()),
+        ("huge.repository", huge),
+    ];
+    for (name, text) in &docs {
+        let path = ws.path().join(name);
+        c.open(&path, text).await;
+        for method in [
+            "textDocument/hover",
+            "textDocument/definition",
+            "textDocument/references",
+        ] {
+            for (line, character) in [(0, 0), (1, 5), (3, 2), (10_000_000, 3)] {
+                c.position_request(method, &path, line, character).await;
+            }
+        }
+        for method in ["textDocument/documentSymbol", "textDocument/codeLens"] {
+            c.request(method, json!({ "textDocument": { "uri": uri(&path) } }))
+                .await
+                .unwrap();
+        }
+        c.diagnostics(&path).await;
+    }
+    // Unknown documents: empty answers.
+    let unknown = ws.path().join("nope.repository");
+    assert_eq!(
+        c.position_request("textDocument/hover", &unknown, 0, 0).await,
+        Value::Null
+    );
+    assert_eq!(
+        c.request(
+            "textDocument/documentSymbol",
+            json!({ "textDocument": { "uri": uri(&unknown) } })
+        )
+        .await
+        .unwrap(),
+        Value::Null
+    );
+    // Unknown methods and commands: errors.
+    let e = c.request("beagle/nothing", json!({})).await.unwrap_err();
+    assert_eq!(e["code"], -32601, "{e}");
+    let e = c
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "beagle.nothing", "arguments": [] }),
+        )
+        .await
+        .unwrap_err();
+    assert!(e["message"].as_str().unwrap().contains("unknown command"), "{e}");
+    let e = c
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "beagle.analyseComponent", "arguments": [42] }),
+        )
+        .await
+        .unwrap_err();
+    assert!(e["message"].as_str().unwrap().contains("URI"), "{e}");
+    // Still answering.
+    let status = c
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "beagle.status", "arguments": [] }),
+        )
+        .await
+        .unwrap();
+    assert_eq!(status["running"], Value::Null);
+}
