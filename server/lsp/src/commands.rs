@@ -203,9 +203,15 @@ pub async fn execute(shared: &Shared, command: &str, args: &[Value]) -> Result<O
             Ok(Some(json!({ "queued": queued, "problems": problems })))
         }
         PAUSE | RESUME | ABORT => {
-            let q = shared.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            let mut q = shared.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            // Pause and resume hold for the queue too: a job started while paused waits.
+            match command {
+                PAUSE => q.paused = true,
+                RESUME => q.paused = false,
+                _ => {}
+            }
             let Some(running) = &q.running else {
-                return Ok(Some(json!({ "running": false })));
+                return Ok(Some(json!({ "running": false, "paused": q.paused })));
             };
             match command {
                 PAUSE => running.control.pause(),

@@ -48,6 +48,8 @@ pub struct Queue {
     next_id: u64,
     /// How the last job ended, for `beagle.status`.
     pub last: Option<String>,
+    /// Paused with nothing running: the next job starts paused.
+    pub paused: bool,
 }
 
 impl Queue {
@@ -87,6 +89,7 @@ impl Queue {
             })),
             "queued": self.waiting.iter().map(|j| serde_json::json!({"id": j.id, "label": j.label})).collect::<Vec<_>>(),
             "last": self.last,
+            "paused": self.paused,
         })
     }
 }
@@ -110,10 +113,14 @@ pub async fn worker(shared: Arc<Shared>) {
             {
                 let mut q = shared.jobs.lock().unwrap_or_else(|e| e.into_inner());
                 if let Some(spec) = q.waiting.pop_front() {
+                    let control = Control::new();
+                    if q.paused {
+                        control.pause();
+                    }
                     q.running = Some(Running {
                         id: spec.id,
                         label: spec.label.clone(),
-                        control: Control::new(),
+                        control,
                         token: None,
                         percentage: 0,
                         message: "starting".into(),
@@ -312,8 +319,15 @@ async fn run_job(shared: &Arc<Shared>, spec: &JobSpec) -> String {
     if errors > 0 {
         summary.push(format!("{errors} errors (see the log)"));
     }
+    if summary.is_empty() {
+        summary.push("nothing analysed".into());
+    }
     let text = summary.join("; ");
-    let ended = if output.aborted() { "aborted" } else { "done" };
+    let ended = if output.aborted() || control.cancel.is_cancelled() {
+        "aborted"
+    } else {
+        "done"
+    };
     progress.end(format!("{ended}: {text}")).await;
     client
         .show_message(

@@ -113,24 +113,27 @@ impl Results {
         self.by_path.remove(&key(path)).is_some()
     }
 
-    /// The last results of every repository analysed under `root`, from its store: per
-    /// repository the newest run that has a snapshot, with its measurements' raw observations.
+    /// The last results of every repository analysed under `root`, from its store: per element,
+    /// the newest run's result (a later run may have analysed only one component), with the
+    /// measurements' raw observations.
     pub fn load_from_store(&mut self, root: &Path) -> Result<usize, String> {
         if !root.join(".beagle").join("beagle.sqlite").is_file() {
             return Ok(0);
         }
         let store = Store::open(root).map_err(|e| e.to_string())?;
         let runs = store.runs().map_err(|e| e.to_string())?;
-        let mut loaded = 0;
-        let mut seen = std::collections::HashSet::new();
+        let mut loaded: HashMap<PathBuf, RepositoryResults> = HashMap::new();
         for run in runs.iter().rev() {
             let path = PathBuf::from(&run.repository);
-            if !path.is_absolute() || !seen.insert(path.clone()) || self.get(&path).is_some() {
+            if !path.is_absolute() || self.get(&path).is_some() {
                 continue;
             }
             let Some(bb) = store.latest_snapshot(run.run).map_err(|e| e.to_string())? else {
                 continue;
             };
+            if bb.final_expressions().is_empty() {
+                continue;
+            }
             let raw: Option<BTreeMap<String, MeasurementResult>> = store
                 .cached_measurement(&run.measurement_key)
                 .ok()
@@ -143,11 +146,29 @@ impl Results {
                 RunStatus::Running => "interrupted",
             };
             let headline = format!("last analysis ({}, {status})", run.scope);
-            let r = RepositoryResults::from_blackboard(Stage::Stored, &bb, raw.as_ref(), file.as_ref(), headline);
-            self.by_path.insert(key(&path), Arc::new(r));
-            loaded += 1;
+            let older = RepositoryResults::from_blackboard(Stage::Stored, &bb, raw.as_ref(), file.as_ref(), headline);
+            match loaded.get_mut(&key(&path)) {
+                Some(newer) => {
+                    for r in older.results {
+                        if !newer.results.iter().any(|n| n.element == r.element) {
+                            newer.results.push(r);
+                        }
+                    }
+                    for (id, f) in older.finals {
+                        newer.finals.entry(id).or_insert(f);
+                    }
+                }
+                None => {
+                    loaded.insert(key(&path), older);
+                }
+            }
         }
-        Ok(loaded)
+        let count = loaded.len();
+        for (path, mut r) in loaded {
+            r.results.sort_by(|a, b| a.element.cmp(&b.element));
+            self.by_path.insert(path, Arc::new(r));
+        }
+        Ok(count)
     }
 }
 

@@ -1,0 +1,324 @@
+//! Analyses from the editor, in process: a command queues a job, progress runs begin → reports
+//! → end, the results arrive as a versioned workspace edit computed against the current text,
+//! hovers show them, a restarted server shows them from the store; trust and workspace bounds.
+
+mod support;
+
+use serde_json::{json, Value};
+use support::{apply_edits, find, fixture_copy, uri, Client};
+
+async fn command(c: &mut Client, name: &str, args: Value) -> Result<Value, Value> {
+    c.request(
+        "workspace/executeCommand",
+        json!({ "command": name, "arguments": args }),
+    )
+    .await
+}
+
+fn progress_kinds(c: &Client) -> Vec<String> {
+    c.messages("$/progress")
+        .iter()
+        .map(|p| p["value"]["kind"].as_str().unwrap().to_string())
+        .collect()
+}
+
+async fn wait_for_end(c: &Client, secs: u64) {
+    c.wait_for(secs, "the end of the analysis's progress", |r| {
+        r.iter().any(|(m, p)| m == "$/progress" && p["value"]["kind"] == "end")
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn analyse_from_the_editor_then_hover_and_restart() {
+    let ws = fixture_copy("events-example");
+    let state = tempfile::tempdir().unwrap();
+    std::env::set_var("BEAGLE_STATE_DIR", state.path());
+    let path = ws.path().join("FileShare.repository");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut c = Client::new();
+    c.initialize(ws.path(), json!({})).await;
+    c.open(&path, &text).await;
+    let queued = command(&mut c, "beagle.analyseRepository", json!([uri(&path)]))
+        .await
+        .unwrap();
+    assert_eq!(queued["queued"], true);
+    assert_eq!(queued["ahead"], 0);
+    // A second request queues behind the first instead of colliding with it.
+    let second = command(&mut c, "beagle.analyseComponent", json!([uri(&path), "_fs_FileShare"]))
+        .await
+        .unwrap();
+    assert_eq!(second["ahead"], 1, "{second}");
+    c.wait_for(300, "two analyses", |r| {
+        r.iter()
+            .filter(|(m, p)| m == "$/progress" && p["value"]["kind"] == "end")
+            .count()
+            == 2
+    })
+    .await;
+
+    let kinds = progress_kinds(&c);
+    assert_eq!(kinds.first().map(String::as_str), Some("begin"));
+    assert!(kinds.iter().filter(|k| *k == "report").count() >= 2, "{kinds:?}");
+    let progress = c.messages("$/progress");
+    let begin = &progress[0]["value"];
+    assert_eq!(begin["cancellable"], true);
+    assert!(
+        begin["title"].as_str().unwrap().contains("FileShare.repository"),
+        "{begin}"
+    );
+    // Percentages grow within one analysis.
+    let first_token = &progress[0]["token"];
+    let pcts: Vec<u64> = progress
+        .iter()
+        .filter(|p| &p["token"] == first_token)
+        .filter_map(|p| p["value"]["percentage"].as_u64())
+        .collect();
+    assert!(pcts.windows(2).all(|w| w[0] <= w[1]), "{pcts:?}");
+    let end = progress.iter().find(|p| p["value"]["kind"] == "end").unwrap();
+    assert!(end["value"]["message"].as_str().unwrap().starts_with("done"), "{end}");
+    assert_eq!(c.messages("window/workDoneProgress/create").len(), 2);
+
+    // The first analysis's results as a versioned edit; applying them gives the laws, and only
+    // specifications and branch probabilities change.
+    let edits = c.messages("workspace/applyEdit");
+    assert!(!edits.is_empty());
+    let change = &edits[0]["edit"]["documentChanges"][0];
+    assert_eq!(change["textDocument"]["uri"], uri(&path));
+    assert_eq!(change["textDocument"]["version"], 1);
+    let edited = apply_edits(&text, change["edits"].as_array().unwrap());
+    for law in [
+        "specification=\"files.NUMBER_OF_ELEMENTS\"",
+        "0.05 * files.NUMBER_OF_ELEMENTS + 0.8",
+        "4.0E-6 * bytes.VALUE + 0.05",
+    ] {
+        assert!(edited.contains(law), "`{law}` in\n{edited}");
+    }
+    let changed: Vec<(&str, &str)> = text.lines().zip(edited.lines()).filter(|(a, b)| a != b).collect();
+    assert!(!changed.is_empty());
+    assert_eq!(text.lines().count(), edited.lines().count());
+    assert!(
+        changed
+            .iter()
+            .all(|(a, _)| a.contains("specification=") || a.contains("branchProbability=")),
+        "{changed:#?}"
+    );
+    let shown = c.messages("window/showMessage");
+    assert!(
+        shown
+            .iter()
+            .any(|m| m["message"].as_str().unwrap().contains("results written")),
+        "{shown:?}"
+    );
+
+    // Hover on the loop shows the expression, its quality and the table of points.
+    let (line, _) = find(&text, "entityName=\"for each file\"");
+    let hover = c.position_request("textDocument/hover", &path, line, 10).await;
+    let md = hover["contents"]["value"].as_str().unwrap();
+    assert!(md.contains("files.NUMBER_OF_ELEMENTS"), "{md}");
+    assert!(
+        md.contains("R² 1") && md.contains("| median |") || md.contains("median"),
+        "{md}"
+    );
+    let status = command(&mut c, "beagle.status", json!([])).await.unwrap();
+    assert_eq!(status["results"][0]["stage"], "final", "{status}");
+
+    // A new server on the same workspace shows the last results from the store.
+    let mut again = Client::new();
+    again.initialize(ws.path(), json!({})).await;
+    again.open(&path, &text).await;
+    let mut md = String::new();
+    for _ in 0..100 {
+        let hover = again.position_request("textDocument/hover", &path, line, 10).await;
+        md = hover["contents"]["value"].as_str().unwrap().to_string();
+        if md.contains("files.NUMBER_OF_ELEMENTS") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(md.contains("from the last session"), "{md}");
+
+    // Discarding forgets them; applying without results is an error.
+    let d = command(&mut again, "beagle.discardResults", json!([uri(&path)]))
+        .await
+        .unwrap();
+    assert_eq!(d["discarded"], true);
+    let e = command(&mut again, "beagle.applyResults", json!([uri(&path)]))
+        .await
+        .unwrap_err();
+    assert!(e["message"].as_str().unwrap().contains("no results"), "{e}");
+}
+
+#[tokio::test]
+async fn results_are_written_against_the_current_text_and_a_refused_edit_is_retried() {
+    let ws = fixture_copy("events-example");
+    let path = ws.path().join("FileShare.repository");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut c = Client::new();
+    c.initialize(ws.path(), json!({})).await;
+    c.open(&path, &text).await;
+    command(&mut c, "beagle.analyseRepository", json!([uri(&path)]))
+        .await
+        .unwrap();
+    wait_for_end(&c, 300).await;
+    // The user edits (unsaved) elsewhere in the file, then applies the results again.
+    let (line, _) = find(&text, "entityName=\"Storage\"");
+    c.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri(&path), "version": 7 },
+            "contentChanges": [{ "range": { "start": { "line": line, "character": 0 }, "end": { "line": line, "character": 0 } }, "text": "  <!-- mine -->\n" }]
+        }),
+    )
+    .await;
+    // Undo the first edit in our copy of the text: the server must recompute on version 7.
+    let before = c.messages("workspace/applyEdit").len();
+    let applied = command(&mut c, "beagle.applyResults", json!([uri(&path)]))
+        .await
+        .unwrap();
+    assert_eq!(applied["applied"], true);
+    let edits = c.messages("workspace/applyEdit");
+    assert_eq!(edits.len(), before + 1);
+    let change = &edits[before]["edit"]["documentChanges"][0];
+    assert_eq!(change["textDocument"]["version"], 7);
+    let mut current = text.clone();
+    let at = current
+        .find("    <components__Repository xsi:type=\"repository:BasicComponent\" id=\"_fs_Storage\"")
+        .unwrap_or_else(|| {
+            let (l, _) = find(&text, "entityName=\"Storage\"");
+            text.split_inclusive('\n').take(l as usize).map(str::len).sum()
+        });
+    current.insert_str(at, "  <!-- mine -->\n");
+    let edited = apply_edits(&current, change["edits"].as_array().unwrap());
+    assert!(edited.contains("<!-- mine -->"), "the user's edit stays");
+    assert!(edited.contains("4.0E-6 * bytes.VALUE + 0.05"));
+
+    // A client that refuses the edit without a newer version: an error, nothing half-applied.
+    c.answers.lock().unwrap().apply_edit = false;
+    let e = command(&mut c, "beagle.applyResults", json!([uri(&path)]))
+        .await
+        .unwrap_err();
+    assert!(e["message"].as_str().unwrap().contains("refused"), "{e}");
+}
+
+#[tokio::test]
+async fn launches_run_only_in_a_trusted_workspace() {
+    let ws = fixture_copy("fileshare");
+    let state = tempfile::tempdir().unwrap();
+    std::env::set_var("BEAGLE_STATE_DIR", state.path());
+    let path = ws.path().join("model").join("fileshare.repository");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut c = Client::new();
+    c.answers.lock().unwrap().message_action = Some("Not now".into());
+    c.initialize(ws.path(), json!({})).await;
+    c.open(&path, &text).await;
+    command(&mut c, "beagle.analyseRepository", json!([uri(&path)]))
+        .await
+        .unwrap();
+    c.wait_for(30, "the refusal", |r| {
+        r.iter()
+            .any(|(m, p)| m == "window/showMessage" && p["message"].as_str().unwrap().contains("not allowed"))
+    })
+    .await;
+    let asked = c.messages("window/showMessageRequest");
+    assert_eq!(asked.len(), 1);
+    assert!(
+        asked[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("run the launch configurations"),
+        "{asked:?}"
+    );
+    assert!(c.messages("$/progress").is_empty(), "nothing ran");
+    assert!(!ws.path().join(".beagle").join("java").exists(), "nothing was compiled");
+    let status = command(&mut c, "beagle.status", json!([])).await.unwrap();
+    assert!(status["last"].as_str().unwrap().contains("not allowed"), "{status}");
+}
+
+#[tokio::test]
+async fn paths_outside_the_workspace_are_refused() {
+    let outer = tempfile::tempdir().unwrap();
+    let ws = outer.path().join("ws");
+    std::fs::create_dir(&ws).unwrap();
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/events-example");
+    std::fs::copy(src.join("FileShare.repository"), ws.join("FileShare.repository")).unwrap();
+    std::fs::copy(src.join("upload.events"), outer.path().join("secret.events")).unwrap();
+    std::fs::write(
+        ws.join("beagle.toml"),
+        "[model]\nrepository = \"FileShare.repository\"\n[measurements]\nevents = \"../secret.events\"\n",
+    )
+    .unwrap();
+    let path = ws.join("FileShare.repository");
+    let mut c = Client::new();
+    c.initialize(&ws, json!({})).await;
+    let e = command(&mut c, "beagle.analyseRepository", json!([uri(&path)]))
+        .await
+        .unwrap_err();
+    assert!(e["message"].as_str().unwrap().contains("outside the workspace"), "{e}");
+    // A document outside the workspace folders cannot be analysed either.
+    let e = command(
+        &mut c,
+        "beagle.analyseRepository",
+        json!([uri(&outer.path().join("x.repository"))]),
+    )
+    .await
+    .unwrap_err();
+    assert!(e["message"].as_str().unwrap().contains("outside the workspace"), "{e}");
+    // Nothing runs; pause and abort without a job say so.
+    let p = command(&mut c, "beagle.pause", json!([])).await.unwrap();
+    assert_eq!(p["running"], false);
+}
+
+#[tokio::test]
+async fn progress_cancel_aborts_a_paused_analysis() {
+    let ws = fixture_copy("events-example");
+    let path = ws.path().join("FileShare.repository");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut c = Client::new();
+    c.initialize(ws.path(), json!({})).await;
+    c.open(&path, &text).await;
+    // Paused before anything runs: the job starts paused and waits at its first step.
+    let paused = command(&mut c, "beagle.pause", json!([])).await.unwrap();
+    assert_eq!(paused, json!({ "running": false, "paused": true }));
+    command(&mut c, "beagle.analyseRepository", json!([uri(&path)]))
+        .await
+        .unwrap();
+    c.wait_for(60, "the paused analysis", |r| {
+        r.iter()
+            .any(|(m, p)| m == "$/progress" && p["value"]["message"] == "paused")
+    })
+    .await;
+    let status = command(&mut c, "beagle.status", json!([])).await.unwrap();
+    assert_eq!(status["running"]["paused"], true, "{status}");
+    // Cancel on the progress (the client's cancel button) aborts it.
+    let token = c.messages("$/progress")[0]["token"].clone();
+    c.notify("window/workDoneProgress/cancel", json!({ "token": token }))
+        .await;
+    wait_for_end(&c, 120).await;
+    let end = c
+        .messages("$/progress")
+        .into_iter()
+        .find(|p| p["value"]["kind"] == "end")
+        .unwrap();
+    assert!(
+        end["value"]["message"].as_str().unwrap().starts_with("aborted"),
+        "{end}"
+    );
+    assert!(
+        c.messages("workspace/applyEdit").is_empty(),
+        "an aborted analysis writes nothing"
+    );
+    // Resume clears the pause for the next job, which then runs to the end.
+    command(&mut c, "beagle.resume", json!([])).await.unwrap();
+    command(&mut c, "beagle.analyseRepository", json!([uri(&path)]))
+        .await
+        .unwrap();
+    c.wait_for(300, "the second analysis", |r| {
+        r.iter()
+            .filter(|(m, p)| m == "$/progress" && p["value"]["kind"] == "end")
+            .count()
+            == 2
+    })
+    .await;
+    assert_eq!(c.messages("workspace/applyEdit").len(), 1);
+}
