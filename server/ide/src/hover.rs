@@ -24,7 +24,11 @@ const MAX_POINT_ROWS: usize = 12;
 /// results for any action: those of the hovered one are picked by [`ElementResult::action`].
 pub fn hover(file: &ModelFile, offset: usize, results: &[ElementResult]) -> Option<HoverText> {
     let at = element_at(file, offset)?;
-    let typed = file.repository.as_ref().map(typed_nodes).unwrap_or_default();
+    let typed = file
+        .repository
+        .as_ref()
+        .map(|r| typed_nodes(r, &file.tree, at.node))
+        .unwrap_or_default();
     let markdown = match typed.get(&at.node) {
         Some(Typed::Component(c)) => component(file, c, results),
         Some(Typed::Seff(c, s)) => seff(file, c, s),

@@ -112,7 +112,11 @@ pub enum ElementAtKind {
 pub fn element_at(file: &ModelFile, offset: usize) -> Option<ElementAt> {
     let tree = &file.tree;
     let innermost = innermost(tree, offset)?;
-    let typed = file.repository.as_ref().map(typed_nodes).unwrap_or_default();
+    let typed = file
+        .repository
+        .as_ref()
+        .map(|r| typed_nodes(r, tree, innermost))
+        .unwrap_or_default();
     let mut first_with_id = None;
     let mut node = Some(innermost);
     while let Some(n) = node {

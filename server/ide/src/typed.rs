@@ -1,7 +1,7 @@
 //! The repository's typed view looked up by node: which component, SEFF or action an element is.
 
 use beagle_pcm::model::{Action, Behaviour, Component, Repository, Seff};
-use beagle_pcm::NodeId;
+use beagle_pcm::{NodeId, XmlTree};
 use std::collections::HashMap;
 
 #[derive(Clone, Copy)]
@@ -19,10 +19,18 @@ impl<'a> Typed<'a> {
     }
 }
 
-/// Components, SEFFs and actions (nested ones included) by their element.
-pub(crate) fn typed_nodes(repo: &Repository) -> HashMap<NodeId, Typed<'_>> {
+/// The component holding `node` (if any), its SEFFs and its actions (nested ones included), by
+/// their element. Only that one component: a hover on a 10 MB repository must not walk every
+/// component (a request's cost follows the element, not the file).
+pub(crate) fn typed_nodes<'a>(repo: &'a Repository, tree: &XmlTree, node: NodeId) -> HashMap<NodeId, Typed<'a>> {
+    let mut ancestors = Vec::new();
+    let mut at = Some(node);
+    while let Some(n) = at {
+        ancestors.push(n);
+        at = tree.element(n).parent;
+    }
     let mut out = HashMap::new();
-    for c in &repo.components {
+    for c in repo.components.iter().filter(|c| ancestors.contains(&c.node)) {
         out.insert(c.node, Typed::Component(c));
         for s in &c.seffs {
             out.insert(s.node, Typed::Seff(c, s));
