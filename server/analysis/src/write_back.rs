@@ -83,8 +83,66 @@ pub fn write_back<'a>(
         });
         out.notes.extend(note.map(|n| format!("{}: {n}", element.id)));
     }
+    normalise_probabilities(&mut current, &mut out).map_err(|(element, error)| WriteBackError { element, error })?;
     out.text = current.text().to_string();
     Ok(out)
+}
+
+/// Probabilistic transitions written from separately fitted means need not sum to 1 (each
+/// transition's mean is over its own observations); a branch whose every transition was written
+/// is scaled so that they do, as PCM requires.
+fn normalise_probabilities(current: &mut ModelFile, out: &mut WriteBack) -> Result<(), (String, EditError)> {
+    let Some(repo) = current.repository.clone() else {
+        return Ok(());
+    };
+    let written: std::collections::BTreeMap<String, f64> = out
+        .applied
+        .iter()
+        .filter_map(|a| Some((a.element.clone(), a.value.parse::<f64>().ok()?)))
+        .collect();
+    for (_, seff) in repo.seffs() {
+        for action in seff.behaviour.walk() {
+            let (Some(branch), ActionBody::Branch { transitions }) = (&action.id, &action.body) else {
+                continue;
+            };
+            if transitions.is_empty()
+                || transitions
+                    .iter()
+                    .any(|t| matches!(t.kind, TransitionKind::Guarded { .. }))
+            {
+                continue;
+            }
+            let values: Option<Vec<(String, f64)>> = transitions
+                .iter()
+                .map(|t| {
+                    let id = t.id.clone()?;
+                    let p = *written.get(&format!("{branch}/{id}"))?;
+                    Some((id, p))
+                })
+                .collect();
+            let Some(values) = values else { continue };
+            let sum: f64 = values.iter().map(|(_, p)| p).sum();
+            if sum <= 0.0 || (sum - 1.0).abs() < 1e-9 {
+                continue;
+            }
+            for (id, p) in &values {
+                let scaled = round(p / sum);
+                let element = format!("{branch}/{id}");
+                let edits = current
+                    .set_branch_probability(id, scaled)
+                    .map_err(|e| (element.clone(), e))?;
+                let text = apply(current.text(), &edits).map_err(|e| (element.clone(), e))?;
+                *current = ModelFile::parse(current.path.clone(), text);
+                if let Some(a) = out.applied.iter_mut().find(|a| a.element == element) {
+                    a.value = scaled.to_string();
+                }
+            }
+            out.notes.push(format!(
+                "{branch}: the transitions' probabilities summed to {sum}; scaled to sum to 1"
+            ));
+        }
+    }
+    Ok(())
 }
 
 type Edits = (Vec<beagle_pcm::edit::TextEdit>, String, Option<String>);

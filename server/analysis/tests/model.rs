@@ -219,3 +219,43 @@ fn results_into_mediastore_every_kind_and_nothing_else() {
     let e = write_back(&file, [(&ghost, &results[1].1)], true).unwrap_err();
     assert!(e.to_string().contains("_ghost"), "{e}");
 }
+
+#[test]
+fn probabilistic_transitions_written_from_means_sum_to_one() {
+    let file = model("fixtures/events-example/FileShare.repository");
+    let el = |transition: &str| {
+        MeasurableElement::new(ElementKind::Branch {
+            branch: "_fs_notify".into(),
+            transition: transition.into(),
+        })
+    };
+    // Each transition's mean is over its own observations: 0.3 and 0.9 do not sum to 1.
+    let results = [
+        (
+            el("_fs_send_mail"),
+            final_expression("s", "0.1 * n.VALUE", vec![0.2, 0.4], None),
+        ),
+        (
+            el("_fs_no_mail"),
+            final_expression("n", "0.2 * n.VALUE", vec![0.8, 1.0], None),
+        ),
+    ];
+    let wb = write_back(&file, results.iter().map(|(e, f)| (e, f)), true).unwrap();
+    assert!(
+        wb.text
+            .contains("id=\"_fs_send_mail\" entityName=\"send mail\" branchProbability=\"0.25\""),
+        "{}",
+        wb.text
+    );
+    assert!(wb
+        .text
+        .contains("id=\"_fs_no_mail\" entityName=\"no mail\" branchProbability=\"0.75\""));
+    assert!(
+        wb.notes.iter().any(|n| n.contains("scaled to sum to 1")),
+        "{:?}",
+        wb.notes
+    );
+    // Only one transition written: nothing to scale against.
+    let one = write_back(&file, results[..1].iter().map(|(e, f)| (e, f)), true).unwrap();
+    assert!(one.text.contains("branchProbability=\"0.3\""));
+}

@@ -33,17 +33,16 @@ fn diagnostic(range: Range, severity: DiagnosticSeverity, code: &str, message: S
     }
 }
 
-/// The whole of 1-based line `line` (clamped to the text).
+/// The whole of 1-based line `line` (clamped to the text), without its line break.
 fn line_range(rope: &Rope, line: usize) -> Range {
     let line = line.saturating_sub(1).min(rope.len_lines().saturating_sub(1));
-    let start = Position::new(line as u32, 0);
-    let end = position::position(rope, rope.line_to_byte(line) + rope.line(line).len_bytes());
-    let end = if end.line > start.line {
-        Position::new(line as u32, u32::MAX)
-    } else {
-        end
-    };
-    Range::new(start, end)
+    let slice = rope.line(line);
+    let mut chars = slice.len_chars();
+    while chars > 0 && matches!(slice.char(chars - 1), '\n' | '\r') {
+        chars -= 1;
+    }
+    let end = slice.char_to_utf16_cu(chars) as u32;
+    Range::new(Position::new(line as u32, 0), Position::new(line as u32, end))
 }
 
 /// The diagnostics of a document, by kind. `open` are the other open documents (a model's
@@ -225,6 +224,23 @@ fn of_links(doc: &Snapshot, root: Option<&Path>) -> Vec<Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_range_ends_where_the_line_does() {
+        let rope = Rope::from_str("ab\r\nc𝄞\n");
+        assert_eq!(
+            line_range(&rope, 1),
+            Range::new(Position::new(0, 0), Position::new(0, 2))
+        );
+        assert_eq!(
+            line_range(&rope, 2),
+            Range::new(Position::new(1, 0), Position::new(1, 3))
+        );
+        assert_eq!(
+            line_range(&rope, 99),
+            Range::new(Position::new(2, 0), Position::new(2, 0))
+        );
+    }
 
     #[test]
     fn located_messages_split() {

@@ -32,10 +32,12 @@ pub fn service() -> (LspService<server::Beagle>, ClientSocket) {
         .finish()
 }
 
-/// Serves LSP on stdin/stdout until the client sends `exit` (or closes stdin).
-pub async fn serve_stdio() {
+/// Serves LSP on stdin/stdout until the client sends `exit` (or closes stdin). True when the
+/// client shut the server down first (the protocol's exit status 0; 1 otherwise).
+pub async fn serve_stdio() -> bool {
     let (service, socket) = service();
     Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
         .serve(service)
         .await;
+    server::SHUTDOWN_REQUESTED.load(std::sync::atomic::Ordering::SeqCst)
 }

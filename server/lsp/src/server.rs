@@ -16,6 +16,9 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
+/// Whether the client asked to shut down before `exit` (the exit status says so: 0, else 1).
+pub static SHUTDOWN_REQUESTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Diagnostics wait this long after the last change before they are computed.
 const DEBOUNCE: Duration = Duration::from_millis(200);
 
@@ -254,6 +257,7 @@ impl LanguageServer for Beagle {
     }
 
     async fn shutdown(&self) -> Result<()> {
+        SHUTDOWN_REQUESTED.store(true, std::sync::atomic::Ordering::SeqCst);
         // Abort a running analysis: it checkpoints, so the next session resumes it.
         let q = self.shared.jobs.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(r) = &q.running {

@@ -23,6 +23,8 @@ pub fn run(_: &Args) -> Result<ExitCode, String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    runtime.block_on(beagle_lsp::serve_stdio());
-    Ok(ExitCode::SUCCESS)
+    let orderly = runtime.block_on(beagle_lsp::serve_stdio());
+    // Blocking threads (a running analysis) must not hold the process after `exit`.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(2));
+    Ok(if orderly { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
