@@ -67,6 +67,25 @@ def fix_command_or_code_action(client: LanguageClient):
     conv.register_structure_hook(Union[t.Command, t.CodeAction], hook)
 
 
+MAX_UINTEGER = 2**31 - 1
+
+
+def tolerate_out_of_range_positions(client: LanguageClient):
+    """LSP's uinteger stops at 2^31 - 1; lsprotocol drops a whole message with a larger position
+    (editors clamp it). Clamp, as editors do, and record each such position in
+    `client.bad_positions` (test_protocol.py reports them)."""
+    conv = client.protocol._converter
+    client.bad_positions = []
+
+    def hook(obj, _):
+        line, character = obj["line"], obj["character"]
+        if line > MAX_UINTEGER or character > MAX_UINTEGER:
+            client.bad_positions.append(dict(obj))
+        return t.Position(line=min(line, MAX_UINTEGER), character=min(character, MAX_UINTEGER))
+
+    conv.register_structure_hook(t.Position, hook)
+
+
 @contextlib.asynccontextmanager
 async def session(workspace: Path, state_dir: Path, options=None, answer=None, capabilities=None, shutdown=True):
     """A running server with an initialised client.
@@ -79,6 +98,7 @@ async def session(workspace: Path, state_dir: Path, options=None, answer=None, c
     config = ClientServerConfig(server_command=[beagle_bin(), "lsp"], server_env=env)
     client: LanguageClient = await config.start()
     fix_command_or_code_action(client)
+    tolerate_out_of_range_positions(client)
     client.applied_edits = []
     client.asked = []
 
