@@ -25,3 +25,14 @@ for expected in "-alreadyCompressed.NUMBER_OF_ELEMENTS + files.NUMBER_OF_ELEMENT
   fi
 done
 echo "main job: ok"
+
+# The language server end to end, with real LSP clients, over the release binary built above
+# (target/release/beagle; BEAGLE_BIN overrides it).
+echo "== end-to-end: beagle lsp with pytest-lsp (tests/lsp)"
+bash tests/lsp/run.sh
+echo "== end-to-end: beagle lsp in Neovim (tests/nvim)"
+if command -v nvim >/dev/null || [ -n "${BEAGLE_E2E_REQUIRE_NVIM:-}" ]; then
+  bash tests/nvim/run.sh
+else
+  echo "nvim is not installed: skipped (.ci/run installs it)"
+fi

@@ -1,0 +1,132 @@
+"""Analyses through workspace/executeCommand: progress, the results as a workspace edit, hovers
+and status afterwards, cancelling, queueing."""
+
+import difflib
+import os
+import re
+from pathlib import Path
+
+from lsprotocol import types as t
+
+from conftest import (
+    FAST,
+    MODEL,
+    apply_text_edits,
+    doc_id,
+    execute,
+    job_token,
+    open_doc,
+    pos_in,
+    session,
+    token_reports,
+    wait_progress_end,
+    wait_until,
+)
+
+# Laws the fast analysis (no GP, one repetition) recovers on the fileshare system and writes into
+# the model (fixtures/fileshare/README.md). The branch guard `data.BYTESIZE > 200000` cannot be
+# written into a ProbabilisticBranchTransition (it takes a number): it is checked in the hover.
+LAWS = [
+    'specification="files.NUMBER_OF_ELEMENTS"',
+    'specification="-alreadyCompressed.NUMBER_OF_ELEMENTS + files.NUMBER_OF_ELEMENTS"',
+    'specification="files.INNER.BYTESIZE"',
+    'specification="data.BYTESIZE + 16"',
+    'specification="32"',
+    'branchProbability="1"',
+]
+
+
+async def test_analyse_repository_progress_edit_hover_status(workspace, state_dir):
+    path = workspace / MODEL
+    original = path.read_text()
+    async with session(workspace, state_dir, dict(FAST, trustedWorkspace=True)) as client:
+        uri = open_doc(client, path, original)
+        result = await execute(client, "beagle.analyseRepository", uri)
+        assert result["queued"] is True and result["ahead"] == 0, result
+        job = result["job"]
+
+        reports = await wait_progress_end(client, job, 200)
+        kinds = [r.kind for r in reports]
+        assert kinds[0] == "begin" and kinds[-1] == "end", kinds
+        assert kinds.count("begin") == 1 and kinds.count("end") == 1, kinds
+        assert "report" in kinds, kinds
+        assert reports[0].cancellable is True
+        percentages = [r.percentage for r in reports if getattr(r, "percentage", None) is not None]
+        assert percentages == sorted(percentages), f"progress went backwards: {percentages}"
+        assert all(0 <= p <= 100 for p in percentages), percentages
+        assert reports[-1].message.startswith("done"), reports[-1].message
+
+        # The results arrive as one versioned edit of the open document.
+        await wait_until(lambda: client.applied_edits, 10, "workspace/applyEdit")
+        assert len(client.applied_edits) == 1, client.applied_edits
+        edit = client.applied_edits[0].edit
+        assert edit.document_changes, edit
+        (change,) = edit.document_changes
+        assert change.text_document.uri == uri
+        assert change.text_document.version == 1
+        updated = apply_text_edits(original, change.edits)
+
+        if os.environ.get("BEAGLE_E2E_DUMP"):
+            Path(os.environ["BEAGLE_E2E_DUMP"]).write_text(updated)
+        for law in LAWS:
+            assert law in updated, f"{law!r} not in the edited model"
+        # Only specifications changed: every changed line still has the same element, and
+        # differs only inside specification/probability attributes.
+        old_lines, new_lines = original.splitlines(), updated.splitlines()
+        assert len(old_lines) == len(new_lines), "the edit added or removed lines"
+        changed = [(a, b) for a, b in zip(old_lines, new_lines) if a != b]
+        assert len(changed) >= 5, changed
+        for a, b in changed:
+            strip = lambda s: re.sub(r'(specification|branchProbability)="[^"]*"', "", s)
+            assert strip(a) == strip(b), "".join(difflib.unified_diff([a + "\n"], [b + "\n"]))
+
+        await wait_until(lambda: any("done" in m.message for m in client.messages), 10, "the done message")
+        done = [m for m in client.messages if "done" in m.message]
+        assert done[0].message.startswith("Beagle: fileshare.repository done:"), done[0].message
+
+        # Hover on the loop and on the branch: the fitted expression and a table of medians.
+        for element, expression in [
+            ("file loop", "files.NUMBER_OF_ELEMENTS"),
+            ("file size", "data.BYTESIZE > 200000"),
+            ("write large", "data.BYTESIZE + 16"),
+        ]:
+            hover = await client.text_document_hover_async(
+                t.HoverParams(text_document=doc_id(uri), position=pos_in(original, f'entityName="{element}"'))
+            )
+            assert hover is not None, element
+            text = hover.contents.value
+            assert element in text, text
+            assert expression in text, text
+            assert "R²" in text, text
+            assert re.search(r"^\|.*median.*\|", text, re.M | re.I), f"no table in the hover of {element}: {text}"
+            assert "Q1" in text and "Q3" in text, text
+
+        status = await execute(client, "beagle.status")
+        assert status["running"] is None, status
+        assert status["queued"] == [], status
+        assert "done" in status["last"], status
+        (repo,) = status["results"]
+        assert repo["repository"].endswith("fileshare.repository"), repo
+        assert repo["results"] >= 10, repo
+
+        # Code actions now offer to apply and discard.
+        actions = await client.text_document_code_action_async(
+            t.CodeActionParams(
+                text_document=doc_id(uri),
+                range=t.Range(start=t.Position(line=0, character=0), end=t.Position(line=0, character=0)),
+                context=t.CodeActionContext(diagnostics=[]),
+            )
+        )
+        titles = [a.title for a in actions]
+        assert "Beagle: Apply results" in titles and "Beagle: Discard results" in titles, titles
+
+        # Once the editor holds the edited text, applying again changes nothing.
+        client.text_document_did_change(
+            t.DidChangeTextDocumentParams(
+                text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=2),
+                content_changes=[t.TextDocumentContentChangeWholeDocument(text=updated)],
+            )
+        )
+        again = await execute(client, "beagle.applyResults", uri)
+        assert again == {"applied": False}, again
+        assert len(client.applied_edits) == 1
