@@ -18,6 +18,7 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+#[allow(clippy::large_enum_variant)] // parsed once
 enum Cmd {
     /// Writes a generated PCM repository of at least BYTES bytes.
     Generate {
@@ -160,7 +161,11 @@ fn main() {
                 let line = measure::to_json(&o, bytes, r);
                 eprintln!(
                     "  {:<28} n={:<4} median {:>9.3} ms  p99 {:>9.3} ms  answered {}",
-                    r.request, line["n"], line["median_ms"].as_f64().unwrap_or(f64::NAN), line["p99_ms"].as_f64().unwrap_or(f64::NAN), r.answered
+                    r.request,
+                    line["n"],
+                    line["median_ms"].as_f64().unwrap_or(f64::NAN),
+                    line["p99_ms"].as_f64().unwrap_or(f64::NAN),
+                    r.answered
                 );
                 writeln!(f, "{line}").unwrap();
             }

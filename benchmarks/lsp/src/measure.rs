@@ -50,7 +50,12 @@ struct Lines {
 impl Lines {
     fn new(text: &str) -> Lines {
         let mut starts = vec![0];
-        starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
         Lines { starts }
     }
     fn position(&self, text: &str, offset: usize) -> Value {
@@ -70,7 +75,9 @@ fn spread<T: Copy>(all: &[T], n: usize) -> Vec<T> {
     if all.is_empty() {
         return Vec::new();
     }
-    (0..n).map(|i| all[(i * all.len() / n.max(1) + i / all.len().max(1)) % all.len()]).collect()
+    (0..n)
+        .map(|i| all[(i * all.len() / n.max(1) + i / all.len().max(1)) % all.len()])
+        .collect()
 }
 
 fn cpu_ticks() -> (u64, u64) {
@@ -184,10 +191,15 @@ pub fn run(o: &Options) -> Vec<Row> {
 
     // Hover positions: inside the tag names of element starts (components, SEFFs, actions,
     // branch transitions), spread over the whole file.
-    let mut starts: Vec<usize> = ["<components__Repository", "<serviceEffectSpecifications__BasicComponent", "<steps_Behaviour", "<branches_Branch"]
-        .iter()
-        .flat_map(|n| find_all(&text, n))
-        .collect();
+    let mut starts: Vec<usize> = [
+        "<components__Repository",
+        "<serviceEffectSpecifications__BasicComponent",
+        "<steps_Behaviour",
+        "<branches_Branch",
+    ]
+    .iter()
+    .flat_map(|n| find_all(&text, n))
+    .collect();
     starts.sort_unstable();
     let positions: Vec<Value> = spread(&starts, o.hovers)
         .iter()
@@ -227,7 +239,11 @@ pub fn run(o: &Options) -> Vec<Row> {
     let mut symbols = 0;
     let mut answered = 0;
     for i in 0..o.symbols + 2 {
-        let (d, r) = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}}), TIMEOUT);
+        let (d, r) = c.request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": uri}}),
+            TIMEOUT,
+        );
         if i >= 2 {
             samples.push(ms(d)); // the first two are warm-up
             if !r.is_null() {
@@ -251,7 +267,11 @@ pub fn run(o: &Options) -> Vec<Row> {
     let mut edit = |c: &mut Client, version: i64| -> Instant {
         let at = edit_at.next().unwrap();
         let ch = current[at];
-        let new = if ch.is_ascii_uppercase() { ch.to_ascii_lowercase() } else { ch.to_ascii_uppercase() };
+        let new = if ch.is_ascii_uppercase() {
+            ch.to_ascii_lowercase()
+        } else {
+            ch.to_ascii_uppercase()
+        };
         current[at] = new;
         let from = lines.position(&text, at);
         let to = lines.position(&text, at + 1);
@@ -355,4 +375,37 @@ pub fn to_json(o: &Options, bytes: usize, r: &Row) -> Value {
         "mean_ms": round(mean),
         "extra": r.extra,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_utf16_and_percentiles_are_nearest_rank() {
+        let text = "ab\n𝄞x<y\n";
+        let lines = Lines::new(text);
+        assert_eq!(lines.position(text, 1), json!({"line": 0, "character": 1}));
+        // 𝄞 is 4 bytes and 2 UTF-16 code units.
+        assert_eq!(lines.position(text, 3 + 5), json!({"line": 1, "character": 3}));
+        let s: Vec<f64> = (1..=200).map(f64::from).collect();
+        assert_eq!(percentile(&s, 50.0), 100.0);
+        assert_eq!(percentile(&s, 99.0), 198.0);
+        assert_eq!(percentile(&s[..10], 99.0), 10.0);
+        assert_eq!(
+            uri_of(Path::new("/tmp/a b/x.repository")),
+            "file:///tmp/a%20b/x.repository"
+        );
+    }
+
+    #[test]
+    fn the_generated_repository_is_deterministic_with_unique_ids() {
+        let (a, stats) = crate::generate::repository(200_000, 1);
+        let (b, _) = crate::generate::repository(200_000, 1);
+        assert_eq!(a, b);
+        assert!(stats.bytes >= 200_000 && stats.components > 1 && stats.actions > stats.seffs);
+        let ids: Vec<&str> = a.split(" id=\"").skip(1).map(|s| &s[..s.find('"').unwrap()]).collect();
+        let unique: std::collections::HashSet<&&str> = ids.iter().collect();
+        assert_eq!(ids.len(), unique.len());
+    }
 }

@@ -44,7 +44,13 @@ pub fn render(jsonl: &str, facts: &[String]) -> String {
     let peer = rows
         .iter()
         .find(|r| r["server"] != "beagle")
-        .map(|r| format!("{} {}", r["server"].as_str().unwrap_or(""), r["server_version"].as_str().unwrap_or("")))
+        .map(|r| {
+            format!(
+                "{} {}",
+                r["server"].as_str().unwrap_or(""),
+                r["server_version"].as_str().unwrap_or("")
+            )
+        })
         .unwrap_or_else(|| "(none)".into());
     let mut inputs: Vec<(String, u64)> = Vec::new();
     for r in &rows {
@@ -131,7 +137,10 @@ pub fn render(jsonl: &str, facts: &[String]) -> String {
                 } else {
                     let ans = |r: Option<&Value>| {
                         r.map(|r| {
-                            let sym = r["extra"]["symbols"].as_u64().map(|s| format!(" ({s} symbols)")).unwrap_or_default();
+                            let sym = r["extra"]["symbols"]
+                                .as_u64()
+                                .map(|s| format!(" ({s} symbols)"))
+                                .unwrap_or_default();
                             format!("{}{sym}", r["answered"])
                         })
                         .unwrap_or("-".into())
