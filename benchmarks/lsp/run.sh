@@ -64,7 +64,9 @@ cp "$ROOT/fixtures/pcm/mediastore/MediaStore.repository" "$WS/"
 GEN_LINE="$("$BIN" generate "$WS/generated.repository" --bytes "$BYTES")"
 echo "$GEN_LINE" >&2
 GEN_LINE="${GEN_LINE#*: }"
-"$BEAGLE" check "$WS/generated.repository" >&2
+CHECK_LINE="$("$BEAGLE" check "$WS/generated.repository" 2>&1 | tail -1)"
+echo "$CHECK_LINE" >&2
+CHECK_LINE="${CHECK_LINE##*: }"
 
 # The machine's load before anything starts (another build on the same cores shows here).
 cpu_busy() { # cpu_busy SECONDS: % of all CPUs busy over that time, from /proc/stat
@@ -130,7 +132,7 @@ CPU="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
   --fact "Machine=$CPU, $(nproc) cores ($(nproc) CPUs online), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)" \
   --fact "Beagle=\`beagle lsp\` $("$BEAGLE" --version | awk '{print $2}') (release build, commit $(git -C "$ROOT" rev-parse --short HEAD)), tower-lsp-server; diagnostics debounced 200 ms after a change, none after an open" \
   --fact "Peer=vscode-html-language-server $PEER_VERSION (npm package $PEER_PACKAGE, Microsoft's HTML language service, Node.js $(node --version)), documents opened as \`html\` with \`benchmarks/lsp/pcm.html-data.json\` as custom data so that it knows the PCM tags (hovers answer with a description); diagnostics 500 ms after an open or a change (its own fixed delay)" \
-  --fact "Generated input=$GEN_LINE (\`beagle-bench-lsp generate\`, seed 1; \`beagle check\`: 0 errors, 0 warnings)" \
+  --fact "Generated input=$GEN_LINE (\`beagle-bench-lsp generate\`, seed 1; \`beagle check\`: $CHECK_LINE)" \
   --fact "Analysis during the busy phase=\`taskset -c 1 beagle analyse <copy of fixtures/fileshare> --threads 1 --fresh\`, $STARTED started, $ENDED finished during the phase (each about 2 minutes alone)" \
   --fact "Requests=$HOVERS hovers, $SYMBOLS documentSymbol ($SYMBOLS_BIG on the 10 MB file), $CHANGES changes, $EDIT_HOVERS hovers right after a change, $OPENS opens, per server, input and phase" \
   --fact "Machine load=$BASELINE % of both cores busy in the 5 s before the run (0-5 % on an idle machine; more means another program shared the cores, in both phases)" \
