@@ -502,3 +502,98 @@ impl Observer for JobObserver {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use beagle_analysis::{
+        analyse, results_from_events, scope_elements, Blackboard, RecordedResults, ResultOptions, Tools,
+    };
+
+    /// A blackboard of the events example after a quick analysis (no genetic programming).
+    fn analysed_example() -> (PathBuf, Blackboard) {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/events-example");
+        let path = dir.join("FileShare.repository");
+        let file = ModelFile::read(&path).unwrap();
+        let events = beagle_measure::events_format::read_events(&dir.join("upload.events")).unwrap();
+        let results = results_from_events(&events, &ResultOptions::default());
+        let scope = scope_elements(file.repository.as_ref().unwrap(), &Scope::Repository).unwrap();
+        let mut bb = Blackboard::new(scope.elements);
+        let options = beagle_fit::FitOptions {
+            gp: None,
+            ..Default::default()
+        };
+        let tools = Tools::standard(
+            vec![Box::new(RecordedResults {
+                id: "events".into(),
+                results,
+            })],
+            options,
+        );
+        analyse(&mut bb, &tools, &Control::new(), &mut |_| {});
+        (path, bb)
+    }
+
+    #[test]
+    fn checkpoints_become_preliminary_results_at_most_once_a_second() {
+        let (path, bb) = analysed_example();
+        let (tx, mut rx) = unbounded_channel();
+        let mut observer = JobObserver::new(tx, vec![path.clone()], false);
+        for _ in 0..3 {
+            observer.on(Event::Checkpoint {
+                repository: &path,
+                blackboard: &bb,
+            });
+        }
+        let mut results = Vec::new();
+        while let Ok(u) = rx.try_recv() {
+            if let Update::Results { repository, results: r } = u {
+                assert_eq!(repository, path);
+                results.push(r);
+            }
+        }
+        assert_eq!(results.len(), 1, "three checkpoints within a second: one update");
+        let r = &results[0];
+        assert_eq!(r.stage, Stage::Preliminary);
+        let lp = r
+            .results
+            .iter()
+            .find(|x| x.action == "_fs_per_file")
+            .expect("the loop's result");
+        assert_eq!(lp.expression, "files.NUMBER_OF_ELEMENTS");
+        assert!(!lp.points.is_empty(), "with its table of points");
+    }
+
+    #[test]
+    fn progress_only_grows_and_maps_passes_and_analysis() {
+        let (tx, mut rx) = unbounded_channel();
+        let repo = PathBuf::from("/w/a.repository");
+        let mut observer = JobObserver::new(tx, vec![repo.clone()], true);
+        observer.on(Event::Point {
+            pass: "quick pass",
+            launch: "upload",
+            index: 5,
+            points: 10,
+            point: "files=3",
+        });
+        observer.on(Event::Point {
+            pass: "quick pass",
+            launch: "upload",
+            index: 1,
+            points: 10,
+            point: "files=1",
+        });
+        observer.on(Event::AnalysisStarted {
+            repository: &repo,
+            elements: 3,
+            steps: 0,
+        });
+        let mut seen = Vec::new();
+        while let Ok(Update::Progress { percentage, message }) = rx.try_recv() {
+            seen.push((percentage, message));
+        }
+        assert_eq!(seen[0], (20, "quick pass: `upload` at files=3 (6/10)".to_string()));
+        assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0), "{seen:?}");
+        assert_eq!(seen.last().unwrap().0, 60, "the analysis part begins at 60 % for Java");
+    }
+}
