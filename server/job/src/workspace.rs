@@ -155,6 +155,22 @@ pub fn from_toml(dir: &Path, toml_path: &Path, text: &str) -> Result<Workspace, 
     })
 }
 
+/// The folder of the nearest `beagle.toml` above `file` (its own folder first), not looking
+/// above `root`: the workspace a model or link file belongs to.
+pub fn folder_above(file: &Path, root: Option<&Path>) -> Option<PathBuf> {
+    let mut dir = file.parent();
+    while let Some(d) = dir {
+        if d.join("beagle.toml").is_file() {
+            return Some(d.to_path_buf());
+        }
+        if root.is_some_and(|r| d == r) {
+            return None;
+        }
+        dir = d.parent();
+    }
+    None
+}
+
 impl Workspace {
     /// Every path the workspace names (repositories, measurements, links, Java sources and
     /// classpath) that lies outside `root`, after `..` and symlinks: a workspace file must not

@@ -74,31 +74,24 @@ fn path_in_workspace(shared: &Shared, uri: &Uri) -> Result<(PathBuf, PathBuf)> {
 /// The workspace (nearest `beagle.toml` above, inside `root`) that analyses `repository`;
 /// its repositories narrowed to that one, its paths checked against the workspace folder.
 fn workspace_for(repository: &Path, root: &Path) -> std::result::Result<Workspace, String> {
-    let mut dir = repository.parent();
-    while let Some(d) = dir {
-        if d.join("beagle.toml").is_file() {
-            let mut ws = beagle_job::resolve(d)?;
-            let wanted = key(repository);
-            if !ws.repositories.iter().any(|r| key(r) == wanted) {
-                return Err(format!(
-                    "{}: its [model] does not name {}",
-                    d.join("beagle.toml").display(),
-                    repository.display()
-                ));
-            }
-            ws.repositories.retain(|r| key(r) == wanted);
-            check_inside(&ws, root)?;
-            return Ok(ws);
-        }
-        if d == root {
-            break;
-        }
-        dir = d.parent();
+    let d = beagle_job::workspace::folder_above(repository, Some(root)).ok_or_else(|| {
+        format!(
+            "no beagle.toml above {} (inside the workspace): Beagle needs one to know where the measurements come from",
+            repository.display()
+        )
+    })?;
+    let mut ws = beagle_job::resolve(&d)?;
+    let wanted = key(repository);
+    if !ws.repositories.iter().any(|r| key(r) == wanted) {
+        return Err(format!(
+            "{}: its [model] does not name {}",
+            d.join("beagle.toml").display(),
+            repository.display()
+        ));
     }
-    Err(format!(
-        "no beagle.toml above {} (inside the workspace): Beagle needs one to know where the measurements come from",
-        repository.display()
-    ))
+    ws.repositories.retain(|r| key(r) == wanted);
+    check_inside(&ws, root)?;
+    Ok(ws)
 }
 
 fn check_inside(ws: &Workspace, root: &Path) -> std::result::Result<(), String> {
@@ -136,11 +129,7 @@ fn configs_under(root: &Path) -> Vec<PathBuf> {
 }
 
 fn queue(shared: &Shared, label: String, root: PathBuf, ws: Workspace, scope: Scope) -> Value {
-    let (id, ahead) = shared
-        .jobs
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .push(label.clone(), root, ws, scope);
+    let (id, ahead) = shared.jobs().push(label.clone(), root, ws, scope);
     shared.wake.notify_one();
     json!({ "queued": true, "job": id, "ahead": ahead, "label": label })
 }
@@ -203,7 +192,7 @@ pub async fn execute(shared: &Shared, command: &str, args: &[Value]) -> Result<O
             Ok(Some(json!({ "queued": queued, "problems": problems })))
         }
         PAUSE | RESUME | ABORT => {
-            let mut q = shared.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            let mut q = shared.jobs();
             // Pause and resume hold for the queue too: a job started while paused waits.
             match command {
                 PAUSE => q.paused = true,
@@ -236,7 +225,7 @@ pub async fn execute(shared: &Shared, command: &str, args: &[Value]) -> Result<O
             Ok(Some(json!({ "discarded": discarded })))
         }
         STATUS => {
-            let mut status = shared.jobs.lock().unwrap_or_else(|e| e.into_inner()).status();
+            let mut status = shared.jobs().status();
             let results: Vec<Value> = shared
                 .state()
                 .results

@@ -166,23 +166,7 @@ fn named_inputs(ws: &Workspace) -> Vec<PathBuf> {
 /// The workspace whose `beagle.toml` names `links` as its link file: the nearest one above it
 /// (inside `root`).
 fn workspace_of_links(links: &Path, root: Option<&Path>) -> Option<Workspace> {
-    let mut dir = links.parent();
-    while let Some(d) = dir {
-        let toml = d.join("beagle.toml");
-        if toml.is_file() {
-            if let Ok(ws) = std::fs::read_to_string(&toml)
-                .map_err(|e| e.to_string())
-                .and_then(|t| beagle_job::workspace::from_toml(d, &toml, &t))
-            {
-                return Some(ws);
-            }
-        }
-        if root.is_some_and(|r| d == r) {
-            break;
-        }
-        dir = d.parent();
-    }
-    None
+    beagle_job::resolve(&beagle_job::workspace::folder_above(links, root)?).ok()
 }
 
 fn of_links(doc: &Snapshot, root: Option<&Path>) -> Vec<Diagnostic> {

@@ -111,7 +111,7 @@ pub async fn worker(shared: Arc<Shared>) {
     loop {
         let spec = loop {
             {
-                let mut q = shared.jobs.lock().unwrap_or_else(|e| e.into_inner());
+                let mut q = shared.jobs();
                 if let Some(spec) = q.waiting.pop_front() {
                     let control = Control::new();
                     if q.paused {
@@ -131,7 +131,7 @@ pub async fn worker(shared: Arc<Shared>) {
             shared.wake.notified().await;
         };
         let outcome = run_job(&shared, &spec).await;
-        let mut q = shared.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        let mut q = shared.jobs();
         q.running = None;
         q.last = Some(format!("{}: {outcome}", spec.label));
     }
@@ -205,7 +205,7 @@ async fn run_job(shared: &Arc<Shared>, spec: &JobSpec) -> String {
     )
     .await;
     let control = {
-        let mut q = shared.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        let mut q = shared.jobs();
         let running = q.running.as_mut().expect("the worker set the running job");
         running.token = progress.token().cloned();
         running.control.clone()
@@ -346,7 +346,7 @@ async fn run_job(shared: &Arc<Shared>, spec: &JobSpec) -> String {
 async fn on_update(shared: &Shared, progress: &mut ProgressGuard, update: Update) {
     match update {
         Update::Progress { percentage, message } => {
-            if let Some(r) = shared.jobs.lock().unwrap_or_else(|e| e.into_inner()).running.as_mut() {
+            if let Some(r) = shared.jobs().running.as_mut() {
                 r.percentage = percentage;
                 r.message = message.clone();
             }

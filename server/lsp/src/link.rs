@@ -11,22 +11,9 @@ use tower_lsp_server::ls_types::{Position, Range, TextEdit, Uri, WorkspaceEdit};
 
 /// The link file of the workspace analysing `repository`, and the entry to append for `id`.
 pub fn proposal(repository: &Path, root: &Path, id: &str) -> Result<(PathBuf, String), String> {
-    let mut dir = repository.parent();
-    let ws = loop {
-        let Some(d) = dir else {
-            return Err(format!("no beagle.toml above {}", repository.display()));
-        };
-        if d.join("beagle.toml").is_file() {
-            break beagle_job::resolve(d)?;
-        }
-        if d == root {
-            return Err(format!(
-                "no beagle.toml above {} in the workspace",
-                repository.display()
-            ));
-        }
-        dir = d.parent();
-    };
+    let folder = beagle_job::workspace::folder_above(repository, Some(root))
+        .ok_or_else(|| format!("no beagle.toml above {} in the workspace", repository.display()))?;
+    let ws = beagle_job::resolve(&folder)?;
     let Some(Source::Java { config, links }) = &ws.source else {
         return Err("the workspace does not measure Java code ([java] in beagle.toml)".into());
     };

@@ -26,13 +26,18 @@ const DEBOUNCE: Duration = Duration::from_millis(200);
 pub struct Shared {
     pub client: Client,
     state: Mutex<State>,
-    pub jobs: Mutex<Queue>,
+    jobs: Mutex<Queue>,
     pub wake: Notify,
 }
 
 impl Shared {
     pub fn state(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The job queue (a poisoned lock still holds a usable queue: take it).
+    pub fn jobs(&self) -> MutexGuard<'_, Queue> {
+        self.jobs.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     pub fn facts(&self) -> ClientFacts {
@@ -81,12 +86,7 @@ impl Beagle {
 
     /// `window/workDoneProgress/cancel`: the user pressed cancel on an analysis's progress.
     pub async fn cancel_progress(&self, params: WorkDoneProgressCancelParams) {
-        let cancelled = self
-            .shared
-            .jobs
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .cancel_token(&params.token);
+        let cancelled = self.shared.jobs().cancel_token(&params.token);
         tracing::info!(
             "progress cancel {:?}: {}",
             params.token,
@@ -230,10 +230,8 @@ impl LanguageServer for Beagle {
                 let mut results = crate::results::Results::default();
                 let mut messages = Vec::new();
                 for root in roots {
-                    for config in [root.clone()] {
-                        if let Err(e) = results.load_from_store(&config) {
-                            messages.push(format!("{}: cannot read the last results: {e}", config.display()));
-                        }
+                    if let Err(e) = results.load_from_store(&root) {
+                        messages.push(format!("{}: cannot read the last results: {e}", root.display()));
                     }
                 }
                 (results, messages)
@@ -259,7 +257,7 @@ impl LanguageServer for Beagle {
     async fn shutdown(&self) -> Result<()> {
         SHUTDOWN_REQUESTED.store(true, std::sync::atomic::Ordering::SeqCst);
         // Abort a running analysis: it checkpoints, so the next session resumes it.
-        let q = self.shared.jobs.lock().unwrap_or_else(|e| e.into_inner());
+        let q = self.shared.jobs();
         if let Some(r) = &q.running {
             r.control.abort();
         }
@@ -394,7 +392,7 @@ impl LanguageServer for Beagle {
             let results = s
                 .snapshot(&params.text_document.uri)
                 .and_then(|d| s.results.get(&d.path));
-            let q = self.shared.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            let q = self.shared.jobs();
             let activity = q
                 .running
                 .as_ref()

@@ -22,6 +22,17 @@ fn progress_kinds(c: &Client) -> Vec<String> {
         .collect()
 }
 
+/// A server on a copy of the events example, its repository open: (folder, repository, text, client).
+async fn example_open() -> (tempfile::TempDir, std::path::PathBuf, String, Client) {
+    let ws = fixture_copy("events-example");
+    let path = ws.path().join("FileShare.repository");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut c = Client::new();
+    c.initialize(ws.path(), json!({})).await;
+    c.open(&path, &text).await;
+    (ws, path, text, c)
+}
+
 async fn wait_for_end(c: &Client, secs: u64) {
     c.wait_for(secs, "the end of the analysis's progress", |r| {
         r.iter().any(|(m, p)| m == "$/progress" && p["value"]["kind"] == "end")
@@ -31,14 +42,9 @@ async fn wait_for_end(c: &Client, secs: u64) {
 
 #[tokio::test]
 async fn analyse_from_the_editor_then_hover_and_restart() {
-    let ws = fixture_copy("events-example");
     let state = tempfile::tempdir().unwrap();
     std::env::set_var("BEAGLE_STATE_DIR", state.path());
-    let path = ws.path().join("FileShare.repository");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let mut c = Client::new();
-    c.initialize(ws.path(), json!({})).await;
-    c.open(&path, &text).await;
+    let (ws, path, text, mut c) = example_open().await;
     let queued = command(&mut c, "beagle.analyseRepository", json!([uri(&path)]))
         .await
         .unwrap();
@@ -151,12 +157,7 @@ async fn analyse_from_the_editor_then_hover_and_restart() {
 
 #[tokio::test]
 async fn results_are_written_against_the_current_text_and_a_refused_edit_is_retried() {
-    let ws = fixture_copy("events-example");
-    let path = ws.path().join("FileShare.repository");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let mut c = Client::new();
-    c.initialize(ws.path(), json!({})).await;
-    c.open(&path, &text).await;
+    let (_ws, path, text, mut c) = example_open().await;
     command(&mut c, "beagle.analyseRepository", json!([uri(&path)]))
         .await
         .unwrap();
@@ -271,12 +272,7 @@ async fn paths_outside_the_workspace_are_refused() {
 
 #[tokio::test]
 async fn progress_cancel_aborts_a_paused_analysis() {
-    let ws = fixture_copy("events-example");
-    let path = ws.path().join("FileShare.repository");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let mut c = Client::new();
-    c.initialize(ws.path(), json!({})).await;
-    c.open(&path, &text).await;
+    let (_ws, path, _text, mut c) = example_open().await;
     // Paused before anything runs: the job starts paused and waits at its first step.
     let paused = command(&mut c, "beagle.pause", json!([])).await.unwrap();
     assert_eq!(paused, json!({ "running": false, "paused": true }));

@@ -14,6 +14,22 @@ fn redact(v: &Value, ws: &std::path::Path) -> String {
         .replace(&ws.display().to_string(), "$WS")
 }
 
+/// Diagnostics as `line: [code] message` lines.
+fn lines(diagnostics: &[Value]) -> String {
+    let lines: Vec<String> = diagnostics
+        .iter()
+        .map(|d| {
+            format!(
+                "{}: [{}] {}",
+                d["range"]["start"]["line"],
+                d["code"].as_str().unwrap(),
+                d["message"].as_str().unwrap()
+            )
+        })
+        .collect();
+    lines.join("\n")
+}
+
 /// A symbol tree as indented lines: name, kind, range.
 fn outline(symbols: &Value, depth: usize, out: &mut String) {
     for s in symbols.as_array().unwrap() {
@@ -158,39 +174,12 @@ async fn broken_models_and_configs_get_diagnostics_at_their_lines() {
     let mut c = Client::new();
     c.initialize(ws.path(), json!({})).await;
     c.open(&path, &text).await;
-    let diags: Vec<String> = c
-        .diagnostics(&path)
-        .await
-        .iter()
-        .map(|d| {
-            format!(
-                "{}: [{}] {}",
-                d["range"]["start"]["line"],
-                d["code"].as_str().unwrap(),
-                d["message"].as_str().unwrap()
-            )
-        })
-        .collect();
-    insta::assert_snapshot!("broken_model", diags.join("\n"));
+    insta::assert_snapshot!("broken_model", lines(&c.diagnostics(&path).await));
 
     let config = ws.path().join("beagle.toml");
     let toml = "[model]\nrepository = [\"FileShare.repository\", \"../elsewhere.repository\", \"missing.repository\"]\n\n[measurements]\nevents = \"upload.events\"\n";
     c.open(&config, toml).await;
-    let diags: Vec<String> = c
-        .diagnostics(&config)
-        .await
-        .iter()
-        .map(|d| {
-            format!(
-                "{}: [{}] {}",
-                d["range"]["start"]["line"],
-                d["code"].as_str().unwrap(),
-                d["message"].as_str().unwrap()
-            )
-        })
-        .collect();
-    let diags = diags
-        .join("\n")
+    let diags = lines(&c.diagnostics(&config).await)
         .replace(&ws.path().canonicalize().unwrap().display().to_string(), "$WS")
         .replace(&ws.path().display().to_string(), "$WS");
     insta::assert_snapshot!("config_paths", diags);
