@@ -7,6 +7,7 @@
 use crate::blackboard::{ElementKind, MeasurementResult, ProposedExpression};
 use crate::control::CancelToken;
 use crate::views::{MeasurementResultAnalyserView, ProposedExpressionAnalyserView};
+use beagle_fit::regression::round_significant;
 use beagle_fit::{eval, fit, fit_branch, format_number, stats, BranchKind, Expr, FitOptions, Target};
 use std::collections::BTreeMap;
 
@@ -121,7 +122,10 @@ impl MeasurementResultAnalyser for ConstantAnalyser {
         let id = pending(view.results(), view.private_data())?;
         let result = view.results()[&id].clone();
         let y: Vec<f64> = result.observations.iter().map(|o| o.value).collect();
-        let p = proposal(self.id(), &result, &Expr::Const(stats::median(&y)), &[]);
+        // Six significant digits: far below measurement noise, and no float residue such as
+        // 0.035797999999999996 (a median of two values) in the model, hovers and plots.
+        let median = round_significant(stats::median(&y), 6);
+        let p = proposal(self.id(), &result, &Expr::Const(median), &[]);
         view.add_proposal(p);
         let data = mark(seen(view.private_data()), &id, y.len());
         view.set_private_data(data);
@@ -270,5 +274,43 @@ impl ProposedExpressionAnalyser for AveragingAnalyser {
         let data = mark(seen(view.private_data()), &id, ps.len());
         view.set_private_data(data);
         Some(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::blackboard::{Blackboard, ElementKind, MeasurableElement, Observation};
+    use crate::views::MeasurementToolView;
+
+    #[test]
+    fn the_constant_proposal_carries_no_float_residue() {
+        let kind = ElementKind::ResourceDemand {
+            action: "a".into(),
+            resource: "cpu".into(),
+        };
+        let element = MeasurableElement::new(kind);
+        let id = element.id.clone();
+        let mut bb = Blackboard::new([element]);
+        // The median of an even count is the mean of the middle two: 0.035797999999999996 in f64.
+        let observations = [0.035796, 0.0358, 0.03, 0.04]
+            .iter()
+            .map(|&value| Observation {
+                parameters: Default::default(),
+                value,
+            })
+            .collect();
+        let added = MeasurementToolView::new(&mut bb, "test").add_result(MeasurementResult {
+            element: id.clone(),
+            observations,
+        });
+        assert!(added);
+        let mut view = MeasurementResultAnalyserView::new(&mut bb, "constant");
+        assert_eq!(
+            ConstantAnalyser.contribute(&mut view, &CancelToken::new()),
+            Some(id.clone())
+        );
+        let p = &bb.proposals()[&id][0];
+        assert_eq!(p.stoex, "0.035798");
     }
 }

@@ -358,7 +358,7 @@ async fn on_update(shared: &Shared, progress: &mut ProgressGuard, update: Update
                 r.message = message.clone();
             }
             progress.report(percentage, message).await;
-            shared.publish_status(false).await;
+            shared.progress_changed().await;
         }
         Update::Results { repository, results } => {
             shared.state().results.merge(&repository, results);

@@ -28,8 +28,26 @@ pub struct Shared {
     state: Mutex<State>,
     jobs: Mutex<Queue>,
     pub wake: Notify,
-    /// When the last `beagle/status` went out (progress sends at most 4 a second).
-    last_status: Mutex<Option<Instant>>,
+    /// Progress sends `beagle/status` at most 4 a second.
+    status_throttle: Throttle,
+    /// and asks for code lenses (which show the percentage) at most every 2 seconds.
+    lens_throttle: Throttle,
+}
+
+/// Lets something through at most once per period.
+#[derive(Default)]
+struct Throttle(Mutex<Option<Instant>>);
+
+impl Throttle {
+    /// Whether the period since the last pass is over (or `force`); if so, a pass starts now.
+    fn pass(&self, period: Duration, force: bool) -> bool {
+        let mut last = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if !force && last.is_some_and(|t| t.elapsed() < period) {
+            return false;
+        }
+        *last = Some(Instant::now());
+        true
+    }
 }
 
 /// `beagle/status`: the job queue's state, pushed to clients that asked for it.
@@ -64,18 +82,19 @@ impl Shared {
     /// Sends `beagle/status` if the client asked for it; unless `force`d (a job queued, started,
     /// paused, ended), at most 4 a second.
     pub async fn publish_status(&self, force: bool) {
-        if !self.facts().status_notifications {
+        if !self.facts().status_notifications || !self.status_throttle.pass(Duration::from_millis(250), force) {
             return;
-        }
-        {
-            let mut last = self.last_status.lock().unwrap_or_else(|e| e.into_inner());
-            if !force && last.is_some_and(|t| t.elapsed() < Duration::from_millis(250)) {
-                return;
-            }
-            *last = Some(Instant::now());
         }
         let status = self.jobs().status();
         self.client.send_notification::<StatusNotification>(status).await;
+    }
+
+    /// A job's percentage moved: status notifications, and the lenses' "analysing… N %".
+    pub async fn progress_changed(&self) {
+        self.publish_status(false).await;
+        if self.lens_throttle.pass(Duration::from_secs(2), false) {
+            self.refresh_lenses().await;
+        }
     }
 
     /// The model set (cached until a model changes), built on a blocking thread.
@@ -107,7 +126,8 @@ impl Beagle {
                 state: Mutex::new(State::default()),
                 jobs: Mutex::new(Queue::default()),
                 wake: Notify::new(),
-                last_status: Mutex::new(None),
+                status_throttle: Throttle::default(),
+                lens_throttle: Throttle::default(),
             }),
         }
     }

@@ -151,6 +151,16 @@ async fn element_results_and_status_notifications_follow_an_analysis() {
     assert!(pcts.windows(2).all(|w| w[0] <= w[1]), "{pcts:?}");
     let last = statuses.last().unwrap();
     assert!(last["last"].as_str().unwrap().contains("done"), "{last}");
+    // Code lenses show the percentage too: they are refreshed while the job runs, not only at its end.
+    let log = c.received();
+    let end = log
+        .iter()
+        .position(|(m, p)| m == "$/progress" && p["value"]["kind"] == "end")
+        .unwrap();
+    assert!(
+        log[..end].iter().any(|(m, _)| m == "workspace/codeLens/refresh"),
+        "no lens refresh before the end"
+    );
 
     // The hash action: its CPU demand over the file size, with points and quartiles.
     let hash = command(&mut c, "beagle.elementResults", json!([uri(&path), "_fs_hash"]))

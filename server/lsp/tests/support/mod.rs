@@ -131,6 +131,12 @@ impl Client {
         .await;
     }
 
+    /// Everything the server sent, in order: (method, params).
+    #[allow(dead_code)] // Not every test binary uses it.
+    pub fn received(&self) -> Vec<(String, Value)> {
+        self.received.lock().unwrap().clone()
+    }
+
     pub fn messages(&self, method: &str) -> Vec<Value> {
         self.received
             .lock()
