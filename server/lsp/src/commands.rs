@@ -5,10 +5,11 @@ use crate::results::key;
 use crate::server::Shared;
 use beagle_analysis::Scope;
 use beagle_job::Workspace;
+use beagle_pcm::ModelFile;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use tower_lsp_server::jsonrpc::{Error, Result};
-use tower_lsp_server::ls_types::Uri;
+use tower_lsp_server::ls_types::{Position, Uri};
 
 pub const ANALYSE_REPOSITORY: &str = "beagle.analyseRepository";
 pub const ANALYSE_COMPONENT: &str = "beagle.analyseComponent";
@@ -21,8 +22,11 @@ pub const APPLY_RESULTS: &str = "beagle.applyResults";
 pub const DISCARD_RESULTS: &str = "beagle.discardResults";
 pub const STATUS: &str = "beagle.status";
 pub const LINK_TO_CODE: &str = "beagle.linkToCode";
+pub const ELEMENT_AT: &str = "beagle.elementAt";
+pub const ELEMENT_RESULTS: &str = "beagle.elementResults";
+pub const EVALUATE: &str = "beagle.evaluate";
 
-pub const ALL: [&str; 11] = [
+pub const ALL: [&str; 14] = [
     ANALYSE_REPOSITORY,
     ANALYSE_COMPONENT,
     ANALYSE_ACTION,
@@ -34,6 +38,9 @@ pub const ALL: [&str; 11] = [
     DISCARD_RESULTS,
     STATUS,
     LINK_TO_CODE,
+    ELEMENT_AT,
+    ELEMENT_RESULTS,
+    EVALUATE,
 ];
 
 fn invalid(message: impl Into<String>) -> Error {
@@ -134,12 +141,43 @@ fn queue(shared: &Shared, label: String, root: PathBuf, ws: Workspace, scope: Sc
     json!({ "queued": true, "job": id, "ahead": ahead, "label": label })
 }
 
+/// The LSP position after the URI: `[uri, {line, character}]`.
+fn position_arg(args: &[Value]) -> Result<Position> {
+    args.get(1)
+        .cloned()
+        .and_then(|v| serde_json::from_value(v).ok())
+        .ok_or_else(|| invalid("expected a position {\"line\": .., \"character\": ..} after the URI"))
+}
+
+/// The open document's snapshot, else the file read from disk.
+fn model_of(shared: &Shared, uri: &Uri, path: &Path) -> Result<std::sync::Arc<ModelFile>> {
+    if let Some(s) = shared.state().snapshot(uri) {
+        return Ok(s.model());
+    }
+    ModelFile::read(path)
+        .map(std::sync::Arc::new)
+        .map_err(|e| invalid(format!("{}: {e}", path.display())))
+}
+
 fn file_name(p: &Path) -> String {
     p.file_name()
         .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().to_string())
 }
 
 pub async fn execute(shared: &Shared, command: &str, args: &[Value]) -> Result<Option<Value>> {
+    let answer = run(shared, command, args).await;
+    if answer.is_ok()
+        && matches!(
+            command,
+            ANALYSE_REPOSITORY | ANALYSE_COMPONENT | ANALYSE_ACTION | ANALYSE_WORKSPACE
+        )
+    {
+        shared.publish_status(true).await; // Queued.
+    }
+    answer
+}
+
+async fn run(shared: &Shared, command: &str, args: &[Value]) -> Result<Option<Value>> {
     match command {
         ANALYSE_REPOSITORY | ANALYSE_COMPONENT | ANALYSE_ACTION => {
             let (uri, id) = target(args)?;
@@ -192,24 +230,9 @@ pub async fn execute(shared: &Shared, command: &str, args: &[Value]) -> Result<O
             Ok(Some(json!({ "queued": queued, "problems": problems })))
         }
         PAUSE | RESUME | ABORT => {
-            let mut q = shared.jobs();
-            // Pause and resume hold for the queue too: a job started while paused waits.
-            match command {
-                PAUSE => q.paused = true,
-                RESUME => q.paused = false,
-                _ => {}
-            }
-            let Some(running) = &q.running else {
-                return Ok(Some(json!({ "running": false, "paused": q.paused })));
-            };
-            match command {
-                PAUSE => running.control.pause(),
-                RESUME => running.control.resume(),
-                _ => running.control.abort(),
-            }
-            Ok(Some(
-                json!({ "running": true, "job": running.id, "paused": running.control.is_paused() }),
-            ))
+            let answer = pause_resume_abort(shared, command);
+            shared.publish_status(true).await;
+            Ok(Some(answer))
         }
         APPLY_RESULTS => {
             let (uri, _) = target(args)?;
@@ -246,8 +269,52 @@ pub async fn execute(shared: &Shared, command: &str, args: &[Value]) -> Result<O
             let applied = crate::link::append(shared, &links, &text).await.map_err(invalid)?;
             Ok(Some(json!({ "applied": applied, "file": links, "text": text })))
         }
+        ELEMENT_AT => {
+            let (uri, _) = target(args)?;
+            let pos = position_arg(args)?;
+            let snapshot = shared.state().snapshot(&uri);
+            let Some(doc) = snapshot else {
+                return Err(invalid(format!("{} is not open", uri.as_str())));
+            };
+            let at = tokio::task::spawn_blocking(move || crate::queries::element_at(&doc, pos))
+                .await
+                .map_err(|e| invalid(e.to_string()))?;
+            Ok(Some(at))
+        }
+        ELEMENT_RESULTS => {
+            let (uri, id) = target(args)?;
+            let id = id.ok_or_else(|| invalid("beagle.elementResults needs an element id after the URI"))?;
+            let (path, _) = path_in_workspace(shared, &uri)?;
+            let model = model_of(shared, &uri, &path)?;
+            let results = shared.state().results.get(&path);
+            let value =
+                tokio::task::spawn_blocking(move || crate::queries::element_results(&model, results.as_deref(), &id))
+                    .await
+                    .map_err(|e| invalid(e.to_string()))?;
+            Ok(Some(value))
+        }
+        EVALUATE => crate::queries::evaluate(args).map(Some).map_err(invalid),
         other => Err(Error::invalid_params(format!("unknown command `{other}`"))),
     }
+}
+
+/// Pause and resume hold for the queue too: a job started while paused waits.
+fn pause_resume_abort(shared: &Shared, command: &str) -> Value {
+    let mut q = shared.jobs();
+    match command {
+        PAUSE => q.paused = true,
+        RESUME => q.paused = false,
+        _ => {}
+    }
+    let Some(running) = &q.running else {
+        return json!({ "running": false, "paused": q.paused });
+    };
+    match command {
+        PAUSE => running.control.pause(),
+        RESUME => running.control.resume(),
+        _ => running.control.abort(),
+    }
+    json!({ "running": true, "job": running.id, "paused": running.control.is_paused() })
 }
 
 /// The element's name in the open document (its id otherwise), for labels.
@@ -263,12 +330,8 @@ fn element_name(shared: &Shared, uri: &Uri, id: &str) -> String {
 }
 
 fn is_seff(shared: &Shared, uri: &Uri, path: &Path, id: &str) -> bool {
-    let model = match shared.state().snapshot(uri) {
-        Some(s) => s.model(),
-        None => match beagle_pcm::ModelFile::read(path) {
-            Ok(f) => std::sync::Arc::new(f),
-            Err(_) => return false,
-        },
+    let Ok(model) = model_of(shared, uri, path) else {
+        return false;
     };
     model
         .repository

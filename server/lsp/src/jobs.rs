@@ -7,6 +7,7 @@
 use crate::progress::ProgressGuard;
 use crate::results::{RepositoryResults, Stage};
 use crate::server::Shared;
+use crate::state::LaunchPolicy;
 use crate::{apply, trust};
 use beagle_analysis::{Control, MeasurementResult, Phase, Scope};
 use beagle_job::{Event, Observer, Request, Settings, Source, Workspace};
@@ -130,26 +131,35 @@ pub async fn worker(shared: Arc<Shared>) {
             }
             shared.wake.notified().await;
         };
+        shared.publish_status(true).await;
         let outcome = run_job(&shared, &spec).await;
-        let mut q = shared.jobs();
-        q.running = None;
-        q.last = Some(format!("{}: {outcome}", spec.label));
+        {
+            let mut q = shared.jobs();
+            q.running = None;
+            q.last = Some(format!("{}: {outcome}", spec.label));
+        }
+        shared.publish_status(true).await;
     }
 }
 
-/// Asks the user whether the workspace's launches may run, unless the client vouched for it or
-/// the user said so before.
-async fn allowed_to_run(shared: &Shared, spec: &JobSpec) -> bool {
+/// Whether the workspace's launches may run: never when the client's policy denies it (an
+/// untrusted workspace), else when the client vouched for it, the user said so before, or the
+/// user says so now. `Err` says why not.
+async fn allowed_to_run(shared: &Shared, spec: &JobSpec) -> std::result::Result<(), &'static str> {
+    const NOT_ALLOWED: &str = "running the workspace's launches was not allowed";
     if !matches!(spec.workspace.source, Some(Source::Java { .. })) {
-        return true; // Reading measurement files runs nothing.
+        return Ok(()); // Reading measurement files runs nothing.
     }
     let facts = shared.facts();
     let dir = trust::state_dir();
-    if facts.trusted || trust::is_trusted(dir.as_deref(), &spec.root) {
-        return true;
-    }
-    if !facts.can_ask {
-        return false;
+    match facts.launch_policy {
+        LaunchPolicy::Deny => {
+            return Err("the workspace is not trusted, so Beagle runs none of its code (workspace trust or the beagle.trust setting)")
+        }
+        LaunchPolicy::Allow => return Ok(()),
+        LaunchPolicy::Ask if trust::is_trusted(dir.as_deref(), &spec.root) => return Ok(()),
+        LaunchPolicy::Ask if !facts.can_ask => return Err(NOT_ALLOWED),
+        LaunchPolicy::Ask => {}
     }
     let allow = "Allow and remember";
     let answer = shared
@@ -180,21 +190,18 @@ async fn allowed_to_run(shared: &Shared, spec: &JobSpec) -> bool {
                     .log_message(MessageType::WARNING, format!("cannot remember the answer: {e}"))
                     .await;
             }
-            true
+            Ok(())
         }
-        _ => false,
+        _ => Err(NOT_ALLOWED),
     }
 }
 
 async fn run_job(shared: &Arc<Shared>, spec: &JobSpec) -> String {
     let client = &shared.client;
-    if !allowed_to_run(shared, spec).await {
-        let message = format!(
-            "Beagle: {} not analysed: running the workspace's launches was not allowed",
-            spec.label
-        );
+    if let Err(why) = allowed_to_run(shared, spec).await {
+        let message = format!("Beagle: {} not analysed: {why}", spec.label);
         client.show_message(MessageType::WARNING, &message).await;
-        return "not allowed to run the launches".into();
+        return format!("not analysed: {why}");
     }
     let facts = shared.facts();
     let mut progress = ProgressGuard::begin(
@@ -351,6 +358,7 @@ async fn on_update(shared: &Shared, progress: &mut ProgressGuard, update: Update
                 r.message = message.clone();
             }
             progress.report(percentage, message).await;
+            shared.publish_status(false).await;
         }
         Update::Results { repository, results } => {
             shared.state().results.merge(&repository, results);

@@ -18,6 +18,7 @@ pub mod jobs;
 pub mod link;
 pub mod position;
 pub mod progress;
+pub mod queries;
 pub mod results;
 pub mod server;
 pub mod state;

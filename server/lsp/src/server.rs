@@ -5,12 +5,12 @@
 
 use crate::documents::{DocKind, Document};
 use crate::jobs::Queue;
-use crate::state::{build_model_set, ClientFacts, State};
+use crate::state::{build_model_set, ClientFacts, LaunchPolicy, State};
 use crate::{commands, diagnostics, features, jobs};
 use beagle_pcm::ModelSet;
 use serde_json::Value;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
@@ -28,6 +28,16 @@ pub struct Shared {
     state: Mutex<State>,
     jobs: Mutex<Queue>,
     pub wake: Notify,
+    /// When the last `beagle/status` went out (progress sends at most 4 a second).
+    last_status: Mutex<Option<Instant>>,
+}
+
+/// `beagle/status`: the job queue's state, pushed to clients that asked for it.
+enum StatusNotification {}
+
+impl notification::Notification for StatusNotification {
+    type Params = Value;
+    const METHOD: &'static str = "beagle/status";
 }
 
 impl Shared {
@@ -49,6 +59,23 @@ impl Shared {
         if self.facts().code_lens_refresh {
             let _ = self.client.code_lens_refresh().await;
         }
+    }
+
+    /// Sends `beagle/status` if the client asked for it; unless `force`d (a job queued, started,
+    /// paused, ended), at most 4 a second.
+    pub async fn publish_status(&self, force: bool) {
+        if !self.facts().status_notifications {
+            return;
+        }
+        {
+            let mut last = self.last_status.lock().unwrap_or_else(|e| e.into_inner());
+            if !force && last.is_some_and(|t| t.elapsed() < Duration::from_millis(250)) {
+                return;
+            }
+            *last = Some(Instant::now());
+        }
+        let status = self.jobs().status();
+        self.client.send_notification::<StatusNotification>(status).await;
     }
 
     /// The model set (cached until a model changes), built on a blocking thread.
@@ -80,6 +107,7 @@ impl Beagle {
                 state: Mutex::new(State::default()),
                 jobs: Mutex::new(Queue::default()),
                 wake: Notify::new(),
+                last_status: Mutex::new(None),
             }),
         }
     }
@@ -147,7 +175,15 @@ fn facts_of(params: &InitializeParams) -> ClientFacts {
             .and_then(|w| w.code_lens.as_ref())
             .and_then(|c| c.refresh_support)
             .unwrap_or(false),
-        trusted: opt("trustedWorkspace").and_then(Value::as_bool).unwrap_or(false),
+        launch_policy: opt("launchPolicy")
+            .and_then(Value::as_str)
+            .and_then(LaunchPolicy::parse)
+            .unwrap_or(if opt("trustedWorkspace").and_then(Value::as_bool) == Some(true) {
+                LaunchPolicy::Allow
+            } else {
+                LaunchPolicy::Ask
+            }),
+        status_notifications: opt("statusNotifications").and_then(Value::as_bool).unwrap_or(false),
         can_ask: caps.window.as_ref().and_then(|w| w.show_message.as_ref()).is_some(),
         seed: opt("seed").and_then(Value::as_u64),
         budget_s: opt("budget")

@@ -17,9 +17,13 @@ pub struct ClientFacts {
     pub work_done_progress: bool,
     /// `workspace.workspaceEdit.documentChanges`: versioned edits.
     pub document_changes: bool,
-    /// `initializationOptions.trustedWorkspace`: the client (VS Code's workspace trust, say)
-    /// vouches for the workspace, so Beagle may run its launch configurations without asking.
-    pub trusted: bool,
+    /// Whether the workspace's launch configurations may run: `initializationOptions.launchPolicy`
+    /// (`trustedWorkspace: true` means `allow`: the client, VS Code's workspace trust say, vouches
+    /// for the workspace).
+    pub launch_policy: LaunchPolicy,
+    /// `initializationOptions.statusNotifications`: the client wants `beagle/status`
+    /// notifications (the VS Code extension's status bar).
+    pub status_notifications: bool,
     /// `window.showMessage.messageActionItem` support, needed to ask about trust.
     pub can_ask: bool,
     /// `workspace.codeLens.refreshSupport`.
@@ -30,6 +34,28 @@ pub struct ClientFacts {
     pub budget_s: Option<f64>,
     pub repetitions: Option<u32>,
     pub gp: bool,
+}
+
+/// May Beagle compile and run the workspace's code?
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LaunchPolicy {
+    /// Ask the user, once per workspace and `beagle.toml` (the answer is remembered).
+    #[default]
+    Ask,
+    Allow,
+    /// Never: an untrusted workspace. Reading measurement files still works.
+    Deny,
+}
+
+impl LaunchPolicy {
+    pub fn parse(text: &str) -> Option<LaunchPolicy> {
+        match text {
+            "ask" => Some(LaunchPolicy::Ask),
+            "allow" => Some(LaunchPolicy::Allow),
+            "deny" => Some(LaunchPolicy::Deny),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Default)]
