@@ -87,6 +87,8 @@ export interface FittedResult {
 export interface ElementResults {
   repository: string;
   stage: string | null;
+  /** The analysis's one-line summary, when the repository has results. */
+  headline?: string | null;
   name: string | null;
   results: FittedResult[];
 }
