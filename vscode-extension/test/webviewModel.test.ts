@@ -3,6 +3,7 @@ import type { FittedResult } from '../src/protocol';
 import {
   bindings,
   defaultFixed,
+  defaultParameter,
   defaultValue,
   formatNumber,
   grid,
@@ -10,6 +11,7 @@ import {
   parameterNames,
   pointBindings,
   pointsOnSlice,
+  splitBySlice,
   qualityRows,
   tableRows,
 } from '../src/webview/model';
@@ -48,6 +50,14 @@ describe('results model', () => {
     expect(parameterNames(result)).toEqual(['files.NUMBER_OF_ELEMENTS', 'size.VALUE']);
     const extra = { ...result, parameter_ranges: [] as [string, number, number][] };
     expect(parameterNames(extra)).toEqual(['files.NUMBER_OF_ELEMENTS', 'size.VALUE']);
+  });
+
+  it('shows first a parameter the expression uses', () => {
+    expect(defaultParameter(result)).toBe('files.NUMBER_OF_ELEMENTS');
+    expect(defaultParameter({ ...result, expression: '2.0E-5 * size.VALUE + 0.3' })).toBe('size.VALUE');
+    // A name inside a longer one does not count.
+    expect(defaultParameter({ ...result, expression: 'xsize.VALUE + 1' })).toBe('files.NUMBER_OF_ELEMENTS');
+    expect(defaultParameter({ ...result, parameter_ranges: [], points: [] })).toBe('');
   });
 
   it('makes an evenly spaced grid including both ends', () => {
@@ -90,6 +100,16 @@ describe('results model', () => {
     ]);
     expect(pointsOnSlice(result, 'files.NUMBER_OF_ELEMENTS', { 'size.VALUE': 33 })).toEqual([]);
     expect(pointsOnSlice(result, 'size.VALUE', { 'files.NUMBER_OF_ELEMENTS': 1 }).map((p) => p.x)).toEqual([10, 20]);
+  });
+
+  it('keeps the points off the slice apart, for the faded series', () => {
+    const { on, off } = splitBySlice(result, 'size.VALUE', { 'files.NUMBER_OF_ELEMENTS': 50 });
+    expect(on.map((p) => [p.x, p.median])).toEqual([
+      [10, 250],
+      [40, 1000],
+    ]);
+    expect(off.map((p) => p.x)).toEqual([10, 10, 20, 20]);
+    expect(on.length + off.length).toBe(result.points.length);
   });
 
   it('tabulates every point with the fitted value at its own parameters', () => {

@@ -14,6 +14,14 @@ export function parameterNames(r: FittedResult): string[] {
   return names;
 }
 
+/** The parameter shown first: the first one the expression uses (a curve over a parameter the
+ * expression ignores is flat), else the first one. */
+export function defaultParameter(r: FittedResult): string {
+  const names = parameterNames(r);
+  const used = names.find((n) => new RegExp(`(^|[^\\w.])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w.])`).test(r.expression));
+  return used ?? names[0] ?? '';
+}
+
 export function pointValues(p: MeasuredPoint): Values {
   const v: Values = {};
   for (const [name, value] of p.parameters) v[name] = value;
@@ -93,17 +101,28 @@ export interface SlicePoint {
   q3: number;
 }
 
-/** The measured points on the shown slice (every other parameter equal to its fixed value),
- * sorted by the chosen parameter: these are drawn, the table lists them all. */
-export function pointsOnSlice(r: FittedResult, chosen: string, fixed: Values): SlicePoint[] {
-  const out: SlicePoint[] = [];
+/** The measured points split by the shown slice (every other parameter equal to its fixed
+ * value), each sorted by the chosen parameter. Measurement designs are often scattered rather
+ * than grids, so few points lie exactly on a slice: the view draws those in full and the others
+ * faded, at their value of the chosen parameter. */
+export function splitBySlice(r: FittedResult, chosen: string, fixed: Values): { on: SlicePoint[]; off: SlicePoint[] } {
+  const on: SlicePoint[] = [];
+  const off: SlicePoint[] = [];
+  const hasParameters = parameterNames(r).length > 0;
   for (const p of r.points) {
     const v = pointValues(p);
-    if (!(chosen in v) && parameterNames(r).length > 0) continue;
+    if (hasParameters && !(chosen in v)) continue;
+    const point = { x: v[chosen] ?? 0, n: p.n, median: p.median, q1: p.q1, q3: p.q3 };
     const onSlice = Object.entries(fixed).every(([name, value]) => name === chosen || !(name in v) || same(v[name], value));
-    if (onSlice) out.push({ x: v[chosen] ?? 0, n: p.n, median: p.median, q1: p.q1, q3: p.q3 });
+    (onSlice ? on : off).push(point);
   }
-  return out.sort((a, b) => a.x - b.x);
+  const byX = (a: SlicePoint, b: SlicePoint) => a.x - b.x;
+  return { on: on.sort(byX), off: off.sort(byX) };
+}
+
+/** The measured points on the shown slice, sorted by the chosen parameter. */
+export function pointsOnSlice(r: FittedResult, chosen: string, fixed: Values): SlicePoint[] {
+  return splitBySlice(r, chosen, fixed).on;
 }
 
 export interface TableRow {

@@ -20,11 +20,12 @@ import type { ElementResults, FittedResult, FromWebview, ToWebview } from '../pr
 import {
   bindings,
   defaultFixed,
+  defaultParameter,
   formatNumber,
   gridFor,
   parameterNames,
   pointBindings,
-  pointsOnSlice,
+  splitBySlice,
   qualityRows,
   resultLabel,
   tableRows,
@@ -117,6 +118,7 @@ function fillParameters(r: FittedResult) {
       return o;
     }),
   );
+  parameterSelect.value = defaultParameter(r);
   parameterSelect.disabled = names.length <= 1;
 }
 
@@ -212,10 +214,11 @@ async function draw() {
   const fittedAtPoints = values ? values.slice(curveBindings.length) : null;
   fillTable(r, fittedAtPoints);
 
-  const slice = pointsOnSlice(r, chosen, fixed);
-  if (slice.length === 0 && r.points.length > 0) {
-    showMessage('No measured points at these fixed values: the chart shows the fitted curve, the table lists every point.');
+  const { on: slice, off } = splitBySlice(r, chosen, fixed);
+  if (slice.length === 0 && r.points.length > 0 && !answer.error) {
+    showMessage('No measured point has exactly these fixed values: the faded points were measured at other values of them.');
   }
+  const others = Object.keys(fixed).join(', ');
   const t = theme();
   const datasets: ChartDataset<'line' | 'scatter', { x: number; y: number | null }[]>[] = [
     {
@@ -246,6 +249,15 @@ async function draw() {
       pointRadius: 4,
     },
     {
+      type: 'scatter',
+      label: `median at other ${others || 'values'}`,
+      data: off.map((p) => ({ x: p.x, y: p.median })),
+      borderColor: withAlpha(t.points, 0.35),
+      backgroundColor: withAlpha(t.points, 0.15),
+      pointRadius: 3,
+      hidden: off.length === 0,
+    },
+    {
       type: 'line',
       label: `fitted: ${r.expression}`,
       data: xs.map((x, i) => ({ x, y: curve[i] ?? null })),
@@ -273,7 +285,7 @@ async function draw() {
       font: { family: t.font },
       scales: { x: scale(chosen || '(no parameters)'), y: scale(r.what) },
       plugins: {
-        legend: { labels: { color: t.fg, filter: (item) => item.text !== 'Q1' } },
+        legend: { labels: { color: t.fg, filter: (item, d) => item.text !== 'Q1' && (d.datasets[item.datasetIndex ?? 0]?.data.length ?? 0) > 0 } },
         tooltip: { callbacks: { label: (c) => `${c.dataset.label}: (${formatNumber(c.parsed.x)}, ${formatNumber(c.parsed.y)})` } },
         zoom: {
           zoom: { wheel: { enabled: true }, pinch: { enabled: true }, mode: 'xy' },
