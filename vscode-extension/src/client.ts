@@ -142,7 +142,9 @@ export class BeagleClient implements ServerCommands, vscode.Disposable {
       return false;
     }
     try {
-      this.hooks.onStatus(await this.execute<StatusPayload>(ServerCommand.status, []));
+      // Not this.execute: that waits for the start in progress, which is this one.
+      const status = await client.sendRequest(ExecuteCommandRequest.type, { command: ServerCommand.status, arguments: [] });
+      this.hooks.onStatus(status as StatusPayload);
     } catch (e) {
       this.output.appendLine(`beagle.status at start failed: ${e instanceof Error ? e.message : String(e)}`);
     }

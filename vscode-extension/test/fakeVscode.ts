@@ -55,6 +55,11 @@ export const fake = {
   quickPick: (items: unknown[]) => items[0] as unknown,
   messageChoice: undefined as string | undefined,
   statusItems: [] as { id: string; text: string; tooltip: string; command?: string; shown: boolean }[],
+  config: {} as Record<string, unknown>,
+  trusted: true,
+  workspaceFolders: undefined as undefined | { uri: Uri }[],
+  fileContents: new Map<string, string>(),
+  output: [] as string[],
 };
 
 export function reset(): void {
@@ -67,6 +72,11 @@ export function reset(): void {
   fake.quickPick = (items) => items[0];
   fake.messageChoice = undefined;
   fake.statusItems = [];
+  fake.config = {};
+  fake.trusted = true;
+  fake.workspaceFolders = undefined;
+  fake.fileContents.clear();
+  fake.output = [];
 }
 
 function record(api: string, args: unknown[]) {
@@ -92,6 +102,11 @@ export const window = {
     record('showQuickPick', [items, options]);
     return fake.quickPick(items);
   },
+  createOutputChannel: () => ({
+    appendLine: (line: string) => void fake.output.push(line),
+    show: () => record('output.show', []),
+    dispose: () => {},
+  }),
   createStatusBarItem: (id: string) => {
     const item = { id, text: '', tooltip: '', command: undefined as string | undefined, shown: false, name: '',
       show() { item.shown = true; }, dispose() {} };
@@ -103,6 +118,14 @@ export const window = {
 export const workspace = {
   fs: {
     stat: async (uri: Uri) => ({ type: fake.directories.has(uri.path) ? FileType.Directory : FileType.File }),
+    readFile: async (uri: Uri) => new TextEncoder().encode(fake.fileContents.get(uri.path) ?? ''),
+  },
+  getConfiguration: () => ({ get: (key: string) => fake.config[key] }),
+  get isTrusted() {
+    return fake.trusted;
+  },
+  get workspaceFolders() {
+    return fake.workspaceFolders;
   },
   findFiles: async () => fake.files,
   asRelativePath: (u: Uri) => u.path,
