@@ -36,3 +36,14 @@ if command -v nvim >/dev/null || [ -n "${BEAGLE_E2E_REQUIRE_NVIM:-}" ]; then
 else
   echo "nvim is not installed: skipped (.ci/run installs it)"
 fi
+
+# The VS Code extension (vscode-extension/): its unit tests, then the real VS Code (code-server in
+# headless Chromium) driving the packaged extension with the binary above.
+echo "== VS Code extension: unit tests (vscode-extension)"
+(cd vscode-extension && npm ci --no-audit --no-fund --loglevel=error && npm test)
+echo "== end-to-end: the VS Code extension in code-server (tests/vscode)"
+if [ -d tests/vscode/.work ] || [ -n "${BEAGLE_E2E_REQUIRE_VSCODE:-}" ]; then
+  bash tests/vscode/run.sh
+else
+  echo "code-server is not set up: skipped (bash tests/vscode/setup.sh sets it up; .ci/run does)"
+fi
