@@ -93,14 +93,25 @@ const reveal = async (needle) => {
   await input.fill(needle);
   await page.keyboard.press('Enter');
   await page.waitForTimeout(300);
-  await page.keyboard.press('Escape');
-  await page.waitForTimeout(300);
+  await closeFind();
   if (!(await textPos(needle))) throw new Error(`text not on screen: ${needle}`);
 };
 
 let editor;
+const closeFind = async () => {
+  const input = page.locator('.editor-instance .find-widget.visible textarea, .editor-instance .find-widget.visible input').first();
+  for (let i = 0; i < 5 && await input.isVisible(); i++) {
+    await input.focus();
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(300);
+  }
+};
+// Focuses the model's editor by clicking its tab (a click into the text could hit a code lens,
+// which would start an analysis).
 const editorFocus = async () => {
-  await editor.locator('.view-lines').click({ position: { x: 5, y: 5 } });
+  await page.locator('.tab', { hasText: 'fileshare.repository' }).first().click();
+  await page.mouse.move(5, 450); // no tab tooltip left over the editor's hovers
+  await page.waitForTimeout(300);
 };
 // Count of `needle` in the whole document, from the find widget ("1 of 3" / "No results").
 const countInEditor = async (needle) => {
@@ -111,19 +122,28 @@ const countInEditor = async (needle) => {
   await input.fill(needle);
   await page.waitForTimeout(500);
   const count = (await page.locator('.editor-instance .find-widget .matchesCount').first().innerText()).trim();
-  await page.keyboard.press('Escape');
+  await closeFind();
   const m = count.match(/of (\d+)/);
   return m ? Number(m[1]) : 0;
 };
 
+// The hover over `needle` once it contains `want`: the mouse first; every other try, the keyboard
+// (click on the text, then Ctrl+K Ctrl+I = editor.action.showHover).
 const hoverText = async (needle, want, { timeout = 60000 } = {}) => {
   await reveal(needle);
+  let i = 0;
   return retry(`hover over ${needle} showing ${want}`, async () => {
     await page.mouse.move(5, 450);
     await page.waitForTimeout(200);
     const p = await textPos(needle);
     if (!p) throw new Error('not on screen');
-    await page.mouse.move(p.x, p.y);
+    if (i++ % 2 === 0) {
+      await page.mouse.move(p.x, p.y);
+    } else {
+      await page.mouse.click(p.x, p.y);
+      await page.keyboard.press('Control+K');
+      await page.keyboard.press('Control+I');
+    }
     const hover = page.locator('.monaco-hover:visible', { hasText: want }).first();
     await hover.waitFor({ timeout: 4000 });
     return hover.innerText();
@@ -156,8 +176,8 @@ const palette = async (title) => {
     await input.fill('>' + title);
     const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
     await row.waitFor({ timeout: 3000 });
+    await row.click();
   }, { timeout: 30000 });
-  await page.keyboard.press('Enter');
 };
 
 const toast = (re) => page.locator('.notifications-toasts .notification-list-item', { hasText: re });
@@ -281,6 +301,7 @@ try {
       }
       await done.waitFor({ timeout: 1000 });
     }, { timeout: 300000, pause: 500 });
+    await page.waitForTimeout(1000); // the toast fades in
     await shot('08-done');
     return short(await done.innerText());
   }, ['editor context menu: "Beagle: Analyse Component" on BusinessCore']);
@@ -296,23 +317,34 @@ try {
     return `${n} occurrences of files.NUMBER_OF_ELEMENTS`;
   }, ['the analysis ends with a "done" notification']);
 
-  await step('hover over the analysed action shows the expression', async () => {
-    const text = await hoverText('entityName="file loop"', 'files.NUMBER_OF_ELEMENTS', { timeout: 30000 });
+  const ACTION = 'entityName="partition files"';
+  await step('hover over the analysed internal action shows the expression', async () => {
+    const text = await hoverText(ACTION, 'files.NUMBER_OF_ELEMENTS', { timeout: 30000 });
     await shot('10-hover-expression');
+    if (!/InternalAction/.test(text)) throw new Error('hover text: ' + short(text));
     return short(text, 240);
   }, ['the analysis ends with a "done" notification']);
   await page.mouse.move(5, 450);
 
-  let webview;
-  await step('"Beagle: Show Results" opens the results view with a chart and a table', async () => {
+  await step('hover over the analysed loop shows its iteration count', async () => {
+    const text = await hoverText('entityName="file loop"', 'files.NUMBER_OF_ELEMENTS', { timeout: 30000 });
+    await shot('10-hover-loop');
+    if (!/LoopAction/.test(text)) throw new Error('hover text: ' + short(text));
+    return short(text, 240);
+  }, ['the analysis ends with a "done" notification']);
+  await page.mouse.move(5, 450);
+
+  // Show Results with the cursor on `needle`: a webview panel "Beagle Results: <name>" whose
+  // inner iframe (code-server: iframe.webview > iframe#active-frame) has the chart and the table.
+  const showResults = async (needle, name, shotName) => {
     await page.keyboard.press('Escape');
-    const p = await textPos('entityName="file loop"');
+    await reveal(needle);
+    const p = await textPos(needle);
     await page.mouse.click(p.x, p.y);
     await palette('Beagle: Show Results');
-    const tab = page.locator('.tab', { hasText: 'Beagle Results' }).first();
+    const tab = page.locator('.tab', { hasText: `Beagle Results: ${name}` }).first();
     await tab.waitFor({ timeout: 30000 });
-    // code-server: webview = iframe.webview > iframe#active-frame
-    webview = page.frameLocator('iframe.webview.ready').last().frameLocator('iframe#active-frame');
+    const webview = page.frameLocator('iframe.webview.ready:visible').last().frameLocator('iframe#active-frame');
     const rows = webview.locator('#points tbody tr');
     await rows.first().waitFor({ timeout: 30000 });
     const canvas = webview.locator('canvas#chart');
@@ -331,10 +363,40 @@ try {
     const n = await rows.count();
     const title = await tab.innerText();
     const quality = await webview.locator('#quality').innerText().catch(() => '');
-    await page.waitForTimeout(500);
-    await shot('11-results-view');
+    await page.waitForTimeout(800); // chart animation
+    await shot(shotName);
     if (n < 2) throw new Error(`only ${n} rows in #points`);
     return `tab ${short(title)}, ${n} rows, canvas ${drawn.w}x${drawn.h} with ${drawn.painted} painted pixels; quality ${short(quality, 200)}`;
+  };
+
+  await step('"Beagle: Show Results" on the internal action: chart and table', async () => {
+    const r = await showResults(ACTION, 'partition files', '11-results-view');
+    // A big screenshot for the README: side bar hidden, the sash between the groups dragged left.
+    try {
+      await page.keyboard.press('Escape');
+      await editorFocus();
+      await page.keyboard.press('Control+B');
+      await page.waitForTimeout(800);
+      const group = page.locator('.editor-group-container', { has: page.locator('.tab', { hasText: 'Beagle Results' }) }).first();
+      const box = await group.boundingBox();
+      await page.mouse.move(box.x, 450);
+      await page.mouse.down();
+      await page.mouse.move(box.x - 200, 450, { steps: 5 });
+      await page.mouse.move(380, 450, { steps: 5 });
+      await page.mouse.up();
+      await page.waitForTimeout(1500);
+      await shot('12-results-view-wide');
+      await editorFocus();
+      await page.keyboard.press('Control+B');
+      await page.waitForTimeout(500);
+    } catch (e) { log('(no wide screenshot: ' + e.message.split('\n')[0] + ')'); await page.keyboard.press('Escape'); }
+    return r;
+  }, ['the analysis ends with a "done" notification']);
+
+  await step('"Beagle: Show Results" on the loop: chart and table', async () => {
+    await editorFocus();
+    await page.keyboard.press('Control+Home');
+    return showResults('entityName="file loop"', 'file loop', '13-results-view-loop');
   }, ['the analysis ends with a "done" notification']);
 } catch (e) {
   failed++; failures.push('driver');

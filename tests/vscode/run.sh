@@ -100,8 +100,8 @@ curl -sf "http://127.0.0.1:$port/healthz" >/dev/null || { echo "tests/vscode: co
 s=$(date +%s)
 set +e
 PW_CORE="$W/pw/node_modules/playwright-core" timeout 900 "$N24/bin/node" "$here/e2e.mjs" \
-  "http://127.0.0.1:$port" "$tmp/fileshare" "$ART"
-rc=$?
+  "http://127.0.0.1:$port" "$tmp/fileshare" "$ART" 2>&1 | tee "$ART/e2e.log"
+rc=${PIPESTATUS[0]}
 set -e
 echo "tests/vscode: driver $(( $(date +%s) - s )) s; artifacts in $ART" >&2
 exit $rc
