@@ -40,7 +40,9 @@ fi
 # The VS Code extension (vscode-extension/): its unit tests, then the real VS Code (code-server in
 # headless Chromium) driving the packaged extension with the binary above.
 echo "== VS Code extension: unit tests (vscode-extension)"
-(cd vscode-extension && npm ci --no-audit --no-fund --loglevel=error && npm test)
+# BEAGLE_BIN: its integration test runs the release binary built above.
+ext_bin="${BEAGLE_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/release/beagle}"
+(cd vscode-extension && npm ci --no-audit --no-fund --loglevel=error && BEAGLE_BIN="$ext_bin" npm test)
 echo "== end-to-end: the VS Code extension in code-server (tests/vscode)"
 if [ -d tests/vscode/.work ] || [ -n "${BEAGLE_E2E_REQUIRE_VSCODE:-}" ]; then
   bash tests/vscode/run.sh
