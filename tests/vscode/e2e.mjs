@@ -228,6 +228,7 @@ try {
 
   await step('hover over a component shows a Beagle hover', async () => {
     const text = await hoverText('entityName="BusinessCore"', 'BusinessCore');
+    await page.waitForTimeout(800); // the hover fades in
     await shot('02-hover-component');
     if (!/BasicComponent|SEFFs|Not analysed/.test(text)) throw new Error('hover text: ' + short(text));
     return short(text);
@@ -320,6 +321,7 @@ try {
   const ACTION = 'entityName="partition files"';
   await step('hover over the analysed internal action shows the expression', async () => {
     const text = await hoverText(ACTION, 'files.NUMBER_OF_ELEMENTS', { timeout: 30000 });
+    await page.waitForTimeout(800); // the hover fades in
     await shot('10-hover-expression');
     if (!/InternalAction/.test(text)) throw new Error('hover text: ' + short(text));
     return short(text, 240);
@@ -328,6 +330,7 @@ try {
 
   await step('hover over the analysed loop shows its iteration count', async () => {
     const text = await hoverText('entityName="file loop"', 'files.NUMBER_OF_ELEMENTS', { timeout: 30000 });
+    await page.waitForTimeout(800); // the hover fades in
     await shot('10-hover-loop');
     if (!/LoopAction/.test(text)) throw new Error('hover text: ' + short(text));
     return short(text, 240);
@@ -384,6 +387,7 @@ try {
       await page.mouse.move(box.x - 200, 450, { steps: 5 });
       await page.mouse.move(380, 450, { steps: 5 });
       await page.mouse.up();
+      await page.mouse.move(700, 880); // off the sash (it is drawn highlighted under the mouse)
       await page.waitForTimeout(1500);
       await shot('12-results-view-wide');
       await editorFocus();
