@@ -402,6 +402,60 @@ try {
     await page.keyboard.press('Control+Home');
     return showResults('entityName="file loop"', 'file loop', '13-results-view-loop');
   }, ['the analysis ends with a "done" notification']);
+
+  // The whole repository from the explorer's context menu, then pause, resume and abort from the
+  // palette, read off the status bar item and the outcome notification.
+  const statusItem = page.locator('.statusbar-item', { hasText: /Beagle/ }).first();
+  await step('explorer menu "Beagle: Analyse Repository" starts an analysis', async () => {
+    await page.keyboard.press('Escape');
+    // dismiss old notifications, so that the next outcome is the one seen
+    await palette('Notifications: Clear All Notifications').catch(() => {});
+    const file = page.getByRole('treeitem', { name: 'fileshare.repository' }).first();
+    const item = page.getByRole('menuitem', { name: 'Beagle: Analyse Repository' });
+    await retry('explorer menu entry', async () => {
+      await file.click({ button: 'right' });
+      try { await item.first().waitFor({ timeout: 2500 }); } catch (e) { await page.keyboard.press('Escape'); throw e; }
+    }, { timeout: 60000 });
+    await item.first().click();
+    await retry('running', async () => {
+      const t = await statusItem.innerText();
+      if (!/%/.test(t)) throw new Error('status bar: ' + t);
+    }, { timeout: 30000, pause: 250 });
+    await shot('14-repository-running');
+    return short(await statusItem.innerText());
+  }, ['the analysis ends with a "done" notification']);
+
+  await step('"Beagle: Pause Analysis" pauses it (status bar)', async () => {
+    await palette('Beagle: Pause Analysis');
+    await retry('paused', async () => {
+      const t = await statusItem.innerText();
+      if (!/paused/i.test(t)) throw new Error('status bar: ' + t);
+    }, { timeout: 30000, pause: 250 });
+    await shot('15-paused');
+    return short(await statusItem.innerText());
+  }, ['explorer menu "Beagle: Analyse Repository" starts an analysis']);
+
+  await step('"Beagle: Resume Analysis" resumes it', async () => {
+    await palette('Beagle: Resume Analysis');
+    await retry('resumed', async () => {
+      const t = await statusItem.innerText();
+      if (/paused/i.test(t)) throw new Error('status bar: ' + t);
+    }, { timeout: 30000, pause: 250 });
+    return short(await statusItem.innerText());
+  }, ['"Beagle: Pause Analysis" pauses it (status bar)']);
+
+  await step('"Beagle: Abort Analysis" aborts it (notification)', async () => {
+    await palette('Beagle: Abort Analysis');
+    const aborted = toast(/Beagle: .*aborted/).first();
+    await aborted.waitFor({ timeout: 60000 });
+    await page.waitForTimeout(800);
+    await shot('16-aborted');
+    await retry('idle', async () => {
+      const t = await statusItem.innerText();
+      if (/%|paused/.test(t)) throw new Error('status bar: ' + t);
+    }, { timeout: 30000, pause: 250 });
+    return short(await aborted.innerText());
+  }, ['explorer menu "Beagle: Analyse Repository" starts an analysis']);
 } catch (e) {
   failed++; failures.push('driver');
   log('FAIL driver: ' + e.message.split('\n')[0]);
