@@ -335,7 +335,9 @@ export class Commands {
     return { uri, element: element ?? null };
   }
 
-  /** Files are opened (and shown) first: the server works on open documents (didOpen). */
+  /** Files are opened first: the server works on open documents (didOpen). Opening is enough
+   * (the language client syncs every open document, shown or not); showing it would cover
+   * whatever the active editor group holds, the results view say. */
   private async openIfFile(uri: vscode.Uri): Promise<void> {
     let isFile = true;
     try {
@@ -343,7 +345,7 @@ export class Commands {
     } catch {
       // Unknown: let the server say what is wrong with it.
     }
-    if (isFile) await vscode.window.showTextDocument(uri, { preview: false, preserveFocus: true });
+    if (isFile) await vscode.workspace.openTextDocument(uri);
   }
 
   private async pickRepositoryFile(): Promise<vscode.Uri | undefined> {

@@ -99,19 +99,20 @@ describe('contributed commands', () => {
 });
 
 describe('analyse repository', () => {
-  it('turns the explorer Uri into a string after opening the file', async () => {
+  it('turns the explorer Uri into a string after opening the file, without showing it', async () => {
     const { sent, run } = setup();
     await run(Command.analyseRepository, REPO);
     expect(sent).toEqual([{ command: 'beagle.analyseRepository', args: ['file:///ws/model/files.repository'] }]);
-    const open = fake.calls.find((c) => c.api === 'showTextDocument');
-    expect(open?.args[0]).toBe(REPO);
+    const open = fake.calls.findIndex((c) => c.api === 'openTextDocument');
+    expect(fake.calls[open]?.args[0]).toBe(REPO);
+    expect(fake.calls.some((c) => c.api === 'showTextDocument')).toBe(false);
   });
 
   it('does not open a folder, and passes its URI', async () => {
     const { sent, run } = setup();
     fake.directories.add('/ws/model');
     await run(Command.analyseRepository, Uri.file('/ws/model'));
-    expect(fake.calls.some((c) => c.api === 'showTextDocument')).toBe(false);
+    expect(fake.calls.some((c) => c.api === 'openTextDocument')).toBe(false);
     expect(sent[0].args).toEqual(['file:///ws/model']);
   });
 

@@ -218,7 +218,6 @@ async function draw() {
   if (slice.length === 0 && r.points.length > 0 && !answer.error) {
     showMessage('No measured point has exactly these fixed values: the faded points were measured at other values of them.');
   }
-  const others = Object.keys(fixed).join(', ');
   const t = theme();
   const datasets: ChartDataset<'line' | 'scatter', { x: number; y: number | null }[]>[] = [
     {
@@ -250,7 +249,9 @@ async function draw() {
     },
     {
       type: 'scatter',
-      label: `median at other ${others || 'values'}`,
+      // Short legend labels: a long one is wider than a narrow panel, and Chart.js centres it,
+      // cutting both ends. The details are in the tooltip and in #quality.
+      label: 'median, others differ',
       data: off.map((p) => ({ x: p.x, y: p.median })),
       borderColor: withAlpha(t.points, 0.35),
       backgroundColor: withAlpha(t.points, 0.15),
@@ -259,7 +260,7 @@ async function draw() {
     },
     {
       type: 'line',
-      label: `fitted: ${r.expression}`,
+      label: 'fitted',
       data: xs.map((x, i) => ({ x, y: curve[i] ?? null })),
       borderColor: t.curve,
       backgroundColor: t.curve,
