@@ -150,6 +150,17 @@ const hoverText = async (needle, want, { timeout = 60000 } = {}) => {
   }, { timeout });
 };
 
+// Clicks a context-menu entry; a click while the menu is still settling is sometimes lost (the
+// menu stays open with the entry highlighted), so click again, then try Enter, while it is open.
+const clickMenuItem = async (item) => {
+  for (let i = 0; i < 4; i++) {
+    if (i === 3) { await page.keyboard.press('Enter'); }
+    else { try { await item.click({ timeout: 5000 }); } catch (e) { if (!(await item.isVisible())) return; } }
+    try { await item.waitFor({ state: 'hidden', timeout: 1500 }); return; } catch (e) { log(`(menu entry still open after try ${i + 1})`); }
+  }
+  throw new Error('the context menu entry does not react');
+};
+
 // Right-clicks `needle` in the editor until the context menu shows `entry` (context-menu
 // contributions appear a few seconds after the workbench, when the extension host has scanned).
 const editorMenu = async (needle, entry, shotName) => {
@@ -163,7 +174,7 @@ const editorMenu = async (needle, entry, shotName) => {
     try { await item.first().waitFor({ timeout: 2500 }); } catch (e) { await page.keyboard.press('Escape'); throw e; }
   }, { timeout: 60000 });
   if (shotName) await shot(shotName);
-  await item.first().click();
+  await clickMenuItem(item.first());
 };
 
 // Runs a command through the command palette (F1), by its title.
@@ -416,11 +427,14 @@ try {
       await file.click({ button: 'right' });
       try { await item.first().waitFor({ timeout: 2500 }); } catch (e) { await page.keyboard.press('Escape'); throw e; }
     }, { timeout: 60000 });
-    await item.first().click();
+    await clickMenuItem(item.first());
     await retry('running', async () => {
       const t = await statusItem.innerText();
-      if (!/%/.test(t)) throw new Error('status bar: ' + t);
-    }, { timeout: 30000, pause: 250 });
+      if (!/%/.test(t)) {
+        const toasts = await page.locator('.notifications-toasts .notification-list-item').allInnerTexts();
+        throw new Error('status bar: ' + t + '; notifications: ' + toasts.map((x) => short(x, 120)).join(' | '));
+      }
+    }, { timeout: 60000, pause: 250 });
     await shot('14-repository-running');
     return short(await statusItem.innerText());
   }, ['the analysis ends with a "done" notification']);
