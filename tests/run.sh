@@ -36,3 +36,16 @@ if command -v nvim >/dev/null || [ -n "${BEAGLE_E2E_REQUIRE_NVIM:-}" ]; then
 else
   echo "nvim is not installed: skipped (.ci/run installs it)"
 fi
+
+# The VS Code extension (vscode-extension/): its unit tests, then the real VS Code (code-server in
+# headless Chromium) driving the packaged extension with the binary above.
+echo "== VS Code extension: unit tests (vscode-extension)"
+# BEAGLE_BIN: its integration test runs the release binary built above.
+ext_bin="${BEAGLE_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/release/beagle}"
+(cd vscode-extension && npm ci --no-audit --no-fund --loglevel=error && BEAGLE_BIN="$ext_bin" npm test)
+echo "== end-to-end: the VS Code extension in code-server (tests/vscode)"
+if [ -d tests/vscode/.work ] || [ -n "${BEAGLE_E2E_REQUIRE_VSCODE:-}" ]; then
+  bash tests/vscode/run.sh
+else
+  echo "code-server is not set up: skipped (bash tests/vscode/setup.sh sets it up; .ci/run does)"
+fi

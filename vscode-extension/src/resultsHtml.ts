@@ -1,0 +1,70 @@
+// The results webview's HTML: no remote content, a CSP that allows only our bundled script
+// (with a fresh nonce) and our inline style. Pure so the CSP is unit-tested.
+
+export function nonce(random: () => number = Math.random): string {
+  const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  let s = '';
+  for (let i = 0; i < 32; i++) s += chars[Math.floor(random() * chars.length)];
+  return s;
+}
+
+export function resultsHtml(opts: { cspSource: string; nonce: string; scriptUri: string; title: string }): string {
+  const { cspSource, nonce: n, scriptUri } = opts;
+  const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const csp = [
+    "default-src 'none'",
+    `img-src ${cspSource} data:`,
+    `style-src ${cspSource} 'nonce-${n}'`,
+    `font-src ${cspSource}`,
+    `script-src 'nonce-${n}'`,
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>${esc(opts.title)}</title>
+<style nonce="${n}">
+  body { color: var(--vscode-foreground); background: var(--vscode-editor-background);
+         font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); padding: 0 16px 16px; }
+  h1 { font-size: 1.3em; font-weight: 600; }
+  .controls { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; margin-bottom: 8px; }
+  select, input, button { font-family: inherit; font-size: inherit; }
+  select, input { color: var(--vscode-input-foreground); background: var(--vscode-input-background);
+                  border: 1px solid var(--vscode-input-border, var(--vscode-panel-border)); padding: 2px 4px; }
+  select { color: var(--vscode-dropdown-foreground); background: var(--vscode-dropdown-background);
+           border-color: var(--vscode-dropdown-border, var(--vscode-panel-border)); }
+  input[type=number] { width: 8em; }
+  button { color: var(--vscode-button-foreground); background: var(--vscode-button-background);
+           border: none; padding: 4px 10px; cursor: pointer; }
+  button:hover { background: var(--vscode-button-hoverBackground); }
+  #fixed { display: flex; flex-wrap: wrap; gap: 12px; }
+  .chart-box { position: relative; height: 420px; margin: 8px 0 16px; }
+  #message { color: var(--vscode-descriptionForeground); margin: 4px 0; }
+  table { border-collapse: collapse; margin: 8px 0 16px; }
+  th, td { border: 1px solid var(--vscode-panel-border, #8884); padding: 2px 8px; text-align: right; }
+  th { background: var(--vscode-editorWidget-background); }
+  #quality th { text-align: left; }
+  #quality td { text-align: left; }
+  td.expression { font-family: var(--vscode-editor-font-family); }
+</style>
+</head>
+<body>
+<h1 id="title">${esc(opts.title)}</h1>
+<div class="controls">
+  <label>Result <select id="result"></select></label>
+  <label>Parameter <select id="parameter"></select></label>
+  <button id="reset-zoom" type="button" title="Undo zoom and pan">Reset zoom</button>
+</div>
+<div class="controls" id="fixed" hidden></div>
+<div id="message" hidden></div>
+<div class="chart-box"><canvas id="chart" aria-label="Measured medians, quartile band and fitted curve"></canvas></div>
+<h2>Quality</h2>
+<table id="quality"></table>
+<h2>Measured points</h2>
+<table id="points"></table>
+<script nonce="${n}" src="${scriptUri}"></script>
+</body>
+</html>`;
+}

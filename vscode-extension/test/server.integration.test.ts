@@ -1,0 +1,104 @@
+// Runs the real `beagle lsp --stdio` (only when BEAGLE_BIN names it) with the options the
+// extension sends, and drives the protocol the extension relies on: elementAt at a cursor, an
+// analysis with beagle/status notifications, elementResults, and beagle.evaluate over the grid
+// and bindings the results view builds. Uses the recorded-events example, so no Java runs.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PCM_LANGUAGES } from '../src/documentSelector';
+import type { ElementAt, ElementResults, EvaluateResult, QueuedJob, StatusPayload } from '../src/protocol';
+import { initializationOptions, readSettings } from '../src/settings';
+import { bindings, defaultFixed, gridFor, parameterNames, pointBindings } from '../src/webview/model';
+
+const bin = process.env.BEAGLE_BIN;
+const fixture = new URL('../../fixtures/events-example', import.meta.url).pathname;
+
+describe.skipIf(!bin)('beagle lsp (BEAGLE_BIN)', () => {
+  let ws: string;
+  let server: ChildProcess;
+  let conn: MessageConnection;
+  const statuses: StatusPayload[] = [];
+  const shown: string[] = [];
+  let repo: string;
+  let text: string;
+  const exec = <T,>(command: string, args: unknown[]) => conn.sendRequest('workspace/executeCommand', { command, arguments: args }) as Promise<T>;
+
+  beforeAll(async () => {
+    ws = mkdtempSync(join(tmpdir(), 'beagle-ext-'));
+    cpSync(fixture, ws, { recursive: true });
+    server = spawn(bin!, ['lsp', '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, BEAGLE_STATE_DIR: join(ws, '.state') } });
+    conn = createMessageConnection(new StreamMessageReader(server.stdout!), new StreamMessageWriter(server.stdin!));
+    conn.onNotification('beagle/status', (p: StatusPayload) => void statuses.push(p));
+    conn.onNotification('window/showMessage', (p: { message: string }) => void shown.push(p.message));
+    conn.onRequest('window/workDoneProgress/create', () => null);
+    conn.onRequest('workspace/applyEdit', () => ({ applied: true }));
+    conn.onRequest('window/showMessageRequest', () => null);
+    conn.onRequest('workspace/configuration', () => []);
+    conn.onRequest('client/registerCapability', () => null);
+    conn.listen();
+    const settings = readSettings((k) => ({ trust: 'ask', seed: 1 })[k]);
+    await conn.sendRequest('initialize', {
+      processId: process.pid,
+      rootUri: pathToFileURL(ws).toString(),
+      workspaceFolders: [{ uri: pathToFileURL(ws).toString(), name: 'ws' }],
+      capabilities: { window: { workDoneProgress: true, showMessage: { messageActionItem: { additionalPropertiesSupport: false } } }, workspace: { workspaceEdit: { documentChanges: true } } },
+      initializationOptions: initializationOptions(settings, true),
+    });
+    await conn.sendNotification('initialized', {});
+    const path = join(ws, 'FileShare.repository');
+    repo = pathToFileURL(path).toString();
+    text = readFileSync(path, 'utf8');
+    await conn.sendNotification('textDocument/didOpen', { textDocument: { uri: repo, languageId: PCM_LANGUAGES[0], version: 1, text } });
+  }, 30_000);
+
+  afterAll(async () => {
+    try {
+      await conn.sendRequest('shutdown');
+      await conn.sendNotification('exit');
+    } catch {
+      server?.kill();
+    }
+    conn?.dispose();
+    rmSync(ws, { recursive: true, force: true });
+  });
+
+  const positionOf = (needle: string) => {
+    const before = text.slice(0, text.indexOf(needle)).split('\n');
+    return { line: before.length - 1, character: before[before.length - 1].length };
+  };
+
+  it('finds the action and component at a cursor', async () => {
+    const at = await exec<ElementAt>('beagle.elementAt', [repo, positionOf('entityName="hash"')]);
+    expect(at).toMatchObject({ kind: 'action', id: '_fs_hash', name: 'hash', component: '_fs_FileShare', componentName: 'FileShare' });
+  });
+
+  it('analyses a component, reports status, and the results view can draw the fitted curve', async () => {
+    const job = await exec<QueuedJob>('beagle.analyseComponent', [repo, '_fs_FileShare']);
+    expect(job.queued).toBe(true);
+    const deadline = Date.now() + 240_000;
+    while (!statuses.some((s) => s.running === null && typeof s.last === 'string') && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(statuses.some((s) => s.running?.label === job.label)).toBe(true);
+    expect(statuses.at(-1)?.last).toMatch(/done/);
+    expect(shown.some((m) => m.startsWith(`Beagle: ${job.label} done: `))).toBe(true);
+
+    const data = await exec<ElementResults>('beagle.elementResults', [repo, '_fs_hash']);
+    expect(data.name).toBe('hash');
+    expect(data.results.length).toBeGreaterThan(0);
+    const r = data.results[0];
+    const names = parameterNames(r);
+    expect(names).toContain('size.VALUE');
+    const xs = gridFor(r, 'size.VALUE');
+    const curve = await exec<EvaluateResult>('beagle.evaluate', [{ expression: r.expression, bindings: bindings(xs, 'size.VALUE', defaultFixed(r, 'size.VALUE')) }]);
+    expect(curve.values).toHaveLength(xs.length);
+    expect(curve.values.every((v) => typeof v === 'number' && Number.isFinite(v))).toBe(true);
+    const atPoints = await exec<EvaluateResult>('beagle.evaluate', [{ expression: r.expression, bindings: pointBindings(r) }]);
+    expect(atPoints.values.every((v) => typeof v === 'number')).toBe(true);
+  }, 300_000);
+});

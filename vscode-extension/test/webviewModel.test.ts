@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import type { FittedResult } from '../src/protocol';
+import {
+  bindings,
+  defaultFixed,
+  defaultParameter,
+  defaultValue,
+  formatNumber,
+  grid,
+  gridFor,
+  parameterNames,
+  pointBindings,
+  pointsOnSlice,
+  splitBySlice,
+  qualityRows,
+  tableRows,
+} from '../src/webview/model';
+
+const pt = (n: number, files: number, size: number, median: number) => ({
+  parameters: [
+    ['files.NUMBER_OF_ELEMENTS', files],
+    ['size.VALUE', size],
+  ] as [string, number][],
+  n,
+  median,
+  q1: median * 0.9,
+  q3: median * 1.1,
+});
+
+const result: FittedResult = {
+  element: 'act1',
+  action: 'act1',
+  actionName: 'read',
+  what: 'CPU demand (ms)',
+  expression: '0.5 * files.NUMBER_OF_ELEMENTS * size.VALUE',
+  guard: null,
+  status: 'Final',
+  r2: 0.987,
+  relative_error: 0.042,
+  samples: 90,
+  parameter_ranges: [
+    ['files.NUMBER_OF_ELEMENTS', 1, 100],
+    ['size.VALUE', 10, 40],
+  ],
+  points: [pt(10, 1, 10, 5), pt(10, 50, 10, 250), pt(10, 100, 10, 500), pt(10, 1, 20, 10), pt(10, 100, 20, 1000), pt(10, 50, 40, 1000)],
+};
+
+describe('results model', () => {
+  it('lists the parameters, ranges first', () => {
+    expect(parameterNames(result)).toEqual(['files.NUMBER_OF_ELEMENTS', 'size.VALUE']);
+    const extra = { ...result, parameter_ranges: [] as [string, number, number][] };
+    expect(parameterNames(extra)).toEqual(['files.NUMBER_OF_ELEMENTS', 'size.VALUE']);
+  });
+
+  it('shows first a parameter the expression uses', () => {
+    expect(defaultParameter(result)).toBe('files.NUMBER_OF_ELEMENTS');
+    expect(defaultParameter({ ...result, expression: '2.0E-5 * size.VALUE + 0.3' })).toBe('size.VALUE');
+    // A name inside a longer one does not count.
+    expect(defaultParameter({ ...result, expression: 'xsize.VALUE + 1' })).toBe('files.NUMBER_OF_ELEMENTS');
+    expect(defaultParameter({ ...result, parameter_ranges: [], points: [] })).toBe('');
+  });
+
+  it('makes an evenly spaced grid including both ends', () => {
+    expect(grid(0, 10, 6)).toEqual([0, 2, 4, 6, 8, 10]);
+    expect(grid(3, 3, 50)).toEqual([3]);
+    expect(grid(0, 1, 100)).toHaveLength(100);
+    expect(grid(0, 1, 100).at(-1)).toBe(1);
+    expect(grid(NaN, 1)).toEqual([]);
+  });
+
+  it('grids a parameter over its measured range and through every measured value', () => {
+    const xs = gridFor(result, 'size.VALUE', 4); // 10, 20, 30, 40 already contain 20 and 40
+    expect(xs).toEqual([10, 20, 30, 40]);
+    const ys = gridFor(result, 'files.NUMBER_OF_ELEMENTS', 3); // 1, 50.5, 100 + measured 50
+    expect(ys).toEqual([1, 50, 50.5, 100]);
+  });
+
+  it('holds the other parameters at their median measured value', () => {
+    expect(defaultValue(result, 'size.VALUE')).toBe(20); // measured 10, 20, 40
+    expect(defaultValue(result, 'files.NUMBER_OF_ELEMENTS')).toBe(50); // measured 1, 50, 100
+    expect(defaultFixed(result, 'files.NUMBER_OF_ELEMENTS')).toEqual({ 'size.VALUE': 20 });
+    const noPoints = { ...result, points: [] };
+    expect(defaultValue(noPoints, 'size.VALUE')).toBe(25); // middle of the range
+  });
+
+  it('builds one binding per x with the others fixed', () => {
+    expect(bindings([1, 2], 'files.NUMBER_OF_ELEMENTS', { 'size.VALUE': 20 })).toEqual([
+      { 'size.VALUE': 20, 'files.NUMBER_OF_ELEMENTS': 1 },
+      { 'size.VALUE': 20, 'files.NUMBER_OF_ELEMENTS': 2 },
+    ]);
+    // A stale fixed value of the chosen parameter never overrides the x.
+    expect(bindings([7], 'a', { a: 1, b: 2 })).toEqual([{ a: 7, b: 2 }]);
+  });
+
+  it('draws only the points on the slice, sorted by the chosen parameter', () => {
+    const slice = pointsOnSlice(result, 'files.NUMBER_OF_ELEMENTS', { 'size.VALUE': 20 });
+    expect(slice.map((p) => [p.x, p.median])).toEqual([
+      [1, 10],
+      [100, 1000],
+    ]);
+    expect(pointsOnSlice(result, 'files.NUMBER_OF_ELEMENTS', { 'size.VALUE': 33 })).toEqual([]);
+    expect(pointsOnSlice(result, 'size.VALUE', { 'files.NUMBER_OF_ELEMENTS': 1 }).map((p) => p.x)).toEqual([10, 20]);
+  });
+
+  it('keeps the points off the slice apart, for the faded series', () => {
+    const { on, off } = splitBySlice(result, 'size.VALUE', { 'files.NUMBER_OF_ELEMENTS': 50 });
+    expect(on.map((p) => [p.x, p.median])).toEqual([
+      [10, 250],
+      [40, 1000],
+    ]);
+    expect(off.map((p) => p.x)).toEqual([10, 10, 20, 20]);
+    expect(on.length + off.length).toBe(result.points.length);
+  });
+
+  it('tabulates every point with the fitted value at its own parameters', () => {
+    expect(pointBindings(result)[1]).toEqual({ 'files.NUMBER_OF_ELEMENTS': 50, 'size.VALUE': 10 });
+    const fitted = result.points.map((_, i) => (i === 2 ? null : i * 1.5));
+    const rows = tableRows(result, fitted);
+    expect(rows).toHaveLength(6);
+    expect(rows[1]).toEqual({ parameters: [50, 10], n: 10, median: 250, q1: 225, q3: 275, fitted: 1.5 });
+    expect(rows[2].fitted).toBeNull();
+    expect(tableRows(result, null)[0].fitted).toBeNull();
+  });
+
+  it('formats numbers and quality figures', () => {
+    expect(formatNumber(1234.5678)).toBe('1235');
+    expect(formatNumber(0.1234567)).toBe('0.1235');
+    expect(formatNumber(12345678)).toBe('1.235e+7');
+    expect(formatNumber(null)).toBe('–');
+    expect(formatNumber(NaN)).toBe('–');
+    expect(Object.fromEntries(qualityRows(result))).toEqual({
+      Expression: '0.5 * files.NUMBER_OF_ELEMENTS * size.VALUE',
+      'R²': '0.987',
+      'Relative error': '4.2 %',
+      Samples: '90',
+      Status: 'Final',
+    });
+  });
+});
