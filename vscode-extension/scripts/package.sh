@@ -36,5 +36,5 @@ npm run build
 
 out_dir="$repo_dir/target/vscode"
 mkdir -p "$out_dir"
-npx vsce package --target linux-x64 --out "$out_dir/beagle-linux-x64.vsix"
+npx vsce package --allow-missing-repository --target linux-x64 --out "$out_dir/beagle-linux-x64.vsix"
 echo "package.sh: wrote $out_dir/beagle-linux-x64.vsix"
