@@ -417,6 +417,11 @@ try {
   // The whole repository from the explorer's context menu, then pause, resume and abort from the
   // palette, read off the status bar item and the outcome notification.
   const statusItem = page.locator('.statusbar-item', { hasText: /Beagle/ }).first();
+  // Polls the status bar item until its text passes `ok`.
+  const statusUntil = (what, ok) => retry(what, async () => {
+    const t = await statusItem.innerText();
+    if (!ok(t)) throw new Error('status bar: ' + t);
+  }, { timeout: 30000, pause: 250 });
   await step('explorer menu "Beagle: Analyse Repository" starts an analysis', async () => {
     await page.keyboard.press('Escape');
     // dismiss old notifications, so that the next outcome is the one seen
@@ -441,20 +446,14 @@ try {
 
   await step('"Beagle: Pause Analysis" pauses it (status bar)', async () => {
     await palette('Beagle: Pause Analysis');
-    await retry('paused', async () => {
-      const t = await statusItem.innerText();
-      if (!/paused/i.test(t)) throw new Error('status bar: ' + t);
-    }, { timeout: 30000, pause: 250 });
+    await statusUntil('paused', (t) => /paused/i.test(t));
     await shot('15-paused');
     return short(await statusItem.innerText());
   }, ['explorer menu "Beagle: Analyse Repository" starts an analysis']);
 
   await step('"Beagle: Resume Analysis" resumes it', async () => {
     await palette('Beagle: Resume Analysis');
-    await retry('resumed', async () => {
-      const t = await statusItem.innerText();
-      if (/paused/i.test(t)) throw new Error('status bar: ' + t);
-    }, { timeout: 30000, pause: 250 });
+    await statusUntil('resumed', (t) => !/paused/i.test(t));
     return short(await statusItem.innerText());
   }, ['"Beagle: Pause Analysis" pauses it (status bar)']);
 
@@ -464,10 +463,7 @@ try {
     await aborted.waitFor({ timeout: 60000 });
     await page.waitForTimeout(800);
     await shot('16-aborted');
-    await retry('idle', async () => {
-      const t = await statusItem.innerText();
-      if (/%|paused/.test(t)) throw new Error('status bar: ' + t);
-    }, { timeout: 30000, pause: 250 });
+    await statusUntil('idle', (t) => !/%|paused/.test(t));
     return short(await aborted.innerText());
   }, ['explorer menu "Beagle: Analyse Repository" starts an analysis']);
 } catch (e) {

@@ -4,16 +4,8 @@
 
 mod support;
 
-use serde_json::{json, Value};
-use support::{apply_edits, find, fixture_copy, uri, Client};
-
-async fn command(c: &mut Client, name: &str, args: Value) -> Result<Value, Value> {
-    c.request(
-        "workspace/executeCommand",
-        json!({ "command": name, "arguments": args }),
-    )
-    .await
-}
+use serde_json::json;
+use support::{apply_edits, command, find, fixture_open, fixture_open_answering, uri, Client};
 
 fn progress_kinds(c: &Client) -> Vec<String> {
     c.messages("$/progress")
@@ -24,13 +16,7 @@ fn progress_kinds(c: &Client) -> Vec<String> {
 
 /// A server on a copy of the events example, its repository open: (folder, repository, text, client).
 async fn example_open() -> (tempfile::TempDir, std::path::PathBuf, String, Client) {
-    let ws = fixture_copy("events-example");
-    let path = ws.path().join("FileShare.repository");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let mut c = Client::new();
-    c.initialize(ws.path(), json!({})).await;
-    c.open(&path, &text).await;
-    (ws, path, text, c)
+    fixture_open("events-example", "FileShare.repository", json!({})).await
 }
 
 async fn wait_for_end(c: &Client, secs: u64) {
@@ -204,15 +190,10 @@ async fn results_are_written_against_the_current_text_and_a_refused_edit_is_retr
 
 #[tokio::test]
 async fn launches_run_only_in_a_trusted_workspace() {
-    let ws = fixture_copy("fileshare");
     let state = tempfile::tempdir().unwrap();
     std::env::set_var("BEAGLE_STATE_DIR", state.path());
-    let path = ws.path().join("model").join("fileshare.repository");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let mut c = Client::new();
-    c.answers.lock().unwrap().message_action = Some("Not now".into());
-    c.initialize(ws.path(), json!({})).await;
-    c.open(&path, &text).await;
+    let (ws, path, _text, mut c) =
+        fixture_open_answering("fileshare", "model/fileshare.repository", json!({}), Some("Not now")).await;
     command(&mut c, "beagle.analyseRepository", json!([uri(&path)]))
         .await
         .unwrap();

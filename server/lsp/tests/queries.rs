@@ -5,24 +5,10 @@
 mod support;
 
 use serde_json::{json, Value};
-use support::{find, fixture_copy, uri, Client};
-
-async fn command(c: &mut Client, name: &str, args: Value) -> Result<Value, Value> {
-    c.request(
-        "workspace/executeCommand",
-        json!({ "command": name, "arguments": args }),
-    )
-    .await
-}
+use support::{command, find, fixture_open, fixture_open_answering, uri, Client};
 
 async fn example_open(options: Value) -> (tempfile::TempDir, std::path::PathBuf, String, Client) {
-    let ws = fixture_copy("events-example");
-    let path = ws.path().join("FileShare.repository");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let mut c = Client::new();
-    c.initialize(ws.path(), options).await;
-    c.open(&path, &text).await;
-    (ws, path, text, c)
+    fixture_open("events-example", "FileShare.repository", options).await
 }
 
 async fn element_at(c: &mut Client, path: &std::path::Path, line: u32, character: u32) -> Value {
@@ -211,17 +197,16 @@ async fn element_results_and_status_notifications_follow_an_analysis() {
 
 #[tokio::test]
 async fn an_untrusted_workspace_runs_no_launch_and_asks_nothing() {
-    let ws = fixture_copy("fileshare");
     let state = tempfile::tempdir().unwrap();
     std::env::set_var("BEAGLE_STATE_DIR", state.path());
-    let path = ws.path().join("model").join("fileshare.repository");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let mut c = Client::new();
     // Even with an "allow" answer at hand, a denying policy asks nothing and runs nothing.
-    c.answers.lock().unwrap().message_action = Some("Allow and remember".into());
-    c.initialize(ws.path(), json!({ "launchPolicy": "deny", "trustedWorkspace": true }))
-        .await;
-    c.open(&path, &text).await;
+    let (ws, path, _text, mut c) = fixture_open_answering(
+        "fileshare",
+        "model/fileshare.repository",
+        json!({ "launchPolicy": "deny", "trustedWorkspace": true }),
+        Some("Allow and remember"),
+    )
+    .await;
     command(&mut c, "beagle.analyseRepository", json!([uri(&path)]))
         .await
         .unwrap();

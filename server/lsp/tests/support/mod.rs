@@ -7,7 +7,7 @@
 use beagle_lsp::server::Beagle;
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tower::{Service, ServiceExt};
@@ -265,4 +265,43 @@ pub fn apply_edits(text: &str, edits: &[Value]) -> String {
     }
     out.push_str(&text[at..]);
     out
+}
+
+/// `workspace/executeCommand` with `name` and `args`.
+#[allow(dead_code)] // Not every test binary uses it.
+pub async fn command(c: &mut Client, name: &str, args: Value) -> Result<Value, Value> {
+    c.request(
+        "workspace/executeCommand",
+        json!({ "command": name, "arguments": args }),
+    )
+    .await
+}
+
+/// A server on a copy of `fixture` with `options`, the file at `relative` open:
+/// (folder, file, its text, client).
+#[allow(dead_code)]
+pub async fn fixture_open(
+    fixture: &str,
+    relative: &str,
+    options: Value,
+) -> (tempfile::TempDir, PathBuf, String, Client) {
+    fixture_open_answering(fixture, relative, options, None).await
+}
+
+/// [`fixture_open`], with the client answering `window/showMessageRequest` with `answer`.
+#[allow(dead_code)]
+pub async fn fixture_open_answering(
+    fixture: &str,
+    relative: &str,
+    options: Value,
+    answer: Option<&str>,
+) -> (tempfile::TempDir, PathBuf, String, Client) {
+    let ws = fixture_copy(fixture);
+    let path = ws.path().join(relative);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut c = Client::new();
+    c.answers.lock().unwrap().message_action = answer.map(String::from);
+    c.initialize(ws.path(), options).await;
+    c.open(&path, &text).await;
+    (ws, path, text, c)
 }
