@@ -143,6 +143,7 @@ fn step(bb: &mut Blackboard, tools: &Tools, control: &Control) -> (Phase, Option
         for tool in &tools.measurement {
             tool.measure(&mut MeasurementToolView::new(bb, tool.id()), cancel);
         }
+        crate::untaken::complete_untaken_transitions(bb);
         // What no tool could measure is not asked again.
         for id in std::mem::take(&mut bb.to_measure) {
             bb.diagnostics.push(format!("{id}: no measurement tool measured it"));

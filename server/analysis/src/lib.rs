@@ -21,6 +21,7 @@ pub mod order;
 pub mod point_stats;
 pub mod results;
 pub mod store;
+pub mod untaken;
 pub mod views;
 pub mod write_back;
 

@@ -350,3 +350,61 @@ fn compile_errors_in_the_users_code_are_shown() {
         "{err}"
     );
 }
+
+/// The diagnostics of a report that say something went unmeasured.
+fn unmeasured(report: &serde_json::Value) -> Vec<String> {
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["message"].as_str())
+        .filter(|m| m.contains("not measured") || m.contains("no measurement tool measured it"))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn a_component_scope_measures_the_parameters_of_its_calls() {
+    let _alone = one_at_a_time();
+    let dir = fileshare_copy();
+    quick_config(dir.path(), "");
+    let path = dir.path().to_str().unwrap();
+    // The quick workload lists no file as copyrighted and has no large file: the rejection and the
+    // large-file write never run. Their transitions are measured as never taken.
+    let rejection = format!("_fs_count_rejection/{CPU}: no measurement tool measured it");
+    let large = "_fs_write_large_call/record.BYTESIZE: no measurement tool measured it".to_string();
+    // The callees (Compression; the file stores) are outside the scope; what they receive is not.
+    let scopes = [
+        (
+            "BusinessCore",
+            "_fs_compress_call/data.BYTESIZE",
+            "files.INNER.BYTESIZE",
+            vec![rejection],
+        ),
+        (
+            "Storage",
+            "_fs_write_small_call/record.BYTESIZE",
+            "data.BYTESIZE + 16",
+            vec![large],
+        ),
+    ];
+    for (component, call, law, never_ran) in scopes {
+        let out = beagle(&["analyse", path, "--component", component, "--json", "--no-gp"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let report = json(&out);
+        assert_eq!(unmeasured(&report), never_ran, "{component}");
+        let x = expressions(&report);
+        assert_eq!(x[call], law, "{component}");
+        let untaken = if component == "BusinessCore" {
+            "_fs_accept/_fs_rejected"
+        } else {
+            "_fs_file_size/_fs_large"
+        };
+        assert_eq!(x[untaken], "0", "{component}");
+        assert!(
+            x.keys()
+                .all(|id| !id.starts_with("_fs_compress/") && !id.starts_with("_fs_hash/")),
+            "only {component}'s elements: {x:#?}"
+        );
+    }
+}

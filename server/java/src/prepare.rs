@@ -34,35 +34,56 @@ fn by_element(links: &[CodeLink]) -> BTreeMap<&str, &CodeLink> {
     links.iter().map(|l| (l.element.as_str(), l)).collect()
 }
 
-/// Every transition id of each branch, in model order; every external call of the given SEFFs.
+/// Every transition id of each branch, in model order; every external call of each SEFF; the SEFFs
+/// that may answer each call (those describing the signature it calls).
 struct ModelFacts {
     transitions: BTreeMap<String, Vec<String>>,
     calls_of_seff: BTreeMap<String, Vec<String>>,
+    callees_of_call: BTreeMap<String, Vec<String>>,
 }
 
 fn model_facts(repositories: &[&Repository]) -> ModelFacts {
     let mut transitions = BTreeMap::new();
     let mut calls_of_seff: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut called_signature = BTreeMap::new();
+    let mut seffs_of_signature: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for repo in repositories {
         for (_, seff) in repo.seffs() {
             let Some(seff_id) = &seff.id else { continue };
+            if let Some(signature) = &seff.described_service {
+                seffs_of_signature
+                    .entry(signature.target.fragment())
+                    .or_default()
+                    .push(seff_id.clone());
+            }
             for action in seff.behaviour.walk() {
                 let Some(id) = &action.id else { continue };
                 match &action.body {
                     ActionBody::Branch { transitions: ts } => {
                         transitions.insert(id.clone(), ts.iter().filter_map(|t| t.id.clone()).collect());
                     }
-                    ActionBody::ExternalCall { .. } => {
+                    ActionBody::ExternalCall { called_service, .. } => {
                         calls_of_seff.entry(seff_id.clone()).or_default().push(id.clone());
+                        if let Some(signature) = called_service {
+                            called_signature.insert(id.clone(), signature.target.fragment());
+                        }
                     }
                     _ => {}
                 }
             }
         }
     }
+    let callees_of_call = called_signature
+        .into_iter()
+        .map(|(call, signature)| {
+            let seffs = seffs_of_signature.get(signature).cloned().unwrap_or_default();
+            (call, seffs)
+        })
+        .collect();
     ModelFacts {
         transitions,
         calls_of_seff,
+        callees_of_call,
     }
 }
 
@@ -110,6 +131,22 @@ fn plan(elements: &[MeasurableElement], services: &BTreeSet<String>, links: &[Co
             }
         }
     }
+    // A call's parameters are what its callee receives: the callee's entry is probed too, even
+    // when the callee is outside the scope (a component's calls to other components).
+    let callees: BTreeSet<&String> = services
+        .iter()
+        .flat_map(|s| facts.calls_of_seff.get(s).into_iter().flatten())
+        .flat_map(|call| facts.callees_of_call.get(call).into_iter().flatten())
+        .filter(|seff| !services.contains(*seff))
+        .collect();
+    for callee in callees {
+        if let Some(l) = link.get(callee.as_str()) {
+            let section = p.table.add(Section::Service {
+                service: callee.clone(),
+            });
+            add(&mut p, l, SiteKind::Service { section });
+        }
+    }
     let mut branches_done = BTreeSet::new();
     for e in elements {
         let (action, site): (&str, Option<SiteKind>) = match &e.kind {
@@ -149,8 +186,22 @@ fn plan(elements: &[MeasurableElement], services: &BTreeSet<String>, links: &[Co
                     .collect();
                 (branch, Some(SiteKind::Branch { transitions }))
             }
-            // Measured at the callee's entry, through the call's site (added per SEFF above).
-            ElementKind::CallParameter { call, .. } => (call, None),
+            // Measured at the callee's entry, through the call's site (both added above).
+            ElementKind::CallParameter { call, .. } => {
+                let callees = facts.callees_of_call.get(call).map(Vec::as_slice).unwrap_or_default();
+                if !callees.iter().any(|seff| link.contains_key(seff.as_str())) {
+                    let why = match callees {
+                        [] => format!("no SEFF in the repositories describes the service that {call} calls"),
+                        _ => format!(
+                            "the SEFF that {call} calls ({}) is not linked to a method",
+                            callees.join(", ")
+                        ),
+                    };
+                    p.unlinked.push((e.id.clone(), why));
+                    continue;
+                }
+                (call, None)
+            }
         };
         match link.get(action) {
             Some(l) => {
