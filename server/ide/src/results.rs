@@ -3,7 +3,9 @@
 //! analysed repository), so hovers need no analysis types.
 
 use beagle_analysis::model::{action_of, resource_name};
-use beagle_analysis::{point_stats, Blackboard, ElementKind, FinalExpression, MeasurementResult, Status};
+use beagle_analysis::{
+    point_stats, Blackboard, ElementKind, FinalExpression, MeasurableElement, MeasurementResult, Status,
+};
 use beagle_pcm::model::ActionBody;
 use beagle_pcm::ModelFile;
 use serde::Serialize;
@@ -64,6 +66,20 @@ pub fn element_results(
             let observations = raw.and_then(|r| r.get(id)).or_else(|| bb.results().get(id));
             result(id, kind, fe, observations, file)
         })
+        .collect()
+}
+
+/// Results of final expressions that are not on the blackboard: those an analysis reused from
+/// an earlier one of the same measurements (its blackboard holds only what it analysed itself).
+/// Points come from `raw`.
+pub fn reused_results<'a>(
+    finals: impl IntoIterator<Item = (&'a MeasurableElement, &'a FinalExpression)>,
+    raw: Option<&BTreeMap<String, MeasurementResult>>,
+    file: Option<&ModelFile>,
+) -> Vec<ElementResult> {
+    finals
+        .into_iter()
+        .map(|(e, fe)| result(&e.id, Some(&e.kind), fe, raw.and_then(|r| r.get(&e.id)), file))
         .collect()
 }
 

@@ -298,6 +298,11 @@ async fn run_job(shared: &Arc<Shared>, spec: &JobSpec) -> String {
             Some(&file),
             a.headline.clone(),
         );
+        // Elements reused from an earlier analysis are final here but not on this blackboard.
+        let reused = a.finals.values().filter(|(e, _)| !results.finals.contains_key(&e.id));
+        let reused = beagle_ide::reused_results(reused.map(|(e, fe)| (e, fe)), Some(&output.raw), Some(&file));
+        results.results.extend(reused);
+        results.results.sort_by(|x, y| x.element.cmp(&y.element));
         results.finals.extend(a.finals.clone());
         let count = results.finals.len();
         shared.state().results.merge(&a.path, results);

@@ -299,3 +299,41 @@ async fn progress_cancel_aborts_a_paused_analysis() {
     .await;
     assert_eq!(c.messages("workspace/applyEdit").len(), 1);
 }
+
+/// An analysis that reuses another's final results (same measurements) shows them in hovers too,
+/// not only in what "apply results" writes.
+#[tokio::test]
+async fn reused_results_are_shown_in_hovers() {
+    let (_ws, path, text, mut c) = example_open().await;
+    command(&mut c, "beagle.analyseComponent", json!([uri(&path), "_fs_Storage"]))
+        .await
+        .unwrap();
+    wait_for_end(&c, 300).await;
+    let d = command(&mut c, "beagle.discardResults", json!([uri(&path)]))
+        .await
+        .unwrap();
+    assert_eq!(d["discarded"], true);
+    let (line, _) = find(&text, "entityName=\"write\"");
+    let hover = c.position_request("textDocument/hover", &path, line, 10).await;
+    let md = hover["contents"]["value"].as_str().unwrap_or_default().to_string();
+    assert!(!md.contains("bytes.VALUE"), "discarded: {md}");
+    // The repository's analysis takes Storage's results from the first one.
+    command(&mut c, "beagle.analyseRepository", json!([uri(&path)]))
+        .await
+        .unwrap();
+    c.wait_for(300, "the second analysis's end", |r| {
+        r.iter()
+            .filter(|(m, p)| m == "$/progress" && p["value"]["kind"] == "end")
+            .count()
+            == 2
+    })
+    .await;
+    let logs: Vec<String> = c
+        .messages("window/logMessage")
+        .iter()
+        .map(|m| m["message"].as_str().unwrap_or_default().to_string())
+        .collect();
+    let hover = c.position_request("textDocument/hover", &path, line, 10).await;
+    let md = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(md.contains("bytes.VALUE"), "{md}\n{logs:#?}");
+}
