@@ -242,6 +242,16 @@ impl ProposedExpressionAnalyser for AveragingAnalyser {
     fn contribute(&self, view: &mut ProposedExpressionAnalyserView, _: &CancelToken) -> Option<String> {
         let (id, ps) = self.pending(view)?;
         let result = &view.results()[&id];
+        // The average of constants is a constant: `0.129175`, not `((0.19835) + (0.06)) / 2`.
+        let constants: Option<Vec<f64>> = ps.iter().map(|p| p.infix.trim().parse::<f64>().ok()).collect();
+        if let Some(cs) = constants {
+            let mean = round_significant(cs.iter().sum::<f64>() / cs.len() as f64, 6);
+            let p = proposal(self.id(), result, &Expr::Const(mean), &[]);
+            view.add_proposal(p);
+            let data = mark(seen(view.private_data()), &id, ps.len());
+            view.set_private_data(data);
+            return Some(id);
+        }
         let y: Vec<f64> = result.observations.iter().map(|o| o.value).collect();
         let k = ps.len() as f64;
         let predictions: Vec<f64> = (0..y.len())
@@ -312,5 +322,48 @@ mod tests {
         );
         let p = &bb.proposals()[&id][0];
         assert_eq!(p.stoex, "0.035798");
+    }
+
+    #[test]
+    fn the_average_of_constants_is_a_constant() {
+        let kind = ElementKind::ResourceDemand {
+            action: "a".into(),
+            resource: "cpu".into(),
+        };
+        let element = MeasurableElement::new(kind);
+        let id = element.id.clone();
+        let mut bb = Blackboard::new([element]);
+        let result = MeasurementResult {
+            element: id.clone(),
+            observations: [0.06, 0.2, 0.19, 0.07]
+                .iter()
+                .map(|&value| Observation {
+                    parameters: Default::default(),
+                    value,
+                })
+                .collect(),
+        };
+        assert!(MeasurementToolView::new(&mut bb, "test").add_result(result.clone()));
+        for (analyser, c) in [("one", 0.19835), ("other", 0.06)] {
+            ProposedExpressionAnalyserView::new(&mut bb, analyser).add_proposal(proposal(
+                analyser,
+                &result,
+                &Expr::Const(c),
+                &[],
+            ));
+        }
+        let mut view = ProposedExpressionAnalyserView::new(&mut bb, "averaging");
+        assert!(AveragingAnalyser.can_contribute(&view));
+        assert_eq!(
+            AveragingAnalyser.contribute(&mut view, &CancelToken::new()),
+            Some(id.clone())
+        );
+        let average = bb.proposals()[&id].iter().find(|p| p.analyser == "averaging").unwrap();
+        assert_eq!(average.stoex, "0.129175");
+        assert_eq!((average.size, average.depth), (1, 1));
+        assert!(average.predictions.iter().all(|&p| p == 0.129175));
+        // Done once per set of proposals.
+        let view = ProposedExpressionAnalyserView::new(&mut bb, "averaging");
+        assert!(!AveragingAnalyser.can_contribute(&view));
     }
 }

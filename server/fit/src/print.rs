@@ -23,6 +23,7 @@
 //! | `abs(a)` | `Max(a, -a)` |
 //! | `if(c, a, b)` | `c ? a : b`, `&&`/`\|\|`/`!` as `AND`/`OR`/`NOT`, `!=` as `<>` |
 //!
+//! Constants keep 12 significant digits (no float residue such as `0.05639999999999999`).
 //! Integer-valued constants print as StoEx `Int` literals, except as an operand of `/`, where they
 //! print as doubles (`n.VALUE / 2.0`), so a solver that types `Int / Int` as integer division
 //! still divides in floating point.
@@ -260,7 +261,18 @@ pub fn stoex_cond_text(c: &Cond, names: &[String]) -> String {
     stoex::print(&cond_to_stoex(c, names))
 }
 
+/// Drops float residue that arithmetic on rounded constants leaves (`0.05639999999999999` from
+/// `-0.0047 * -12`): 12 significant digits are far beyond any measurement, and a model should say
+/// `0.0564`. Euler's number (the base of natural logarithms) stays exact.
+fn without_residue(v: f64) -> f64 {
+    if v == std::f64::consts::E || !v.is_finite() {
+        return v;
+    }
+    crate::regression::round_significant(v, 12)
+}
+
 fn stoex_number(v: f64, in_division: bool) -> stoex::Expr {
+    let v = without_residue(v);
     if !in_division && v == v.trunc() && v.abs() < 9.0e15 {
         stoex::Expr::int(v as i64)
     } else {
@@ -400,6 +412,11 @@ mod tests {
         assert_eq!(
             stoex_text(&x(1).ln(), &names),
             "Log(2.718281828459045, compressed.VALUE)"
+        );
+        // Float residue from arithmetic on rounded constants is not printed.
+        assert_eq!(
+            stoex_text(&((0.1 + 0.2) * x(0) + 1e-5 * 3.0), &names),
+            "0.3 * files.NUMBER_OF_ELEMENTS + 3.0E-5"
         );
         assert_eq!(stoex_variable_text("data.BYTESIZE"), "data.BYTESIZE");
         assert_eq!(stoex_variable_text("x1"), "x1.VALUE");
