@@ -293,28 +293,32 @@ mod tests {
     use crate::blackboard::{Blackboard, ElementKind, MeasurableElement, Observation};
     use crate::views::MeasurementToolView;
 
-    #[test]
-    fn the_constant_proposal_carries_no_float_residue() {
-        let kind = ElementKind::ResourceDemand {
+    /// A blackboard with one CPU demand measured as `values` (no parameters): (board, its result).
+    fn measured_demand(values: &[f64]) -> (Blackboard, MeasurementResult) {
+        let element = MeasurableElement::new(ElementKind::ResourceDemand {
             action: "a".into(),
             resource: "cpu".into(),
-        };
-        let element = MeasurableElement::new(kind);
-        let id = element.id.clone();
-        let mut bb = Blackboard::new([element]);
-        // The median of an even count is the mean of the middle two: 0.035797999999999996 in f64.
-        let observations = [0.035796, 0.0358, 0.03, 0.04]
-            .iter()
-            .map(|&value| Observation {
-                parameters: Default::default(),
-                value,
-            })
-            .collect();
-        let added = MeasurementToolView::new(&mut bb, "test").add_result(MeasurementResult {
-            element: id.clone(),
-            observations,
         });
-        assert!(added);
+        let result = MeasurementResult {
+            element: element.id.clone(),
+            observations: values
+                .iter()
+                .map(|&value| Observation {
+                    parameters: Default::default(),
+                    value,
+                })
+                .collect(),
+        };
+        let mut bb = Blackboard::new([element]);
+        assert!(MeasurementToolView::new(&mut bb, "test").add_result(result.clone()));
+        (bb, result)
+    }
+
+    #[test]
+    fn the_constant_proposal_carries_no_float_residue() {
+        // The median of an even count is the mean of the middle two: 0.035797999999999996 in f64.
+        let (mut bb, result) = measured_demand(&[0.035796, 0.0358, 0.03, 0.04]);
+        let id = result.element;
         let mut view = MeasurementResultAnalyserView::new(&mut bb, "constant");
         assert_eq!(
             ConstantAnalyser.contribute(&mut view, &CancelToken::new()),
@@ -326,24 +330,8 @@ mod tests {
 
     #[test]
     fn the_average_of_constants_is_a_constant() {
-        let kind = ElementKind::ResourceDemand {
-            action: "a".into(),
-            resource: "cpu".into(),
-        };
-        let element = MeasurableElement::new(kind);
-        let id = element.id.clone();
-        let mut bb = Blackboard::new([element]);
-        let result = MeasurementResult {
-            element: id.clone(),
-            observations: [0.06, 0.2, 0.19, 0.07]
-                .iter()
-                .map(|&value| Observation {
-                    parameters: Default::default(),
-                    value,
-                })
-                .collect(),
-        };
-        assert!(MeasurementToolView::new(&mut bb, "test").add_result(result.clone()));
+        let (mut bb, result) = measured_demand(&[0.06, 0.2, 0.19, 0.07]);
+        let id = result.element.clone();
         for (analyser, c) in [("one", 0.19835), ("other", 0.06)] {
             ProposedExpressionAnalyserView::new(&mut bb, analyser).add_proposal(proposal(
                 analyser,

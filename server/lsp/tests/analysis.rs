@@ -20,8 +20,16 @@ async fn example_open() -> (tempfile::TempDir, std::path::PathBuf, String, Clien
 }
 
 async fn wait_for_end(c: &Client, secs: u64) {
-    c.wait_for(secs, "the end of the analysis's progress", |r| {
-        r.iter().any(|(m, p)| m == "$/progress" && p["value"]["kind"] == "end")
+    wait_for_ends(c, secs, 1).await;
+}
+
+/// Waits until `n` analyses have ended their progress.
+async fn wait_for_ends(c: &Client, secs: u64, n: usize) {
+    c.wait_for(secs, "the end of the analyses' progress", |r| {
+        r.iter()
+            .filter(|(m, p)| m == "$/progress" && p["value"]["kind"] == "end")
+            .count()
+            >= n
     })
     .await;
 }
@@ -41,13 +49,7 @@ async fn analyse_from_the_editor_then_hover_and_restart() {
         .await
         .unwrap();
     assert_eq!(second["ahead"], 1, "{second}");
-    c.wait_for(300, "two analyses", |r| {
-        r.iter()
-            .filter(|(m, p)| m == "$/progress" && p["value"]["kind"] == "end")
-            .count()
-            == 2
-    })
-    .await;
+    wait_for_ends(&c, 300, 2).await;
 
     let kinds = progress_kinds(&c);
     assert_eq!(kinds.first().map(String::as_str), Some("begin"));
@@ -321,13 +323,7 @@ async fn reused_results_are_shown_in_hovers() {
     command(&mut c, "beagle.analyseRepository", json!([uri(&path)]))
         .await
         .unwrap();
-    c.wait_for(300, "the second analysis's end", |r| {
-        r.iter()
-            .filter(|(m, p)| m == "$/progress" && p["value"]["kind"] == "end")
-            .count()
-            == 2
-    })
-    .await;
+    wait_for_ends(&c, 300, 2).await;
     let logs: Vec<String> = c
         .messages("window/logMessage")
         .iter()
