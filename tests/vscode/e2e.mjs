@@ -177,6 +177,18 @@ const editorMenu = async (needle, entry, shotName) => {
   await clickMenuItem(item.first());
 };
 
+// Right-clicks fileshare.repository in the explorer until its context menu shows "Beagle: Analyse
+// Repository"; returns that entry.
+const openExplorerMenu = async () => {
+  const file = page.getByRole('treeitem', { name: 'fileshare.repository' }).first();
+  const item = page.getByRole('menuitem', { name: 'Beagle: Analyse Repository' });
+  await retry('explorer menu entry', async () => {
+    await file.click({ button: 'right' });
+    try { await item.first().waitFor({ timeout: 2500 }); } catch (e) { await page.keyboard.press('Escape'); throw e; }
+  }, { timeout: 60000 });
+  return item;
+};
+
 // Runs a command through the command palette (F1), by its title.
 const palette = async (title) => {
   await retry(`palette entry ${title}`, async () => {
@@ -247,12 +259,7 @@ try {
   await page.mouse.move(5, 450);
 
   await step('explorer context menu has "Beagle: Analyse Repository" on the .repository file', async () => {
-    const file = page.getByRole('treeitem', { name: 'fileshare.repository' }).first();
-    const item = page.getByRole('menuitem', { name: 'Beagle: Analyse Repository' });
-    await retry('explorer menu entry', async () => {
-      await file.click({ button: 'right' });
-      try { await item.first().waitFor({ timeout: 2500 }); } catch (e) { await page.keyboard.press('Escape'); throw e; }
-    }, { timeout: 60000 });
+    await openExplorerMenu();
     await shot('03-explorer-menu');
     await page.keyboard.press('Escape');
   }, ['open model/fileshare.repository']);
@@ -426,12 +433,7 @@ try {
     await page.keyboard.press('Escape');
     // dismiss old notifications, so that the next outcome is the one seen
     await palette('Notifications: Clear All Notifications').catch(() => {});
-    const file = page.getByRole('treeitem', { name: 'fileshare.repository' }).first();
-    const item = page.getByRole('menuitem', { name: 'Beagle: Analyse Repository' });
-    await retry('explorer menu entry', async () => {
-      await file.click({ button: 'right' });
-      try { await item.first().waitFor({ timeout: 2500 }); } catch (e) { await page.keyboard.press('Escape'); throw e; }
-    }, { timeout: 60000 });
+    const item = await openExplorerMenu();
     await clickMenuItem(item.first());
     await retry('running', async () => {
       const t = await statusItem.innerText();

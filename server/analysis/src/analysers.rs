@@ -244,46 +244,49 @@ impl ProposedExpressionAnalyser for AveragingAnalyser {
         let result = &view.results()[&id];
         // The average of constants is a constant: `0.129175`, not `((0.19835) + (0.06)) / 2`.
         let constants: Option<Vec<f64>> = ps.iter().map(|p| p.infix.trim().parse::<f64>().ok()).collect();
-        if let Some(cs) = constants {
-            let mean = round_significant(cs.iter().sum::<f64>() / cs.len() as f64, 6);
-            let p = proposal(self.id(), result, &Expr::Const(mean), &[]);
-            view.add_proposal(p);
-            let data = mark(seen(view.private_data()), &id, ps.len());
-            view.set_private_data(data);
-            return Some(id);
-        }
-        let y: Vec<f64> = result.observations.iter().map(|o| o.value).collect();
-        let k = ps.len() as f64;
-        let predictions: Vec<f64> = (0..y.len())
-            .map(|i| ps.iter().map(|p| p.predictions[i]).sum::<f64>() / k)
-            .collect();
-        let (r2, relative_error) = quality(&y, &predictions);
-        let join = |f: fn(&ProposedExpression) -> &str, sep: &str| {
-            let terms: Vec<String> = ps.iter().map(|p| format!("({})", f(p))).collect();
-            format!("({}){sep}{}", terms.join(" + "), format_number(k))
-        };
-        let mut variables: Vec<String> = ps.iter().flat_map(|p| p.variables.clone()).collect();
-        variables.sort();
-        variables.dedup();
-        let p = ProposedExpression {
-            element: id.clone(),
-            analyser: self.id().to_string(),
-            stoex: join(|p| &p.stoex, " / "),
-            infix: join(|p| &p.infix, "/"),
-            r2,
-            relative_error,
-            samples: y.len(),
-            parameter_ranges: ps[0].parameter_ranges.clone(),
-            size: ps.iter().map(|p| p.size).sum::<usize>() + ps.len() + 1,
-            depth: ps.iter().map(|p| p.depth).max().unwrap_or(0) + 2,
-            variables,
-            guard: None,
-            predictions,
+        let p = match constants {
+            Some(cs) => {
+                let mean = round_significant(cs.iter().sum::<f64>() / cs.len() as f64, 6);
+                proposal(self.id(), result, &Expr::Const(mean), &[])
+            }
+            None => average(self.id(), result, &ps),
         };
         view.add_proposal(p);
         let data = mark(seen(view.private_data()), &id, ps.len());
         view.set_private_data(data);
         Some(id)
+    }
+}
+
+/// The proposal that averages `ps` (all on `result`'s samples) term by term.
+fn average(analyser: &str, result: &MeasurementResult, ps: &[ProposedExpression]) -> ProposedExpression {
+    let y: Vec<f64> = result.observations.iter().map(|o| o.value).collect();
+    let k = ps.len() as f64;
+    let predictions: Vec<f64> = (0..y.len())
+        .map(|i| ps.iter().map(|p| p.predictions[i]).sum::<f64>() / k)
+        .collect();
+    let (r2, relative_error) = quality(&y, &predictions);
+    let join = |f: fn(&ProposedExpression) -> &str, sep: &str| {
+        let terms: Vec<String> = ps.iter().map(|p| format!("({})", f(p))).collect();
+        format!("({}){sep}{}", terms.join(" + "), format_number(k))
+    };
+    let mut variables: Vec<String> = ps.iter().flat_map(|p| p.variables.clone()).collect();
+    variables.sort();
+    variables.dedup();
+    ProposedExpression {
+        element: result.element.clone(),
+        analyser: analyser.to_string(),
+        stoex: join(|p| &p.stoex, " / "),
+        infix: join(|p| &p.infix, "/"),
+        r2,
+        relative_error,
+        samples: y.len(),
+        parameter_ranges: ps[0].parameter_ranges.clone(),
+        size: ps.iter().map(|p| p.size).sum::<usize>() + ps.len() + 1,
+        depth: ps.iter().map(|p| p.depth).max().unwrap_or(0) + 2,
+        variables,
+        guard: None,
+        predictions,
     }
 }
 

@@ -291,19 +291,14 @@ async fn run_job(shared: &Arc<Shared>, spec: &JobSpec) -> String {
     for a in &output.repositories {
         let file = ModelFile::from_bytes(a.path.clone(), a.original.clone());
         let stage = if a.aborted { Stage::Aborted } else { Stage::Final };
-        let mut results = RepositoryResults::from_blackboard(
+        let results = RepositoryResults::from_blackboard(
             stage,
             &a.blackboard,
             Some(&output.raw),
             Some(&file),
             a.headline.clone(),
-        );
-        // Elements reused from an earlier analysis are final here but not on this blackboard.
-        let reused = a.finals.values().filter(|(e, _)| !results.finals.contains_key(&e.id));
-        let reused = beagle_ide::reused_results(reused.map(|(e, fe)| (e, fe)), Some(&output.raw), Some(&file));
-        results.results.extend(reused);
-        results.results.sort_by(|x, y| x.element.cmp(&y.element));
-        results.finals.extend(a.finals.clone());
+        )
+        .with_finals(&a.finals, Some(&output.raw), Some(&file));
         let count = results.finals.len();
         shared.state().results.merge(&a.path, results);
         let name = a

@@ -63,6 +63,22 @@ impl RepositoryResults {
         }
     }
 
+    /// Adds an analysis's final expressions, also those it reused from an earlier analysis of
+    /// the same measurements: those are not on its blackboard, so they get their results here.
+    pub fn with_finals(
+        mut self,
+        finals: &BTreeMap<String, (MeasurableElement, FinalExpression)>,
+        raw: Option<&BTreeMap<String, MeasurementResult>>,
+        file: Option<&ModelFile>,
+    ) -> Self {
+        let reused = finals.values().filter(|(e, _)| !self.finals.contains_key(&e.id));
+        let reused = beagle_ide::reused_results(reused.map(|(e, fe)| (e, fe)), raw, file);
+        self.results.extend(reused);
+        self.results.sort_by(|x, y| x.element.cmp(&y.element));
+        self.finals.extend(finals.clone());
+        self
+    }
+
     /// The results about one action.
     pub fn of_action<'a>(&'a self, action: &'a str) -> impl Iterator<Item = &'a ElementResult> + 'a {
         self.results.iter().filter(move |r| r.action == action)
