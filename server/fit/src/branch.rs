@@ -476,6 +476,7 @@ pub(crate) fn fit_result(data: &Dataset, options: &FitOptions) -> Result<FitResu
                 fitness: options.fitness.fitness(&c.expr, rms),
             })
             .collect(),
+        evidence: crate::evidence::branch_evidence(data, &b, options.branch.trials.as_deref()),
         expr: e,
     })
 }

@@ -52,14 +52,18 @@ pub enum ErrorScale {
     Absolute,
 }
 
-/// The divisor of each row's residual (see the module documentation).
-pub fn row_scales(y: &[f64], mode: ErrorScale) -> Vec<f64> {
-    let relative = match mode {
+/// Whether residuals of `y` are relative under `mode`.
+pub fn is_relative(y: &[f64], mode: ErrorScale) -> bool {
+    match mode {
         ErrorScale::Relative => y.iter().all(|v| *v != 0.0),
         ErrorScale::Absolute => false,
         ErrorScale::Auto => y.iter().all(|v| *v > 0.0),
-    };
-    if relative {
+    }
+}
+
+/// The divisor of each row's residual (see the module documentation).
+pub fn row_scales(y: &[f64], mode: ErrorScale) -> Vec<f64> {
+    if is_relative(y, mode) {
         y.iter().map(|v| v.abs()).collect()
     } else {
         let rms = (y.iter().map(|v| v * v).sum::<f64>() / y.len().max(1) as f64).sqrt();

@@ -22,6 +22,7 @@ pub mod csv;
 pub mod dataset;
 pub mod decision;
 pub mod eval;
+pub mod evidence;
 pub mod expr;
 pub mod gp;
 pub mod integer;
@@ -38,6 +39,7 @@ pub use criterion::{Candidate, ErrorScale};
 pub use csv::{parse_csv, CsvError};
 pub use dataset::{Dataset, DatasetError};
 pub use eval::{eval, eval_cond, eval_point};
+pub use evidence::{ConstantInterval, Equivalence, Evidence};
 pub use expr::{BinaryOp, CmpOp, Complexity, Cond, Expr, UnaryOp};
 pub use gp::{FunctionSet, GpOptions, GpProgress, StopReason};
 pub use mars::{MarsModel, MarsOptions};
@@ -221,6 +223,9 @@ pub struct FitResult {
     pub candidates: Vec<Scored>,
     /// `None` when the GP was disabled.
     pub gp: Option<GpReport>,
+    /// What the measurements support: points, noise, held-out error, intervals, whether the
+    /// result is final and why not ([`evidence`]).
+    pub evidence: Evidence,
 }
 
 /// Why [`fit`] found nothing.
@@ -240,10 +245,9 @@ fn rms(r: &[f64]) -> f64 {
     (r.iter().map(|v| v * v).sum::<f64>() / r.len().max(1) as f64).sqrt()
 }
 
-/// Fits `data` (see the crate documentation).
+/// Fits `data` (see the crate documentation and [`evidence`] for the rules of evidence).
 pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> {
-    let n = data.len();
-    if n == 0 {
+    if data.is_empty() {
         return Err(FitError::NoRows);
     }
     let target = options.target.resolve(data);
@@ -254,19 +258,36 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     if target == Target::Value && reg.scale == ErrorScale::Auto {
         reg.scale = ErrorScale::Absolute;
     }
-    let y = &data.y;
-    let basis = regression::basis(&data.columns);
+    let seed = options.gp.as_ref().map_or(1, |g| g.seed);
+    // Equivalent inputs out, then one row per distinct point (its median), in input order.
+    let (reduced, kept, equivalent) = evidence::drop_equivalent(data);
+    let points = evidence::Points::group(&reduced);
+    let work = points.medians(&reduced);
+    let scales = criterion::row_scales(&work.y, reg.scale);
+    let relative = criterion::is_relative(&work.y, reg.scale);
+    let mut ev = evidence::gather(&reduced, equivalent, &points, relative, reg.scale, seed);
+    if !points.inputs_vary() || ev.no_dependency() {
+        if let Some(p) = ev.dependency_p.filter(|_| ev.no_dependency()) {
+            ev.notes.push(format!(
+                "no dependency on the inputs: the points differ no more than their repetitions (rank test p = {})",
+                evidence::p_text(p)
+            ));
+        }
+        return Ok(constant_answer(data, &work, &scales, ev, options, seed));
+    }
+    let y = &work.y;
+    let basis = regression::basis(&work.columns);
     let mut candidates: Vec<Candidate> = Vec::new();
     if let Some(r) = regression::regress(&basis, y, &reg) {
         let fits: Vec<regression::LinearFit> = r.models.iter().map(|m| m.fit.clone()).collect();
         candidates.extend(r.models.into_iter().map(|m| m.candidate));
-        candidates.extend(integer::integer_candidates(data, &basis, &fits, reg.scale));
+        candidates.extend(integer::integer_candidates(&work, &basis, &fits, reg.scale));
         if matches!(target, Target::Count | Target::Value) {
-            candidates.extend(integer::exact_combinations(data, &basis, &fits, reg.scale));
+            candidates.extend(integer::exact_combinations(&work, &basis, &fits, reg.scale));
         }
     }
     if let Some(t) = &options.threshold {
-        let steps = threshold::thresholds(&data.columns, &basis, y, &reg, t);
+        let steps = threshold::thresholds(&work.columns, &basis, y, &reg, t);
         candidates.extend(steps.into_iter().map(|s| s.candidate));
     }
     if let Some(m) = &options.mars {
@@ -275,33 +296,34 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
             scale: reg.scale,
             ..m.clone()
         };
-        let models = mars::mars(&data.columns, y, &m);
+        let models = mars::mars(&work.columns, y, &m);
         candidates.extend(models.into_iter().filter(|m| m.has_hinge()).map(|m| m.candidate));
     }
     let gp = options.gp.as_ref().map(|g| {
         let seeds: Vec<Expr> = candidates.iter().map(|c| c.expr.clone()).collect();
-        let r = gp::run(&data.columns, y, reg.scale, &seeds, g);
+        let r = gp::run(&work.columns, y, reg.scale, &seeds, g);
         let report = GpReport {
             generations: r.generations,
             evaluations: r.evaluations,
             stop: r.stop,
             elapsed: r.elapsed,
             candidates: r.candidates.len(),
-            best: r.best.as_ref().map(|b| infix(&b.expr())),
+            best: r.best.as_ref().map(|b| infix(&restore(&b.expr(), &kept))),
         };
         candidates.extend(r.candidates);
         report
     });
-    if candidates.is_empty() {
-        return Err(FitError::NoModel);
+    if !candidates.iter().any(|c| c.expr.variables().is_empty()) {
+        candidates.push(constant_candidate(&work, &scales, stats::median(y)));
     }
     let sel = criterion::select(&candidates).ok_or(FitError::NoModel)?;
+    let choice = evidence::choose(&work, &candidates, &sel.scores, sel.sigma, &scales, seed);
     let fitness: Vec<f64> = candidates
         .iter()
         .map(|c| options.fitness.fitness(&c.expr, rms(&c.residuals)))
         .collect();
     let best = match options.selection {
-        Selection::InformationCriterion => sel.best,
+        Selection::InformationCriterion => choice.as_ref().map_or(sel.best, |c| c.index),
         Selection::Fitness => (0..candidates.len())
             .min_by(|a, b| stats::cmp_f64(&fitness[*a], &fitness[*b]))
             .unwrap_or(sel.best),
@@ -311,29 +333,108 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     let scored = order
         .iter()
         .map(|i| Scored {
-            infix: infix(&candidates[*i].expr),
+            infix: infix(&restore(&candidates[*i].expr, &kept)),
             source: candidates[*i].source,
             score: sel.scores[*i],
             fitness: fitness[*i],
         })
         .collect();
     let c = &candidates[best];
-    let expr = c.expr.clone();
-    let pred = eval(&expr, &data.columns, n);
-    Ok(FitResult {
+    let constant = c.expr.variables().is_empty();
+    let choice = choice.filter(|ch| ch.index == best);
+    evidence::judge(
+        &mut ev,
+        choice.as_ref(),
+        work.k(),
+        constant,
+        evidence::is_exact(c),
+        criterion::lts_scale(&c.residuals, c.params),
+    );
+    ev.params = c.params;
+    ev.intervals = evidence::intervals::intervals(&c.expr, &work, &scales);
+    let expr = restore(&c.expr, &kept);
+    Ok(result(data, expr, c.source, sel.sigma, sel.scores[best], fitness[best], scored, gp, ev))
+}
+
+/// `e` over the columns of the full dataset (equivalent inputs were dropped before fitting).
+fn restore(e: &Expr, kept: &[usize]) -> Expr {
+    evidence::equivalent::restore_columns(e, kept)
+}
+
+/// A constant candidate of value `v` on `work`.
+fn constant_candidate(work: &Dataset, scales: &[f64], v: f64) -> Candidate {
+    let f = vec![v; work.len()];
+    Candidate {
+        expr: Expr::Const(v),
+        residuals: criterion::residuals(&work.y, &f, scales),
+        params: 1,
+        penalty: criterion::ebic_penalty(work.len(), 1, 0, 0),
+        source: "constant",
+    }
+}
+
+/// The answer when the inputs do not vary or do not matter: the median of all observations,
+/// rounded to the digits its precision supports.
+fn constant_answer(
+    data: &Dataset,
+    work: &Dataset,
+    scales: &[f64],
+    mut ev: Evidence,
+    options: &FitOptions,
+    seed: u64,
+) -> FitResult {
+    let m = stats::median(&data.y);
+    // The median's standard error, about 1.25 σ/√n; digits below a tenth of it are noise.
+    let sigma = ev.noise.unwrap_or(0.0) * if ev.relative { m.abs() } else { 1.0 };
+    let tolerance = 0.1 * 1.2533 * sigma / (data.len() as f64).sqrt();
+    let v = (1..=6)
+        .map(|digits| regression::round_significant(m, digits))
+        .find(|r| (r - m).abs() <= tolerance)
+        .unwrap_or_else(|| regression::round_significant(m, 6));
+    let c = constant_candidate(work, scales, v);
+    let choice = evidence::choose(work, std::slice::from_ref(&c), &[0.0], ev.noise.unwrap_or(0.0).max(criterion::EXACT), scales, seed);
+    evidence::judge(&mut ev, choice.as_ref(), work.k(), true, evidence::is_exact(&c), criterion::lts_scale(&c.residuals, 1));
+    ev.params = 1;
+    let sigma = criterion::lts_scale(&c.residuals, 1);
+    let fitness = options.fitness.fitness(&c.expr, rms(&c.residuals));
+    let scored = vec![Scored {
+        infix: infix(&c.expr),
+        source: c.source,
+        score: 0.0,
+        fitness,
+    }];
+    result(data, c.expr, c.source, sigma, 0.0, fitness, scored, None, ev)
+}
+
+/// Assembles a [`FitResult`] for `expr` (over the columns of `data`).
+#[allow(clippy::too_many_arguments)]
+fn result(
+    data: &Dataset,
+    expr: Expr,
+    source: &'static str,
+    sigma: f64,
+    score: f64,
+    fitness: f64,
+    candidates: Vec<Scored>,
+    gp: Option<GpReport>,
+    evidence: Evidence,
+) -> FitResult {
+    let pred = eval(&expr, &data.columns, data.len());
+    FitResult {
         infix: infix(&expr),
         stoex: stoex_text(&expr, &data.names),
-        source: c.source,
-        r2: stats::r_squared(y, &pred),
-        relative_error: stats::median_relative_error(y, &pred),
+        source,
+        r2: stats::r_squared(&data.y, &pred),
+        relative_error: stats::median_relative_error(&data.y, &pred),
         size: expr.size(),
         depth: expr.depth(),
         variables: expr.variables().iter().map(|i| data.names[*i].clone()).collect(),
-        sigma: sel.sigma,
-        score: sel.scores[best],
-        fitness: fitness[best],
-        candidates: scored,
+        sigma,
+        score,
+        fitness,
+        candidates,
         expr,
         gp,
-    })
+        evidence,
+    }
 }

@@ -108,7 +108,7 @@ fn loss(r: &[f64], u: &[f64]) -> f64 {
 
 /// Solves the symmetric positive definite system `m x = g` (`m` is `k×k`, row-major) by Cholesky;
 /// `None` when not positive definite.
-fn cholesky_solve(m: &mut [f64], g: &mut [f64], k: usize) -> Option<()> {
+pub(crate) fn cholesky_solve(m: &mut [f64], g: &mut [f64], k: usize) -> Option<()> {
     for j in 0..k {
         let mut d = m[j * k + j];
         for l in 0..j {

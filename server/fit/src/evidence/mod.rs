@@ -1,0 +1,456 @@
+//! Evidence: what the measurements can carry, and whether a law predicts.
+//!
+//! A law is only as good as the evidence behind it. The rules, applied by [`crate::fit`] to every
+//! target but branch decisions (which have their own, [`branch_evidence`]):
+//!
+//! 1. **Equivalent inputs** ([`equivalent`]): inputs identical or proportional to an earlier one
+//!    over all measurements are dropped and named.
+//! 2. **Points** ([`points`]): what counts is the number of distinct parameter points; the fit
+//!    runs on one median per point, repetitions measure the noise.
+//! 3. **No dependency in noise** ([`hypothesis::kruskal_wallis`]): with repetitions, the answer is
+//!    a constant unless the points differ beyond the spread of their repetitions (rank test,
+//!    permutation p-value below [`DEPENDENCY_ALPHA`]: at most 1 % of constant laws get a
+//!    variable; `benchmarks/trust` measures it).
+//! 4. **Complexity bounded by evidence**: at most [`max_params`] fitted constants from `d`
+//!    points (`d/2`, at least 1); an exact law (every point reproduced) may have up to `d - 1`.
+//! 5. **Held-out choice** ([`holdout`]): every admissible candidate is refitted without each
+//!    point (or fold of points) and predicts it (loss: bisquare of the scaled residual at the
+//!    selection's noise level). The least complex candidate whose held-out loss is not
+//!    significantly worse than that of the selection's choice (robust extended BIC) wins
+//!    ([`choose`]): no dependency, and no extra term, without a better prediction.
+//! 6. **Final means it predicts** ([`Evidence::is_final`]): enough points ([`MIN_POINTS`]), a
+//!    held-out error within the measured noise (single observations' spread, at least
+//!    [`NOISE_FLOOR`]), and for a law in some input, held-out losses significantly smaller than
+//!    the constant's (one-sided Wilcoxon signed-rank, [`BETTER_THAN_CONSTANT_ALPHA`]). Otherwise
+//!    the result is preliminary and [`Evidence::reasons`] says why.
+//! 7. **Confidence** ([`intervals`]): 95 % intervals of each coefficient; a band of the
+//!    prediction error ([`Evidence::band`]).
+
+pub mod equivalent;
+pub mod holdout;
+pub mod hypothesis;
+pub mod intervals;
+pub mod points;
+
+use crate::criterion::{bisquare_rho, Candidate};
+use crate::dataset::Dataset;
+use crate::print::format_number;
+pub use equivalent::{drop_equivalent, Equivalence};
+pub use intervals::ConstantInterval;
+pub use points::Points;
+
+/// Level of the rank test for a dependency on the inputs.
+pub const DEPENDENCY_ALPHA: f64 = 0.01;
+/// Level of the test that a law predicts held-out points better than a constant.
+pub const BETTER_THAN_CONSTANT_ALPHA: f64 = 0.05;
+/// Fewest distinct points for a final result (when the inputs vary).
+pub const MIN_POINTS: usize = 3;
+/// Held-out errors below this scaled error (1 % for relative errors) are within noise whatever
+/// the measured spread (a simulation does not care about less).
+pub const NOISE_FLOOR: f64 = 0.01;
+/// Largest absolute scaled residual of an exact law (rounding of measured values).
+pub const EXACT_RESIDUAL: f64 = 1e-7;
+/// Widest 95 % interval half-width of a final branch probability.
+pub const BRANCH_HALF_WIDTH: f64 = 0.05;
+
+/// Most fitted constants `points` distinct points support (a law that is not exact).
+pub fn max_params(points: usize) -> usize {
+    (points / 2).max(1)
+}
+
+/// What the measurements say about a result (see the module documentation).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Evidence {
+    /// Rows (observations) and distinct parameter points.
+    pub rows: usize,
+    pub points: usize,
+    /// `(fewest, median)` repetitions per point.
+    pub repetitions: (usize, usize),
+    /// Most constants the evidence supports for a law that is not exact ([`max_params`]).
+    pub max_params: usize,
+    /// Fitted constants of the answer.
+    pub params: usize,
+    /// p-value of the rank test for a dependency on the inputs (`None`: no repetitions).
+    pub dependency_p: Option<f64>,
+    /// Inputs dropped as equivalent to another.
+    pub equivalent: Vec<Equivalence>,
+    /// Whether errors are relative to the value (else to the RMS of the values).
+    pub relative: bool,
+    /// The noise of one observation, from the repetitions (scaled error).
+    pub noise: Option<f64>,
+    /// RMS of the answer's held-out scaled errors at the points.
+    pub holdout_error: Option<f64>,
+    /// The same for the best constant.
+    pub constant_holdout_error: Option<f64>,
+    /// p-value of "the answer predicts held-out points better than a constant".
+    pub better_than_constant_p: Option<f64>,
+    /// Half-width of the 95 % band of a point's prediction error (scaled error).
+    pub band: Option<f64>,
+    /// 95 % intervals of the answer's coefficients, in the expression's order.
+    pub intervals: Vec<ConstantInterval>,
+    pub is_final: bool,
+    /// Why the result is preliminary (empty when final).
+    pub reasons: Vec<String>,
+    /// What else the user should know (equivalent inputs, the complexity bound, no dependency).
+    pub notes: Vec<String>,
+}
+
+impl Evidence {
+    /// A scaled error as text: `4.2 %` for relative errors, else `0.042 (of the RMS value)`.
+    pub fn error_text(&self, e: f64) -> String {
+        if self.relative {
+            format!("{} %", format_number(crate::regression::round_significant(100.0 * e, 2)))
+        } else {
+            format!("{} of the RMS value", format_number(crate::regression::round_significant(e, 2)))
+        }
+    }
+
+    /// One line: `final` or `preliminary: reason; reason`.
+    pub fn status_text(&self) -> String {
+        if self.is_final {
+            "final".to_string()
+        } else {
+            format!("preliminary: {}", self.reasons.join("; "))
+        }
+    }
+}
+
+/// The evidence before any fitting: equivalents, points, noise, the dependency test.
+pub(crate) fn gather(
+    data: &Dataset,
+    equivalent: Vec<Equivalence>,
+    points: &Points,
+    relative: bool,
+    scale: crate::criterion::ErrorScale,
+    seed: u64,
+) -> Evidence {
+    let dependency_p = hypothesis::kruskal_wallis(&points.groups(), seed);
+    let mut notes = Vec::new();
+    for e in &equivalent {
+        let how = if e.factor == 1.0 {
+            "always equals".to_string()
+        } else {
+            format!("is always {} times", format_number(e.factor))
+        };
+        notes.push(format!("{} {how} {}: the law uses {}", e.dropped, e.kept, e.kept));
+    }
+    let d = points.len();
+    Evidence {
+        rows: data.len(),
+        points: d,
+        repetitions: points.repetitions(),
+        max_params: max_params(d),
+        dependency_p,
+        equivalent,
+        relative,
+        noise: points.noise(scale),
+        ..Evidence::default()
+    }
+    .with_notes(notes)
+}
+
+impl Evidence {
+    fn with_notes(mut self, notes: Vec<String>) -> Self {
+        self.notes.extend(notes);
+        self
+    }
+
+    /// Whether the rank test found no dependency (so the answer is a constant).
+    pub fn no_dependency(&self) -> bool {
+        self.dependency_p.is_some_and(|p| p >= DEPENDENCY_ALPHA)
+    }
+}
+
+/// A candidate's held-out assessment.
+#[derive(Clone, Debug)]
+struct HeldOut {
+    index: usize,
+    residuals: Vec<f64>,
+    losses: Vec<f64>,
+    mean: f64,
+}
+
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len().max(1) as f64
+}
+
+fn rms(v: &[f64]) -> f64 {
+    (v.iter().map(|x| x * x).sum::<f64>() / v.len().max(1) as f64).sqrt()
+}
+
+/// Whether a candidate reproduces every point.
+pub fn is_exact(c: &Candidate) -> bool {
+    c.residuals.iter().all(|r| r.abs() <= EXACT_RESIDUAL)
+}
+
+/// What [`choose`] decided.
+#[derive(Clone, Debug)]
+pub(crate) struct Choice {
+    pub index: usize,
+    /// Held-out scaled residuals of the chosen candidate and of the best constant (per point).
+    pub residuals: Vec<f64>,
+    pub constant_residuals: Vec<f64>,
+    pub losses: Vec<f64>,
+    pub constant_losses: Vec<f64>,
+    /// Candidates set aside for having more constants than the points support.
+    pub over_complex: usize,
+}
+
+/// How many standard errors of the paired held-out loss differences a simpler candidate may be
+/// worse by and still be preferred, up to [`holdout::LEAVE_ONE_OUT_UP_TO`] points. With more
+/// points the information criterion is reliable (and consistent), and a simpler candidate must
+/// predict the held-out points at least as well.
+pub const PARSIMONY_SE: f64 = 0.5;
+/// Candidates, best by the selection's score, whose held-out loss is compared.
+pub const HELD_OUT_POOL: usize = 12;
+
+/// Chooses among `candidates` (fitted to `work`, one row per point) with held-out points (see
+/// the module documentation). `scores`: the selection's scores; `sigma`: its noise level.
+///
+/// The selection's best admissible candidate `B` is the reference. Held-out points can only
+/// make the answer simpler: among the best [`HELD_OUT_POOL`] admissible candidates and the
+/// constant, those whose held-out loss is not significantly worse than `B`'s (within one
+/// standard error of the paired differences) are equivalent predictors, and the least complex of
+/// them (the selection's penalty: constants, search, nodes) wins. Held-out losses never promote a
+/// more complex form: a form found by searching thousands of candidates on all points has seen
+/// the held-out point, and its refitted constants still remember it, so its held-out loss is
+/// optimistic; for a simpler answer that bias is on the safe side.
+pub(crate) fn choose(
+    work: &Dataset,
+    candidates: &[Candidate],
+    scores: &[f64],
+    sigma: f64,
+    scales: &[f64],
+    seed: u64,
+) -> Option<Choice> {
+    let d = work.len();
+    let cap = max_params(d);
+    let admissible = |c: &Candidate| {
+        if is_exact(c) {
+            c.params < d || c.params <= 1
+        } else {
+            c.params <= cap
+        }
+    };
+    let over_complex = candidates.iter().filter(|c| !admissible(c)).count();
+    let mut pool: Vec<usize> = (0..candidates.len()).filter(|i| admissible(&candidates[*i])).collect();
+    pool.sort_by(|a, b| scores[*a].total_cmp(&scores[*b]).then(a.cmp(b)));
+    let constant = pool
+        .iter()
+        .copied()
+        .filter(|i| candidates[*i].expr.variables().is_empty())
+        .min_by(|a, b| scores[*a].total_cmp(&scores[*b]))?;
+    pool.truncate(HELD_OUT_POOL);
+    if !pool.contains(&constant) {
+        pool.push(constant);
+    }
+    let folds = holdout::folds(d, seed);
+    let assessed: Vec<HeldOut> = pool
+        .iter()
+        .filter_map(|i| {
+            let p = holdout::held_out(&candidates[*i].expr, work, scales, sigma, &folds)?;
+            let residuals = holdout::residuals(work, &p, scales);
+            let losses: Vec<f64> = residuals.iter().map(|r| 2.0 * bisquare_rho(r / sigma)).collect();
+            Some(HeldOut {
+                index: *i,
+                mean: mean(&losses),
+                residuals,
+                losses,
+            })
+        })
+        .collect();
+    let constant = assessed.iter().find(|h| h.index == constant)?.clone();
+    // The reference: the best by the selection's score that could be assessed.
+    let reference = assessed
+        .iter()
+        .min_by(|a, b| scores[a.index].total_cmp(&scores[b.index]))?;
+    let tolerance = if d <= holdout::LEAVE_ONE_OUT_UP_TO { PARSIMONY_SE } else { 0.0 };
+    let not_worse = |h: &HeldOut| {
+        let diff: Vec<f64> = h.losses.iter().zip(&reference.losses).map(|(a, b)| a - b).collect();
+        let m = mean(&diff);
+        let sd = if diff.len() > 1 {
+            (diff.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / (diff.len() - 1) as f64).sqrt()
+        } else {
+            0.0
+        };
+        m <= tolerance * sd / (diff.len() as f64).sqrt() + 1e-12
+    };
+    let chosen = assessed.iter().filter(|h| not_worse(h)).min_by(|a, b| {
+        let (ca, cb) = (&candidates[a.index], &candidates[b.index]);
+        ca.penalty
+            .total_cmp(&cb.penalty)
+            .then(scores[a.index].total_cmp(&scores[b.index]))
+    })?;
+    Some(Choice {
+        index: chosen.index,
+        residuals: chosen.residuals.clone(),
+        constant_residuals: constant.residuals.clone(),
+        losses: chosen.losses.clone(),
+        constant_losses: constant.losses.clone(),
+        over_complex,
+    })
+}
+
+/// Fills in the held-out figures and the verdict for the chosen answer. `in_sample`: the
+/// answer's own noise level (when the repetitions do not measure it); `k`: the inputs the fit
+/// saw; `constant`: whether the answer uses no input; `exact`: whether it reproduces every point.
+pub(crate) fn judge(
+    ev: &mut Evidence,
+    choice: Option<&Choice>,
+    k: usize,
+    constant: bool,
+    exact: bool,
+    in_sample: f64,
+) {
+    if let Some(c) = choice {
+        let e = rms(&c.residuals);
+        ev.holdout_error = Some(e);
+        ev.constant_holdout_error = Some(rms(&c.constant_residuals));
+        let point_noise = ev
+            .noise
+            .map(|s| 1.2533 * s / (ev.repetitions.1.max(1) as f64).sqrt())
+            .unwrap_or(0.0);
+        ev.band = Some((2.0 * e).max(2.0 * point_noise));
+        if !constant {
+            let diff: Vec<f64> = c.constant_losses.iter().zip(&c.losses).map(|(a, b)| a - b).collect();
+            ev.better_than_constant_p = hypothesis::wilcoxon_greater(&diff).or(Some(1.0));
+        }
+        if c.over_complex > 0 && ev.max_params < ev.points.saturating_sub(1) {
+            ev.notes.push(format!(
+                "{} distinct points: at most {} coefficients (an exact law at most {})",
+                ev.points,
+                ev.max_params,
+                ev.points.saturating_sub(1).max(1)
+            ));
+        }
+    }
+    let mut reasons = Vec::new();
+    if k > 0 && ev.points < MIN_POINTS {
+        reasons.push(format!(
+            "{} distinct parameter point{}: at least {MIN_POINTS} are needed to tell a law",
+            ev.points,
+            if ev.points == 1 { "" } else { "s" }
+        ));
+    } else if k == 0 && ev.rows < MIN_POINTS {
+        reasons.push(format!("only {} observation{}", ev.rows, if ev.rows == 1 { "" } else { "s" }));
+    }
+    let (noise, measured) = match ev.noise {
+        Some(s) => (s, true),
+        None => (in_sample, false),
+    };
+    let allowed = noise.max(NOISE_FLOOR);
+    if constant {
+        if let Some(p) = ev.dependency_p.filter(|p| *p < DEPENDENCY_ALPHA) {
+            reasons.push(format!(
+                "the points differ beyond their repetitions' spread (p = {}), but no law predicts them better than a constant",
+                p_text(p)
+            ));
+        }
+    } else if !(exact && ev.holdout_error.is_some_and(|e| e <= EXACT_RESIDUAL)) {
+        if let Some(p) = ev.better_than_constant_p.filter(|p| *p >= BETTER_THAN_CONSTANT_ALPHA) {
+            reasons.push(format!(
+                "not significantly better than a constant on held-out points (p = {}, {} points)",
+                p_text(p),
+                ev.points
+            ));
+        }
+        if let Some(e) = ev.holdout_error.filter(|e| *e > allowed) {
+            reasons.push(format!(
+                "held-out error {} exceeds the {} {}",
+                ev.error_text(e),
+                if measured { "repetitions' spread" } else { "residual noise" },
+                ev.error_text(noise)
+            ));
+        }
+    }
+    ev.is_final = reasons.is_empty();
+    ev.reasons = reasons;
+}
+
+/// A p-value as text (two significant digits, `< 0.001` below).
+pub fn p_text(p: f64) -> String {
+    if p < 0.001 {
+        "< 0.001".to_string()
+    } else {
+        format_number(crate::regression::round_significant(p, 2))
+    }
+}
+
+/// The evidence of a branch transition's probability: constant probabilities carry the Wilson
+/// interval of their trials and are final when it is at most [`BRANCH_HALF_WIDTH`] wide on
+/// each side; a guard is final when it explains every trial at [`MIN_POINTS`] or more points;
+/// a probability that varies with the inputs (tree, logistic) stays preliminary.
+pub fn branch_evidence(data: &Dataset, fit: &crate::branch::BranchFit, trials: Option<&[f64]>) -> Evidence {
+    let points = Points::group(data);
+    let mut ev = Evidence {
+        rows: data.len(),
+        points: points.len(),
+        repetitions: points.repetitions(),
+        max_params: max_params(points.len()),
+        ..Evidence::default()
+    };
+    let weight = |i: usize| trials.and_then(|t| t.get(i).copied()).unwrap_or(1.0);
+    let n: f64 = (0..data.len()).map(weight).sum();
+    let taken: f64 = (0..data.len()).map(|i| data.y[i] * weight(i)).sum();
+    let k = data.k();
+    let mut reasons = Vec::new();
+    match fit.kind {
+        crate::branch::BranchKind::Constant => {
+            let (lo, hi) = hypothesis::wilson(taken, n);
+            let p = match fit.probability {
+                crate::expr::Expr::Const(v) => v,
+                _ => taken / n.max(1.0),
+            };
+            ev.intervals = vec![ConstantInterval {
+                value: p,
+                low: lo,
+                high: hi,
+            }];
+            let half = (hi - p).max(p - lo);
+            ev.band = Some(half);
+            if half > BRANCH_HALF_WIDTH {
+                reasons.push(format!(
+                    "{} of {} trials: the probability is known to ±{} only (final at ±{})",
+                    format_number(taken.round()),
+                    format_number(n.round()),
+                    format_number(crate::regression::round_significant(half, 2)),
+                    format_number(BRANCH_HALF_WIDTH)
+                ));
+            }
+        }
+        crate::branch::BranchKind::Guard => {
+            if k > 0 && points.len() < MIN_POINTS {
+                reasons.push(format!(
+                    "{} distinct parameter points: at least {MIN_POINTS} are needed to tell a guard",
+                    points.len()
+                ));
+            }
+            if fit.guard_errors > 0.0 {
+                reasons.push(format!(
+                    "the guard gets {} of {} trials wrong",
+                    format_number(fit.guard_errors),
+                    format_number(n.round())
+                ));
+            }
+        }
+        crate::branch::BranchKind::Tree | crate::branch::BranchKind::Logistic => {
+            reasons.push("the probability varies with the inputs: more points would tell its form".to_string());
+        }
+    }
+    ev.is_final = reasons.is_empty();
+    ev.reasons = reasons;
+    ev
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evidence_bounds_coefficients() {
+        assert_eq!(max_params(1), 1);
+        assert_eq!(max_params(3), 1);
+        assert_eq!(max_params(5), 2);
+        assert_eq!(max_params(14), 7);
+    }
+}
