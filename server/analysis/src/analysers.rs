@@ -103,6 +103,7 @@ fn proposal(analyser: &str, result: &MeasurementResult, expr: &Expr, names: &[St
         variables: expr.variables().iter().map(|i| names[*i].clone()).collect(),
         guard: None,
         predictions,
+        evidence: None,
     }
 }
 
@@ -174,8 +175,9 @@ impl MeasurementResultAnalyser for FitAnalyser {
                 let mut branch = self.options.branch.clone();
                 branch.tree.constants = constants.clone();
                 fit_branch(&data, &branch).map(|b| {
+                    let evidence = beagle_fit::evidence::branch_evidence(&data, &b, branch.trials.as_deref());
                     let guard = (b.kind == BranchKind::Guard).then_some(b.guard_stoex).flatten();
-                    (b.probability, guard)
+                    (b.probability, guard, evidence)
                 })
             } else {
                 let mut options = self.options.clone();
@@ -187,18 +189,20 @@ impl MeasurementResultAnalyser for FitAnalyser {
                     gp.cancel = Some(cancel.flag());
                     gp.constants.extend(constants.iter().copied());
                 }
-                fit(&data, &options).map(|f| (f.expr, None))
+                fit(&data, &options).map(|f| (f.expr, None, f.evidence))
             };
-            expr.map(|(e, guard)| (e, data.names, guard)).map_err(|e| e.to_string())
+            expr.map(|(e, guard, evidence)| (e, data.names, guard, evidence))
+                .map_err(|e| e.to_string())
         });
         if cancel.is_cancelled() {
             // An interrupted fit is not a result: the step is redone after a resume.
             return None;
         }
         match expr {
-            Ok((expr, names, guard)) => {
+            Ok((expr, names, guard, evidence)) => {
                 let mut p = proposal(self.id(), &result, &expr, &names);
                 p.guard = guard;
+                p.evidence = Some((&evidence).into());
                 view.add_proposal(p)
             }
             Err(e) => view.diagnostic(format!("{id}: no fit: {e}")),
@@ -242,15 +246,7 @@ impl ProposedExpressionAnalyser for AveragingAnalyser {
     fn contribute(&self, view: &mut ProposedExpressionAnalyserView, _: &CancelToken) -> Option<String> {
         let (id, ps) = self.pending(view)?;
         let result = &view.results()[&id];
-        // The average of constants is a constant: `0.129175`, not `((0.19835) + (0.06)) / 2`.
-        let constants: Option<Vec<f64>> = ps.iter().map(|p| p.infix.trim().parse::<f64>().ok()).collect();
-        let p = match constants {
-            Some(cs) => {
-                let mean = round_significant(cs.iter().sum::<f64>() / cs.len() as f64, 6);
-                proposal(self.id(), result, &Expr::Const(mean), &[])
-            }
-            None => average(self.id(), result, &ps),
-        };
+        let p = average(self.id(), result, &ps);
         view.add_proposal(p);
         let data = mark(seen(view.private_data()), &id, ps.len());
         view.set_private_data(data);
@@ -258,8 +254,18 @@ impl ProposedExpressionAnalyser for AveragingAnalyser {
     }
 }
 
-/// The proposal that averages `ps` (all on `result`'s samples) term by term.
+/// The proposal that averages `ps` (all on `result`'s samples), as one readable expression: like
+/// terms collected (`-1e-5 * n + 0.000915`, never `((a) + (b)) / 2`). Only if some infix could
+/// not be read back (not the engine's own output) is the average spelt out as text.
 fn average(analyser: &str, result: &MeasurementResult, ps: &[ProposedExpression]) -> ProposedExpression {
+    let names = result.dataset().map(|d| d.names).unwrap_or_default();
+    let parsed: Option<Vec<Expr>> = ps.iter().map(|p| beagle_fit::parse_infix(&p.infix).ok()).collect();
+    let fits_names = parsed
+        .as_ref()
+        .is_some_and(|es| es.iter().all(|e| e.variables().iter().all(|i| *i < names.len())));
+    if let (Some(es), true) = (parsed, fits_names) {
+        return proposal(analyser, result, &beagle_fit::mean(&es), &names);
+    }
     let y: Vec<f64> = result.observations.iter().map(|o| o.value).collect();
     let k = ps.len() as f64;
     let predictions: Vec<f64> = (0..y.len())
@@ -287,6 +293,7 @@ fn average(analyser: &str, result: &MeasurementResult, ps: &[ProposedExpression]
         variables,
         guard: None,
         predictions,
+        evidence: None,
     }
 }
 

@@ -158,6 +158,97 @@ pub struct ProposedExpression {
     /// combine proposals without re-parsing them).
     #[serde(with = "non_finite::vec")]
     pub predictions: Vec<f64>,
+    /// What the measurements support (held-out error, intervals, whether final and why not):
+    /// set by the fitting engine's rules ([`beagle_fit::evidence`]); `None` for proposals that
+    /// were not checked on held-out points.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<ProposalEvidence>,
+}
+
+/// A fitted constant with its 95 % confidence interval.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Interval {
+    pub value: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// The evidence behind a proposal (plain data of [`beagle_fit::Evidence`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ProposalEvidence {
+    /// Distinct parameter points and observations.
+    pub points: usize,
+    pub observations: usize,
+    /// Fewest and median repetitions per point.
+    pub repetitions: (usize, usize),
+    /// Most fitted constants the points support (a law that is not exact).
+    pub max_constants: usize,
+    /// Fitted constants of the expression.
+    pub constants: usize,
+    /// Rank-test p-value of a dependency on the inputs (with repetitions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dependency_p: Option<f64>,
+    /// Whether errors are relative to the value.
+    pub relative: bool,
+    /// Noise of one observation measured from the repetitions (scaled error).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub noise: Option<f64>,
+    /// RMS held-out error at the points, of the expression and of the best constant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub holdout_error: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub constant_holdout_error: Option<f64>,
+    /// p-value of "predicts held-out points better than a constant".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub better_than_constant_p: Option<f64>,
+    /// Half-width of the 95 % band of a point's prediction error (scaled error).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub band: Option<f64>,
+    /// 95 % intervals of the fitted constants, in the expression's order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub intervals: Vec<Interval>,
+    /// Inputs dropped because another input always has the same (or a proportional) value:
+    /// (kept, dropped).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub equivalent: Vec<(String, String)>,
+    pub is_final: bool,
+    /// Why the result is preliminary.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+impl From<&beagle_fit::Evidence> for ProposalEvidence {
+    fn from(e: &beagle_fit::Evidence) -> Self {
+        ProposalEvidence {
+            points: e.points,
+            observations: e.rows,
+            repetitions: e.repetitions,
+            max_constants: e.max_params,
+            constants: e.params,
+            dependency_p: e.dependency_p,
+            relative: e.relative,
+            noise: e.noise,
+            holdout_error: e.holdout_error,
+            constant_holdout_error: e.constant_holdout_error,
+            better_than_constant_p: e.better_than_constant_p,
+            band: e.band,
+            intervals: e
+                .intervals
+                .iter()
+                .map(|i| Interval {
+                    value: i.value,
+                    low: i.low,
+                    high: i.high,
+                })
+                .collect(),
+            equivalent: e.equivalent.iter().map(|q| (q.kept.clone(), q.dropped.clone())).collect(),
+            is_final: e.is_final,
+            reasons: e.reasons.clone(),
+            notes: e.notes.clone(),
+        }
+    }
 }
 
 /// Whether a final expression may still improve.
@@ -175,6 +266,9 @@ pub struct FinalExpression {
     #[serde(with = "non_finite")]
     pub fitness: f64,
     pub status: Status,
+    /// Why the status is preliminary (too few points, noise, no better than a constant, ...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
 }
 
 /// How proposals are graded (Krogmann et al. style, as [`beagle_fit::FitnessOptions`]): error
@@ -188,10 +282,11 @@ pub struct FitnessFunction {
     pub size_weight: f64,
     pub variables_threshold: usize,
     pub variables_weight: f64,
-    /// A proposal with at most this median relative error ...
+    /// Bounds on the fit to the data that a final proposal must also meet (besides its
+    /// evidence, [`FitnessFunction::verdict`]): at most this median relative error ...
     pub final_relative_error: f64,
-    /// ... and at least this R^2 is final (both: relative errors skip zero targets, so a
-    /// constant 1 has none on a branch's 0/1 outcomes; a noisy constant never is final).
+    /// ... and at least this R^2. The defaults do not constrain (noise is judged by the evidence
+    /// rules, against the measured spread); a negative relative error keeps all preliminary.
     pub final_r2: f64,
 }
 
@@ -206,8 +301,8 @@ impl Default for FitnessFunction {
             size_weight: f.size_weight,
             variables_threshold: f.variables_threshold,
             variables_weight: f.variables_weight,
-            final_relative_error: 0.01,
-            final_r2: 0.999,
+            final_relative_error: 1e9,
+            final_r2: -1e300,
         }
     }
 }
@@ -226,17 +321,50 @@ impl FitnessFunction {
         }
     }
 
-    /// The fitness of a proposal (lower is better): its error is the median relative error, or
-    /// `1 - R^2` when that is larger (targets with many zeros, such as branch outcomes).
+    /// The fitness of a proposal (lower is better). Its error is the RMS error on held-out
+    /// points when the proposal was checked on them (what counts is predicting, not fitting);
+    /// else the median relative error on the data, or `1 - R^2` when that is larger (targets
+    /// with many zeros, such as branch outcomes).
     pub fn grade(&self, p: &ProposedExpression) -> f64 {
-        let r2_error = if p.r2.is_finite() { (1.0 - p.r2).max(0.0) } else { 1.0 };
-        let error = p.relative_error.max(r2_error);
+        let error = match p.evidence.as_ref().and_then(|e| e.holdout_error) {
+            Some(e) => e,
+            None => {
+                let r2_error = if p.r2.is_finite() { (1.0 - p.r2).max(0.0) } else { 1.0 };
+                p.relative_error.max(r2_error)
+            }
+        };
         self.options().fitness_of(error, p.size, p.depth, p.variables.len())
     }
 
-    /// Whether a proposal is good enough to stop looking.
+    /// Whether a proposal is final, and if not, why. Final means it predicts: the evidence
+    /// rules of the fitting engine ([`beagle_fit::evidence`]) found it final. A proposal never
+    /// checked on held-out points is preliminary. `final_relative_error` and `final_r2` are
+    /// further bounds on the fit to the data (a negative `final_relative_error` keeps every
+    /// result preliminary).
+    pub fn verdict(&self, p: &ProposedExpression) -> (Status, Vec<String>) {
+        let mut reasons = match &p.evidence {
+            Some(e) => e.reasons.clone(),
+            None => vec!["not checked on held-out points".to_string()],
+        };
+        if p.evidence.as_ref().is_some_and(|e| e.is_final && e.reasons.is_empty())
+            && !(p.relative_error <= self.final_relative_error && p.r2 >= self.final_r2)
+        {
+            reasons.push(format!(
+                "outside the fitness function's bounds (relative error <= {}, R² >= {})",
+                self.final_relative_error, self.final_r2
+            ));
+        }
+        let status = if reasons.is_empty() && p.evidence.as_ref().is_some_and(|e| e.is_final) {
+            Status::Final
+        } else {
+            Status::Preliminary
+        };
+        (status, reasons)
+    }
+
+    /// Whether a proposal is good enough to stop looking ([`FitnessFunction::verdict`]).
     pub fn is_final(&self, p: &ProposedExpression) -> bool {
-        p.relative_error <= self.final_relative_error && p.r2 >= self.final_r2
+        self.verdict(p).0 == Status::Final
     }
 }
 
@@ -537,6 +665,7 @@ mod tests {
             variables: vec![],
             guard: None,
             predictions: vec![101.5],
+            evidence: None,
         });
         bb.private_data.insert("fit".into(), serde_json::json!({"_a/CPU": 1}));
         let text = serde_json::to_string(&bb).unwrap();
@@ -588,6 +717,7 @@ mod tests {
             variables: vec![],
             guard: None,
             predictions: vec![1.0, f64::INFINITY, f64::NAN],
+            evidence: None,
         };
         let text = serde_json::to_string(&p).unwrap();
         assert!(text.contains(r#""r2":"-inf""#), "{text}");

@@ -46,9 +46,16 @@ impl FinalJudge {
         let f = view.fitness_function().clone();
         let min = view.blackboard().stop_rules().min_improvement;
         let mut updates = Vec::new();
+        // Only a better fitness counts as an improvement (the stall rule); a proposal checked on
+        // held-out points replaces an unchecked one whatever their grades.
+        let mut improved = false;
         for (id, ps) in view.blackboard().proposals() {
+            // Proposals checked on held-out points compete among themselves: their grade is a
+            // held-out error, which a training error would undercut unfairly.
+            let checked = ps.iter().any(|p| p.evidence.is_some());
             let Some(best) = ps
                 .iter()
+                .filter(|p| !checked || p.evidence.is_some())
                 .map(|p| (f.grade(p), p))
                 .filter(|(g, _)| g.is_finite())
                 .min_by(|a, b| a.0.total_cmp(&b.0))
@@ -56,21 +63,20 @@ impl FinalJudge {
                 continue;
             };
             let current = view.blackboard().final_expressions().get(id);
-            if current.is_none_or(|c| best.0 < c.fitness - min) {
-                let status = if f.is_final(best.1) {
-                    Status::Final
-                } else {
-                    Status::Preliminary
-                };
+            let replaces_unchecked = checked && current.is_some_and(|c| c.proposal.evidence.is_none());
+            let better = current.is_none_or(|c| best.0 < c.fitness - min);
+            improved |= better;
+            if replaces_unchecked || better {
+                let (status, reasons) = f.verdict(best.1);
                 let fe = FinalExpression {
                     proposal: best.1.clone(),
                     fitness: best.0,
                     status,
+                    reasons,
                 };
                 updates.push((id.clone(), fe));
             }
         }
-        let improved = !updates.is_empty();
         for (id, fe) in updates {
             view.set_final(&id, fe);
         }

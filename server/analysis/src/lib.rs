@@ -30,8 +30,9 @@ pub use analysers::{
 };
 pub use analysis_loop::{analyse, analyse_with_checkpoints, Outcome, Phase, Progress, Tools};
 pub use blackboard::{
+    Interval,
     Blackboard, ElementKind, FinalExpression, FitnessFunction, MeasurableElement, MeasurementResult, Observation,
-    ProposedExpression, Status, StopRules,
+    ProposalEvidence, ProposedExpression, Status, StopRules,
 };
 pub use control::{CancelToken, Control};
 pub use events::{MeasurementEvent, Parameters};

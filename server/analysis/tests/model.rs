@@ -129,9 +129,11 @@ fn final_expression(element: &str, stoex: &str, predictions: Vec<f64>, guard: Op
             variables: vec![],
             guard: guard.map(str::to_string),
             predictions,
+            evidence: None,
         },
         fitness: 0.0,
         status: Status::Final,
+        reasons: Vec::new(),
     }
 }
 

@@ -28,6 +28,7 @@ pub mod gp;
 pub mod integer;
 pub mod linalg;
 pub mod mars;
+pub mod parse;
 pub mod print;
 pub mod regression;
 pub mod simplify;
@@ -45,7 +46,8 @@ pub use gp::{FunctionSet, GpOptions, GpProgress, StopReason};
 pub use mars::{MarsModel, MarsOptions};
 pub use print::{format_number, infix, stoex_cond_text, stoex_text, stoex_variable_text, to_stoex};
 pub use regression::RegressionOptions;
-pub use simplify::simplify;
+pub use parse::parse_infix;
+pub use simplify::{mean, simplify};
 pub use threshold::ThresholdOptions;
 
 /// How the final model is chosen among the analysers' candidates.
@@ -316,8 +318,30 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     if !candidates.iter().any(|c| c.expr.variables().is_empty()) {
         candidates.push(constant_candidate(&work, &scales, stats::median(y)));
     }
+    // More constants than the points support: not candidates at all (they would also set the
+    // selection's noise level by interpolating a handful of points).
+    let over_complex = candidates.iter().filter(|c| !evidence::admissible(c, work.len())).count();
+
+    candidates.retain(|c| evidence::admissible(c, work.len()));
+    if over_complex > 0 && ev.max_params + 1 < work.len() {
+        ev.notes.push(format!(
+            "{} distinct points: at most {} coefficients (an exact law at most {})",
+            work.len(),
+            ev.max_params,
+            work.len() - 1
+        ));
+    }
     let sel = criterion::select(&candidates).ok_or(FitError::NoModel)?;
-    let choice = evidence::choose(&work, &candidates, &sel.scores, sel.sigma, &scales, seed);
+    let choice = evidence::choose(
+        &work,
+        &candidates,
+        &sel.scores,
+        sel.sigma,
+        &scales,
+        seed,
+        ev.dependency(),
+        ev.point_noise(),
+    );
     let fitness: Vec<f64> = candidates
         .iter()
         .map(|c| options.fitness.fitness(&c.expr, rms(&c.residuals)))
@@ -351,8 +375,9 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         criterion::lts_scale(&c.residuals, c.params),
     );
     ev.params = c.params;
-    ev.intervals = evidence::intervals::intervals(&c.expr, &work, &scales);
-    let expr = restore(&c.expr, &kept);
+    let rounded = evidence::intervals::round_to_evidence(&c.expr, &work, &scales);
+    ev.intervals = evidence::intervals::intervals(&rounded, &work, &scales);
+    let expr = restore(&rounded, &kept);
     Ok(result(data, expr, c.source, sel.sigma, sel.scores[best], fitness[best], scored, gp, ev))
 }
 
@@ -392,7 +417,17 @@ fn constant_answer(
         .find(|r| (r - m).abs() <= tolerance)
         .unwrap_or_else(|| regression::round_significant(m, 6));
     let c = constant_candidate(work, scales, v);
-    let choice = evidence::choose(work, std::slice::from_ref(&c), &[0.0], ev.noise.unwrap_or(0.0).max(criterion::EXACT), scales, seed);
+    let sigma = ev.noise.unwrap_or(0.0).max(criterion::EXACT);
+    let choice = evidence::choose(
+        work,
+        std::slice::from_ref(&c),
+        &[0.0],
+        sigma,
+        scales,
+        seed,
+        ev.dependency(),
+        ev.point_noise(),
+    );
     evidence::judge(&mut ev, choice.as_ref(), work.k(), true, evidence::is_exact(&c), criterion::lts_scale(&c.residuals, 1));
     ev.params = 1;
     let sigma = criterion::lts_scale(&c.residuals, 1);

@@ -49,7 +49,7 @@ pub struct RegressionOptions {
     pub screen_keep: usize,
     /// Round constants to few significant digits where the fit allows.
     pub snap: bool,
-    /// How many of the best models to return.
+    /// How many of the best models to return (besides the best of every number of constants).
     pub alternatives: usize,
     /// Prior cost of a model without intercept in the selection penalty (default 0: plain BIC).
     /// E.g. `2·ln 3` says "prior odds 3:1 that a code section has a fixed overhead": under noise a
@@ -402,7 +402,17 @@ pub fn regress(basis: &[Term], y: &[f64], options: &RegressionOptions) -> Option
         });
     }
     screened.sort_by(|a, b| crate::stats::cmp_f64(&a.0, &b.0));
-    screened.truncate(options.screen_keep.max(1));
+    // The best subsets, and the best of every size (with and without intercept): the held-out
+    // choice ([`crate::evidence`]) weighs simpler models against the best, so each complexity
+    // must be represented.
+    let mut kept: Vec<(f64, Vec<usize>, bool)> = Vec::new();
+    for (i, m) in screened.iter().enumerate() {
+        let new_shape = !kept.iter().any(|k| k.1.len() == m.1.len() && k.2 == m.2);
+        if i < options.screen_keep.max(1) || new_shape || m.1.len() <= 1 {
+            kept.push(m.clone());
+        }
+    }
+    let screened = kept;
     // Robust refits.
     let mut models: Vec<RegressionModel> = Vec::new();
     for (_, subset, intercept) in &screened {
@@ -415,8 +425,18 @@ pub fn regress(basis: &[Term], y: &[f64], options: &RegressionOptions) -> Option
     let sel = criterion::select(&cands)?;
     let mut order: Vec<usize> = (0..models.len()).collect();
     order.sort_by(|a, b| crate::stats::cmp_f64(&sel.scores[*a], &sel.scores[*b]));
-    order.truncate(options.alternatives.max(1));
-    let mut out: Vec<RegressionModel> = order.into_iter().map(|i| models[i].clone()).collect();
+    let mut chosen: Vec<usize> = order.iter().copied().take(options.alternatives.max(1)).collect();
+    // Also the best of every number of constants, and every one-term law (`a·x + b`, `a·√x`,
+    // ...): few points support little more, and the held-out choice needs them all.
+    for i in order {
+        let simple = models[i].fit.terms.len() <= 1;
+        if simple || !chosen.iter().any(|c| models[*c].fit.params() == models[i].fit.params()) {
+            if !chosen.contains(&i) {
+                chosen.push(i);
+            }
+        }
+    }
+    let mut out: Vec<RegressionModel> = chosen.into_iter().map(|i| models[i].clone()).collect();
     if options.snap {
         for m in &mut out {
             let fit = snap(basis, &m.fit, y, &s, sel.sigma);

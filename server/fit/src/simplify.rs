@@ -248,3 +248,99 @@ mod tests {
         }
     }
 }
+
+/// `e` as a sum of scaled terms `Σ cᵢ·tᵢ` (`None`: the constant term), seeing through `+`, `-`,
+/// negation, and products and quotients with a constant.
+fn scaled_terms(e: &Expr, factor: f64, out: &mut Vec<(f64, Option<Expr>)>) {
+    match e {
+        Expr::Const(v) => out.push((factor * v, None)),
+        Expr::Binary(BinaryOp::Add, a, b) => {
+            scaled_terms(a, factor, out);
+            scaled_terms(b, factor, out);
+        }
+        Expr::Binary(BinaryOp::Sub, a, b) => {
+            scaled_terms(a, factor, out);
+            scaled_terms(b, -factor, out);
+        }
+        Expr::Unary(UnaryOp::Neg, a) => scaled_terms(a, -factor, out),
+        Expr::Binary(BinaryOp::Mul, a, b) if matches!(a.as_ref(), Expr::Const(_)) => {
+            let Expr::Const(c) = a.as_ref() else { unreachable!() };
+            scaled_terms(b, factor * c, out);
+        }
+        Expr::Binary(BinaryOp::Mul, a, b) if matches!(b.as_ref(), Expr::Const(_)) => {
+            let Expr::Const(c) = b.as_ref() else { unreachable!() };
+            scaled_terms(a, factor * c, out);
+        }
+        Expr::Binary(BinaryOp::Div, a, b) if matches!(b.as_ref(), Expr::Const(c) if *c != 0.0) => {
+            let Expr::Const(c) = b.as_ref() else { unreachable!() };
+            scaled_terms(a, factor / c, out);
+        }
+        other => out.push((factor, Some(other.clone()))),
+    }
+}
+
+/// The mean of `exprs` as one expression: like terms collected (`(0.0009 + (-2e-5*x1 + 0.00093))/2`
+/// is `-1e-5*x1 + 0.000915`), coefficients without float residue (12 significant digits).
+pub fn mean(exprs: &[Expr]) -> Expr {
+    let k = exprs.len().max(1) as f64;
+    let mut all = Vec::new();
+    for e in exprs {
+        scaled_terms(e, 1.0 / k, &mut all);
+    }
+    // Like terms by their printed form, in order of first appearance; the constant last.
+    let mut collected: Vec<(String, Expr, f64)> = Vec::new();
+    let mut constant = 0.0;
+    for (c, t) in all {
+        match t {
+            None => constant += c,
+            Some(t) => {
+                let key = crate::print::infix(&t);
+                match collected.iter_mut().find(|(k, _, _)| *k == key) {
+                    Some(entry) => entry.2 += c,
+                    None => collected.push((key, t, c)),
+                }
+            }
+        }
+    }
+    let clean = |v: f64| crate::regression::round_significant(v, 12);
+    let mut out: Option<Expr> = None;
+    for (_, t, c) in collected {
+        let c = clean(c);
+        if c == 0.0 {
+            continue;
+        }
+        let term = if c == 1.0 {
+            t
+        } else {
+            Expr::Binary(BinaryOp::Mul, Box::new(Expr::Const(c)), Box::new(t))
+        };
+        out = Some(match out {
+            None => term,
+            Some(sum) => Expr::Binary(BinaryOp::Add, Box::new(sum), Box::new(term)),
+        });
+    }
+    let constant = clean(constant);
+    let e = match out {
+        None => Expr::Const(constant),
+        Some(sum) if constant == 0.0 => sum,
+        Some(sum) => Expr::Binary(BinaryOp::Add, Box::new(sum), Box::new(Expr::Const(constant))),
+    };
+    simplify(&e)
+}
+
+#[cfg(test)]
+mod mean_tests {
+    use super::*;
+    use crate::parse::parse_infix;
+    use crate::print::infix;
+
+    #[test]
+    fn the_mean_collects_like_terms() {
+        let m = |a: &str, b: &str| infix(&mean(&[parse_infix(a).unwrap(), parse_infix(b).unwrap()]));
+        assert_eq!(m("0.0008825", "-2e-5*x1 + 0.00093"), "-1e-5*x1 + 0.00090625");
+        assert_eq!(m("0.19835", "0.06"), "0.129175");
+        assert_eq!(m("2*x1 + 1", "4*x1 - 1"), "3*x1");
+        assert_eq!(m("sqrt(x1)", "x1/2"), "0.5*sqrt(x1) + 0.25*x1");
+        assert_eq!(m("if(x1 > 5, 1, 0)", "if(x1 > 5, 1, 0)"), "if(x1 > 5, 1, 0)");
+    }
+}

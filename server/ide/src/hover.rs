@@ -330,9 +330,55 @@ fn result(r: &ElementResult, out: &mut String) {
             .map(|(name, lo, hi)| format!("{name} {}…{}", format_number(*lo), format_number(*hi))),
     );
     let _ = writeln!(out, "\n{}", quality.join(" · "));
+    if let Some(e) = &r.evidence {
+        evidence(e, out);
+    }
+    for reason in &r.reasons {
+        let _ = writeln!(out, "\npreliminary: {reason}");
+    }
     if !r.points.is_empty() {
         out.push('\n');
         point_table(&r.points, out);
+    }
+}
+
+/// The evidence line: distinct points and repetitions, held-out error and band, intervals of
+/// the constants, notes (equivalent inputs, the complexity bound, no dependency).
+fn evidence(e: &beagle_analysis::ProposalEvidence, out: &mut String) {
+    let pct = |v: f64| {
+        if e.relative {
+            format!("{} %", format_number(v * 100.0))
+        } else {
+            format_number(v)
+        }
+    };
+    let mut parts = vec![format!(
+        "{} distinct points ({}–{} repetitions)",
+        e.points, e.repetitions.0, e.repetitions.1
+    )];
+    if let Some(h) = e.holdout_error {
+        parts.push(format!("held-out error {}", pct(h)));
+    }
+    if let Some(b) = e.band {
+        parts.push(format!("95 % band ±{}", pct(b)));
+    }
+    if let Some(n) = e.noise {
+        parts.push(format!("noise {}", pct(n)));
+    }
+    let _ = writeln!(out, "\n{}", parts.join(" · "));
+    if !e.intervals.is_empty() {
+        let intervals: Vec<String> = e
+            .intervals
+            .iter()
+            .map(|i| {
+                let r = format_number;
+                format!("{} [{}, {}]", i.value, r(i.low), r(i.high))
+            })
+            .collect();
+        let _ = writeln!(out, "\nconstants (95 %): {}", intervals.join(", "));
+    }
+    for note in &e.notes {
+        let _ = writeln!(out, "\n{note}");
     }
 }
 

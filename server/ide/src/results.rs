@@ -32,6 +32,11 @@ pub struct ElementResult {
     pub parameter_ranges: Vec<(String, f64, f64)>,
     /// Statistics per parameter point, outliers left out (see `beagle_analysis::point_stats`).
     pub points: Vec<PointRow>,
+    /// Why the result is preliminary.
+    pub reasons: Vec<String>,
+    /// What the measurements support: distinct points, held-out error, band, intervals of the
+    /// constants, equivalent inputs.
+    pub evidence: Option<beagle_analysis::ProposalEvidence>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -129,6 +134,8 @@ fn result(
         samples: p.samples,
         parameter_ranges,
         points,
+        reasons: fe.reasons.clone(),
+        evidence: p.evidence.clone(),
     }
 }
 

@@ -47,6 +47,30 @@ fn results() -> Vec<ElementResult> {
                 ("files.NUMBER_OF_ELEMENTS".into(), 1.0, 15.0),
             ],
             points,
+            reasons: Vec::new(),
+            evidence: Some(beagle_analysis::ProposalEvidence {
+                points: 15,
+                observations: 75,
+                repetitions: (5, 5),
+                max_constants: 7,
+                constants: 1,
+                relative: true,
+                noise: Some(0.031),
+                holdout_error: Some(0.0212),
+                constant_holdout_error: Some(0.61),
+                better_than_constant_p: Some(3e-5),
+                band: Some(0.0424),
+                intervals: vec![beagle_analysis::Interval {
+                    value: 1.2345,
+                    low: 1.2101,
+                    high: 1.2589,
+                }],
+                equivalent: vec![("files.NUMBER_OF_ELEMENTS".into(), "ids.NUMBER_OF_ELEMENTS".into())],
+                is_final: true,
+                reasons: Vec::new(),
+                notes: vec!["ids.NUMBER_OF_ELEMENTS always equals files.NUMBER_OF_ELEMENTS: the law uses files.NUMBER_OF_ELEMENTS".into()],
+                ..Default::default()
+            }),
         },
         ElementResult {
             element: "_fs_compress_loop".into(),
@@ -60,6 +84,8 @@ fn results() -> Vec<ElementResult> {
             samples: 3,
             parameter_ranges: Vec::new(),
             points: Vec::new(),
+            reasons: vec!["2 distinct parameter points: at least 3 are needed to tell a law".into()],
+            evidence: None,
         },
     ]
 }
@@ -76,6 +102,11 @@ fn action_with_results() {
     let markdown = hover_on(FILESHARE, "entityName=\"partition files\"", &results());
     assert!(!markdown.contains("Not analysed yet"));
     assert!(markdown.contains("12 of 15 parameter points shown"));
+    // The evidence: points, held-out error and band, the constant's interval, equivalent inputs.
+    assert!(markdown.contains("15 distinct points (5–5 repetitions)"), "{markdown}");
+    assert!(markdown.contains("95 % band ±4.24 %"), "{markdown}");
+    assert!(markdown.contains("1.2345 [1.21, 1.259]"), "{markdown}");
+    assert!(markdown.contains("always equals files.NUMBER_OF_ELEMENTS"), "{markdown}");
     insta::assert_snapshot!(markdown);
 }
 

@@ -41,9 +41,11 @@ fn final_expression(element: &str, stoex: &str, status: Status) -> FinalExpressi
             variables: vec!["files.NUMBER_OF_ELEMENTS".into()],
             guard: None,
             predictions: Vec::new(),
+            evidence: None,
         },
         fitness: 0.1,
         status,
+        reasons: Vec::new(),
     }
 }
 

@@ -1,7 +1,9 @@
 //! What a job reports: per element its expression and quality, and diagnostics that
 //! name the file, the line and the element. `--json` has the shape the issue fixes:
 //! `{"results": [{"element", "kind", "resource", "expression", "r2", "relative_error", "samples",
-//! "status"}], "diagnostics": [{"severity", "file", "line", "element", "message"}]}`.
+//! "status", "reasons", "evidence"}], "diagnostics": [{"severity", "file", "line", "element",
+//! "message"}]}` (`reasons` and `evidence` are new: why a result is preliminary, and the
+//! points, held-out error, band and intervals behind it).
 
 use beagle_analysis::model::{action_of, resource_name};
 use beagle_analysis::{Blackboard, ElementKind, FinalExpression, MeasurableElement, Status};
@@ -19,6 +21,13 @@ pub struct ResultRow {
     pub relative_error: Option<f64>,
     pub samples: usize,
     pub status: &'static str,
+    /// Why the result is preliminary (too few points, noise, no better than a constant, ...).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
+    /// What the measurements support: distinct points, held-out error, band, intervals of the
+    /// constants, equivalent inputs (`beagle_analysis::ProposalEvidence`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<beagle_analysis::ProposalEvidence>,
     /// The action's name in the model (for people; `element` is the id).
     #[serde(skip)]
     pub name: String,
@@ -94,6 +103,8 @@ pub fn row(file: &ModelFile, element: &MeasurableElement, fe: &FinalExpression, 
             Status::Final => "final",
             Status::Preliminary => "preliminary",
         },
+        reasons: fe.reasons.clone(),
+        evidence: p.evidence.clone(),
         name,
         cached,
     }

@@ -44,6 +44,7 @@ fn proposal(element: &str, stoex: &str, r2: f64) -> ProposedExpression {
         variables: vec![],
         guard: None,
         predictions: vec![1.0, 2.0, f64::INFINITY],
+        evidence: None,
     }
 }
 
@@ -64,6 +65,7 @@ fn board(step: u64) -> Blackboard {
                 proposal: p,
                 fitness: 0.1,
                 status: Status::Preliminary,
+                reasons: Vec::new(),
             },
         );
         let p = proposal(&l.id, "4", f64::NEG_INFINITY);
@@ -73,6 +75,7 @@ fn board(step: u64) -> Blackboard {
                 proposal: p,
                 fitness: 0.0,
                 status: Status::Final,
+                reasons: Vec::new(),
             },
         );
     }
@@ -533,7 +536,7 @@ fn finished_run_precision() {
     };
     assert!(!run(FinishReason::AllFinal, None).is_at_least_as_precise_as(&stricter, &stop));
     let looser = FitnessFunction {
-        final_r2: 0.9,
+        final_relative_error: fitness.final_relative_error * 2.0,
         ..fitness.clone()
     };
     assert!(run(FinishReason::AllFinal, None).is_at_least_as_precise_as(&looser, &stop));

@@ -103,7 +103,60 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             gp.best.as_deref().unwrap_or("-")
         );
     }
+    for line in evidence_lines(&result.evidence) {
+        println!("log: {line}");
+    }
     println!("size: {}", result.size);
     println!("expr: {}", if args.stoex { &result.stoex } else { &result.infix });
     Ok(ExitCode::SUCCESS)
+}
+
+/// The evidence behind a fit, one `log:` line each: points, held-out error and band, intervals,
+/// notes, and the status with its reasons.
+pub fn evidence_lines(e: &beagle_fit::Evidence) -> Vec<String> {
+    use beagle_fit::format_number;
+    let mut out = vec![format!(
+        "evidence: {} observations at {} distinct points ({} to {} repetitions), at most {} coefficients supported, {} used{}",
+        e.rows,
+        e.points,
+        e.repetitions.0,
+        e.repetitions.1,
+        e.max_params,
+        e.params,
+        match e.dependency_p {
+            Some(p) => format!(", rank test for a dependency p = {}", beagle_fit::evidence::p_text(p)),
+            None => String::new(),
+        }
+    )];
+    if let Some(h) = e.holdout_error {
+        let mut line = format!("held-out error {}", e.error_text(h));
+        if let Some(c) = e.constant_holdout_error {
+            line += &format!(" (a constant: {})", e.error_text(c));
+        }
+        if let Some(n) = e.noise {
+            line += &format!(", noise of one observation {}", e.error_text(n));
+        }
+        if let Some(b) = e.band {
+            line += &format!(", 95 % band ±{}", e.error_text(b));
+        }
+        out.push(line);
+    }
+    if !e.intervals.is_empty() {
+        let parts: Vec<String> = e
+            .intervals
+            .iter()
+            .map(|i| {
+                format!(
+                    "{} [{}, {}]",
+                    format_number(i.value),
+                    format_number(beagle_fit::regression::round_significant(i.low, 3)),
+                    format_number(beagle_fit::regression::round_significant(i.high, 3))
+                )
+            })
+            .collect();
+        out.push(format!("95 % intervals: {}", parts.join(", ")));
+    }
+    out.extend(e.notes.iter().cloned());
+    out.push(format!("status: {}", e.status_text()));
+    out
 }

@@ -55,6 +55,13 @@ fn cond_constants(c: &Cond, out: &mut Vec<(f64, bool)>) {
     }
 }
 
+/// Every numeric constant of `e`, in evaluation order.
+pub fn all_constants(e: &Expr, out: &mut Vec<f64>) {
+    let mut all = Vec::new();
+    constants(e, false, &mut all);
+    out.extend(all.into_iter().map(|(v, _)| v));
+}
+
 /// `e` with its `k`-th constant (in [`constants`] order) set to `v`.
 fn with_constant(e: &Expr, k: usize, v: f64) -> Expr {
     fn rec(e: &Expr, k: usize, v: f64, at: &mut usize) -> Expr {
@@ -97,9 +104,35 @@ fn with_constant(e: &Expr, k: usize, v: f64) -> Expr {
     rec(e, k, v, &mut 0)
 }
 
+/// `e` with each coefficient rounded to the fewest significant digits that stay within a
+/// quarter of its 95 % half-width (`0.020295 ± 0.0018` prints `0.02`): digits the evidence
+/// cannot tell apart are noise, however the fit arrived at them. Coefficients without a finite,
+/// non-zero interval keep their value.
+pub fn round_to_evidence(e: &Expr, data: &Dataset, scales: &[f64]) -> Expr {
+    let (indices, intervals) = coefficient_intervals(e, data, scales);
+    let mut out = e.clone();
+    for (k, i) in indices.into_iter().zip(intervals) {
+        let half = (i.high - i.low) / 2.0;
+        if !(half.is_finite() && half > 0.0) {
+            continue;
+        }
+        let rounded = (1..=12)
+            .map(|digits| crate::regression::round_significant(i.value, digits))
+            .find(|r| (r - i.value).abs() <= half / 4.0)
+            .unwrap_or(i.value);
+        out = with_constant(&out, k, rounded);
+    }
+    out
+}
+
 /// The intervals of the coefficients of `e` fitted to `data` (one row per point) with residual
 /// scales `scales`; empty when there are no more points than coefficients.
 pub fn intervals(e: &Expr, data: &Dataset, scales: &[f64]) -> Vec<ConstantInterval> {
+    coefficient_intervals(e, data, scales).1
+}
+
+/// [`intervals`], with each coefficient's index among all constants ([`constants`] order).
+fn coefficient_intervals(e: &Expr, data: &Dataset, scales: &[f64]) -> (Vec<usize>, Vec<ConstantInterval>) {
     let mut all = Vec::new();
     constants(e, false, &mut all);
     let coefficients: Vec<(usize, f64)> = all
@@ -111,12 +144,12 @@ pub fn intervals(e: &Expr, data: &Dataset, scales: &[f64]) -> Vec<ConstantInterv
     let n = data.len();
     let p = coefficients.len();
     if p == 0 || n <= p {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let f = eval(e, &data.columns, n);
     let r: Vec<f64> = (0..n).map(|i| (data.y[i] - f[i]) / scales[i]).collect();
     if r.iter().any(|v| !v.is_finite()) {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     // Scaled Jacobian, column-major.
     let mut jac = vec![0.0; n * p];
@@ -138,10 +171,11 @@ pub fn intervals(e: &Expr, data: &Dataset, scales: &[f64]) -> Vec<ConstantInterv
         }
     }
     let Some(inverse_diagonal) = inverse_diagonal(&m, p) else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
     let t = t_quantile(0.05, dof);
-    coefficients
+    let indices = coefficients.iter().map(|(k, _)| *k).collect();
+    let intervals = coefficients
         .iter()
         .zip(inverse_diagonal)
         .map(|((_, v), d)| {
@@ -152,7 +186,8 @@ pub fn intervals(e: &Expr, data: &Dataset, scales: &[f64]) -> Vec<ConstantInterv
                 high: v + half,
             }
         })
-        .collect()
+        .collect();
+    (indices, intervals)
 }
 
 /// The diagonal of the inverse of the symmetric `p×p` matrix `m` (Gauss-Jordan with partial

@@ -167,7 +167,6 @@ struct HeldOut {
     index: usize,
     residuals: Vec<f64>,
     losses: Vec<f64>,
-    mean: f64,
 }
 
 fn mean(v: &[f64]) -> f64 {
@@ -176,6 +175,16 @@ fn mean(v: &[f64]) -> f64 {
 
 fn rms(v: &[f64]) -> f64 {
     (v.iter().map(|x| x * x).sum::<f64>() / v.len().max(1) as f64).sqrt()
+}
+
+/// Whether a candidate has no more fitted constants than `points` distinct points support
+/// ([`max_params`]; an exact law up to `points - 1`).
+pub fn admissible(c: &Candidate, points: usize) -> bool {
+    if is_exact(c) {
+        c.params < points || c.params <= 1
+    } else {
+        c.params <= max_params(points)
+    }
 }
 
 /// Whether a candidate reproduces every point.
@@ -192,8 +201,6 @@ pub(crate) struct Choice {
     pub constant_residuals: Vec<f64>,
     pub losses: Vec<f64>,
     pub constant_losses: Vec<f64>,
-    /// Candidates set aside for having more constants than the points support.
-    pub over_complex: usize,
 }
 
 /// How many standard errors of the paired held-out loss differences a simpler candidate may be
@@ -201,6 +208,46 @@ pub(crate) struct Choice {
 /// points the information criterion is reliable (and consistent), and a simpler candidate must
 /// predict the held-out points at least as well.
 pub const PARSIMONY_SE: f64 = 0.5;
+/// What the rank test said about a dependency on the inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dependency {
+    /// The points differ beyond their repetitions' spread.
+    Shown,
+    /// No test: too few repetitions (a law must then beat the constant on held-out points).
+    Untested,
+    /// No dependency shown (the answer is a constant).
+    None,
+}
+
+impl Evidence {
+    /// The noise of a point's median (about `1.25·σ/√repetitions`), when the repetitions measure
+    /// it.
+    pub fn point_noise(&self) -> Option<f64> {
+        self.noise
+            .map(|s| 1.2533 * s / (self.repetitions.1.max(1) as f64).sqrt())
+    }
+
+    /// The rank test's verdict ([`DEPENDENCY_ALPHA`]).
+    pub fn dependency(&self) -> Dependency {
+        match self.dependency_p {
+            None => Dependency::Untested,
+            Some(p) if p < DEPENDENCY_ALPHA => Dependency::Shown,
+            Some(_) => Dependency::None,
+        }
+    }
+}
+
+/// Most candidates whose held-out error is computed.
+pub const HELD_OUT_LIMIT: usize = 48;
+
+/// How complex an expression looks to its reader, whatever found it: its numeric constants
+/// (coefficients, offsets, thresholds, exponents), then its nodes.
+pub fn complexity(e: &crate::expr::Expr) -> (usize, usize) {
+    let mut constants = Vec::new();
+    intervals::all_constants(e, &mut constants);
+    (constants.len(), e.size())
+}
+
 /// Candidates, best by the selection's score, whose held-out loss is compared.
 pub const HELD_OUT_POOL: usize = 12;
 
@@ -222,17 +269,11 @@ pub(crate) fn choose(
     sigma: f64,
     scales: &[f64],
     seed: u64,
+    dependency: Dependency,
+    point_noise: Option<f64>,
 ) -> Option<Choice> {
     let d = work.len();
-    let cap = max_params(d);
-    let admissible = |c: &Candidate| {
-        if is_exact(c) {
-            c.params < d || c.params <= 1
-        } else {
-            c.params <= cap
-        }
-    };
-    let over_complex = candidates.iter().filter(|c| !admissible(c)).count();
+    let admissible = |c: &Candidate| admissible(c, d);
     let mut pool: Vec<usize> = (0..candidates.len()).filter(|i| admissible(&candidates[*i])).collect();
     pool.sort_by(|a, b| scores[*a].total_cmp(&scores[*b]).then(a.cmp(b)));
     let constant = pool
@@ -240,54 +281,98 @@ pub(crate) fn choose(
         .copied()
         .filter(|i| candidates[*i].expr.variables().is_empty())
         .min_by(|a, b| scores[*a].total_cmp(&scores[*b]))?;
-    pool.truncate(HELD_OUT_POOL);
-    if !pool.contains(&constant) {
-        pool.push(constant);
+    // The best by score, and every simpler one (up to a bound) as an alternative to them.
+    let reference_complexity = pool.first().map(|i| complexity(&candidates[*i].expr))?;
+    let mut kept: Vec<usize> = Vec::new();
+    for (rank, i) in pool.iter().enumerate() {
+        let simpler = complexity(&candidates[*i].expr) < reference_complexity;
+        if rank < HELD_OUT_POOL || (simpler && kept.len() < HELD_OUT_LIMIT) || *i == constant {
+            kept.push(*i);
+        }
     }
+    let pool = kept;
     let folds = holdout::folds(d, seed);
-    let assessed: Vec<HeldOut> = pool
+    let predicted: Vec<(usize, Vec<f64>)> = pool
         .iter()
         .filter_map(|i| {
             let p = holdout::held_out(&candidates[*i].expr, work, scales, sigma, &folds)?;
-            let residuals = holdout::residuals(work, &p, scales);
-            let losses: Vec<f64> = residuals.iter().map(|r| 2.0 * bisquare_rho(r / sigma)).collect();
-            Some(HeldOut {
-                index: *i,
-                mean: mean(&losses),
-                residuals,
-                losses,
-            })
+            Some((*i, holdout::residuals(work, &p, scales)))
+        })
+        .collect();
+    // The loss scale: the selection's noise level, but never below the robust scale of the best
+    // predictor's held-out residuals: on a handful of points some candidate interpolates them,
+    // the noise level collapses, and every held-out residual would saturate the loss alike.
+    let robust = |r: &[f64]| {
+        let mut abs: Vec<f64> = r.iter().map(|v| v.abs()).collect();
+        abs.sort_by(f64::total_cmp);
+        1.4826 * abs[abs.len() / 2]
+    };
+    let scale = predicted
+        .iter()
+        .map(|(_, r)| robust(r))
+        .fold(f64::INFINITY, f64::min)
+        .max(sigma);
+    let assessed: Vec<HeldOut> = predicted
+        .into_iter()
+        .map(|(index, residuals)| HeldOut {
+            index,
+            losses: residuals.iter().map(|r| 2.0 * bisquare_rho(r / scale)).collect(),
+            residuals,
         })
         .collect();
     let constant = assessed.iter().find(|h| h.index == constant)?.clone();
-    // The reference: the best by the selection's score that could be assessed.
+    // The reference: the best by the selection's score.
     let reference = assessed
         .iter()
         .min_by(|a, b| scores[a.index].total_cmp(&scores[b.index]))?;
     let tolerance = if d <= holdout::LEAVE_ONE_OUT_UP_TO { PARSIMONY_SE } else { 0.0 };
     let not_worse = |h: &HeldOut| {
-        let diff: Vec<f64> = h.losses.iter().zip(&reference.losses).map(|(a, b)| a - b).collect();
-        let m = mean(&diff);
-        let sd = if diff.len() > 1 {
-            (diff.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / (diff.len() - 1) as f64).sqrt()
-        } else {
-            0.0
-        };
-        m <= tolerance * sd / (diff.len() as f64).sqrt() + 1e-12
+        // A dependency the rank test has shown is not undone by a constant that merely predicts
+        // about as well: the constant must predict at least as well.
+        let strict = h.index == constant.index && dependency == Dependency::Shown;
+        // Few points (each its own fold) with well-measured noise: the noise of a point's
+        // median says what "as well" means. Many points: the paired losses do (a misfit of a
+        // few points is then significant long before it shows in an average).
+        match point_noise.filter(|_| d <= holdout::LEAVE_ONE_OUT_UP_TO && dependency != Dependency::Untested) {
+            // Measured noise: worse by no more than the noise of a point's median explains.
+            Some(noise) => {
+                let allowance = if strict { 0.0 } else { noise };
+                rms(&h.residuals) <= rms(&reference.residuals) + allowance + 1e-12
+            }
+            // Else: within a share of the standard error of the paired loss differences.
+            None => {
+                let tolerance = if strict { 0.0 } else { tolerance };
+                let diff: Vec<f64> = h.losses.iter().zip(&reference.losses).map(|(a, b)| a - b).collect();
+                let m = mean(&diff);
+                let sd = if diff.len() > 1 {
+                    (diff.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / (diff.len() - 1) as f64).sqrt()
+                } else {
+                    0.0
+                };
+                m <= tolerance * sd / (diff.len() as f64).sqrt() + 1e-12
+            }
+        }
     };
-    let chosen = assessed.iter().filter(|h| not_worse(h)).min_by(|a, b| {
+    let mut chosen = assessed.iter().filter(|h| not_worse(h)).min_by(|a, b| {
         let (ca, cb) = (&candidates[a.index], &candidates[b.index]);
-        ca.penalty
-            .total_cmp(&cb.penalty)
+        complexity(&ca.expr)
+            .cmp(&complexity(&cb.expr))
             .then(scores[a.index].total_cmp(&scores[b.index]))
     })?;
+    // Without repetitions no rank test has shown a dependency: a law must then predict the
+    // held-out points significantly better than the constant (an exact law does).
+    if dependency == Dependency::Untested && chosen.index != constant.index && !is_exact(&candidates[chosen.index]) {
+        let diff: Vec<f64> = constant.losses.iter().zip(&chosen.losses).map(|(a, b)| a - b).collect();
+        if hypothesis::wilcoxon_greater(&diff).is_none_or(|p| p >= BETTER_THAN_CONSTANT_ALPHA) {
+            chosen = &constant;
+        }
+    }
     Some(Choice {
         index: chosen.index,
         residuals: chosen.residuals.clone(),
         constant_residuals: constant.residuals.clone(),
         losses: chosen.losses.clone(),
         constant_losses: constant.losses.clone(),
-        over_complex,
     })
 }
 
@@ -306,22 +391,11 @@ pub(crate) fn judge(
         let e = rms(&c.residuals);
         ev.holdout_error = Some(e);
         ev.constant_holdout_error = Some(rms(&c.constant_residuals));
-        let point_noise = ev
-            .noise
-            .map(|s| 1.2533 * s / (ev.repetitions.1.max(1) as f64).sqrt())
-            .unwrap_or(0.0);
+        let point_noise = ev.point_noise().unwrap_or(0.0);
         ev.band = Some((2.0 * e).max(2.0 * point_noise));
         if !constant {
             let diff: Vec<f64> = c.constant_losses.iter().zip(&c.losses).map(|(a, b)| a - b).collect();
             ev.better_than_constant_p = hypothesis::wilcoxon_greater(&diff).or(Some(1.0));
-        }
-        if c.over_complex > 0 && ev.max_params < ev.points.saturating_sub(1) {
-            ev.notes.push(format!(
-                "{} distinct points: at most {} coefficients (an exact law at most {})",
-                ev.points,
-                ev.max_params,
-                ev.points.saturating_sub(1).max(1)
-            ));
         }
     }
     let mut reasons = Vec::new();

@@ -19,8 +19,14 @@ pub fn print(path: &Path, rows: &[ResultRow], headline: &str) {
             (Some(r2), Some(e)) => format!("R² {r2:.4}  error {:.1} %", e * 100.0),
             _ => "R² -".to_string(),
         };
+        let points = r.evidence.as_ref().map_or(String::new(), |e| format!("  {} points", e.points));
+        let band = r
+            .evidence
+            .as_ref()
+            .and_then(|e| e.band.filter(|_| e.relative).map(|b| format!("  ±{:.1} %", b * 100.0)))
+            .unwrap_or_default();
         println!(
-            "  {:<name_w$}  {:<20}  {:<expr_w$}  {quality}  n={}  {}{}",
+            "  {:<name_w$}  {:<20}  {:<expr_w$}  {quality}{band}  n={}{points}  {}{}",
             r.name,
             what,
             r.expression,
@@ -28,5 +34,13 @@ pub fn print(path: &Path, rows: &[ResultRow], headline: &str) {
             r.status,
             if r.cached { " (cached)" } else { "" },
         );
+        for reason in &r.reasons {
+            println!("  {:<name_w$}    preliminary: {reason}", "");
+        }
+        if let Some(e) = &r.evidence {
+            for note in &e.notes {
+                println!("  {:<name_w$}    note: {note}", "");
+            }
+        }
     }
 }

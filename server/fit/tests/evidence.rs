@@ -1,0 +1,195 @@
+//! The evidence rules (issue 15) on data the tests did not shape: seeded noise of several
+//! kinds, shuffled rows, several seeds each.
+
+use beagle_fit::{fit, Dataset, FitOptions, GpOptions, Target};
+use proptest::prelude::*;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn normal(rng: &mut ChaCha8Rng) -> f64 {
+    beagle_fit::stats::standard_normal(rng)
+}
+
+/// `points` distinct values of each of `k` inputs, `reps` repetitions each, `y = law(x)` times
+/// lognormal noise `sigma`, a share `outliers` of the rows tripled.
+fn measured(
+    seed: u64,
+    k: usize,
+    points: usize,
+    reps: usize,
+    sigma: f64,
+    outliers: f64,
+    law: &dyn Fn(&[f64]) -> f64,
+) -> Dataset {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut columns = vec![Vec::new(); k];
+    let mut y = Vec::new();
+    for _ in 0..points {
+        let x: Vec<f64> = (0..k).map(|_| f64::from(rng.random_range(1u32..=5000))).collect();
+        for _ in 0..reps {
+            for (c, v) in columns.iter_mut().zip(&x) {
+                c.push(*v);
+            }
+            let mut v = law(&x) * (sigma * normal(&mut rng)).exp();
+            if rng.random::<f64>() < outliers {
+                v *= 3.0;
+            }
+            y.push(v);
+        }
+    }
+    Dataset::unnamed(columns, y).unwrap()
+}
+
+fn quick() -> FitOptions {
+    FitOptions {
+        gp: Some(GpOptions {
+            generations: 30,
+            ..GpOptions::default()
+        }),
+        ..FitOptions::default()
+    }
+}
+
+#[test]
+fn noise_alone_gives_a_constant() {
+    let mut found = Vec::new();
+    for seed in 0..12 {
+        let k = 1 + (seed as usize % 3);
+        let points = 4 + (seed as usize * 5) % 11;
+        let reps = 3 + (seed as usize) % 6;
+        let sigma = 0.05 + 0.15 * (seed as f64 / 11.0);
+        let d = measured(seed, k, points, reps, sigma, 0.03, &|_| 42.0);
+        let f = fit(&d, &quick()).unwrap();
+        if !f.variables.is_empty() {
+            found.push(format!("seed {seed}: {}", f.infix));
+        }
+        assert!(f.evidence.dependency_p.is_some(), "repetitions measure the noise");
+        assert!((f.expr.size(), f.evidence.params) == (1, 1));
+    }
+    assert!(found.is_empty(), "dependencies found in noise: {found:?}");
+}
+
+#[test]
+fn five_points_carry_a_line_and_no_more() {
+    let mut lines = 0;
+    for seed in 0..8 {
+        // Five points spread over the range (jittered), four repetitions, 5 % noise.
+        let mut rng = ChaCha8Rng::seed_from_u64(100 + seed);
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        for i in 0..5 {
+            let v = f64::from(900 * i + rng.random_range(1u32..=400));
+            for _ in 0..4 {
+                x.push(v);
+                y.push((0.02 * v + 30.0) * (1.0 + 0.05 * normal(&mut rng)));
+            }
+        }
+        let d = Dataset::unnamed(vec![x], y).unwrap();
+        let f = fit(&d, &quick()).unwrap();
+        assert!(f.evidence.params <= 2, "seed {seed}: {} ({} constants)", f.infix, f.evidence.params);
+        assert_eq!(f.evidence.points, 5);
+        assert_eq!(f.evidence.max_params, 2);
+        // It predicts fresh points (inside the measured range) within 15 %.
+        let (lo, hi) = d.columns[0].iter().fold((f64::MAX, f64::MIN), |(a, b), v| (a.min(*v), b.max(*v)));
+        for x in (0..=10).map(|i| lo + (hi - lo) * f64::from(i) / 10.0) {
+            let p = beagle_fit::eval_point(&f.expr, &[x]);
+            let truth = 0.02 * x + 30.0;
+            assert!(((p - truth) / truth).abs() < 0.15, "seed {seed}: {} at {x}: {p} vs {truth}", f.infix);
+        }
+        // Most often the line itself (a*x1 + b): two points more cannot tell a curve from it.
+        let e = beagle_fit::parse_infix(&f.infix).unwrap();
+        let affine = matches!(&e, beagle_fit::Expr::Binary(beagle_fit::BinaryOp::Add, a, b)
+            if matches!(b.as_ref(), beagle_fit::Expr::Const(_))
+                && matches!(a.as_ref(), beagle_fit::Expr::Binary(beagle_fit::BinaryOp::Mul, c, v)
+                    if matches!(c.as_ref(), beagle_fit::Expr::Const(_)) && matches!(v.as_ref(), beagle_fit::Expr::Var(0))));
+        lines += usize::from(affine);
+    }
+    assert!(lines >= 6, "{lines} of 8 answers are lines");
+}
+
+#[test]
+fn always_equal_inputs_are_one_variable() {
+    // uploadFiles, uploadFileIds, uploadFileTypes: the same count, always.
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let (mut a, mut y) = (Vec::new(), Vec::new());
+    for n in 1..=5 {
+        for _ in 0..6 {
+            a.push(f64::from(n));
+            y.push((0.4 * f64::from(n) + 1.0) * (1.0 + 0.03 * normal(&mut rng)));
+        }
+    }
+    let names = vec![
+        "uploadFiles.NUMBER_OF_ELEMENTS".to_string(),
+        "uploadFileIds.NUMBER_OF_ELEMENTS".to_string(),
+        "uploadFileTypes.NUMBER_OF_ELEMENTS".to_string(),
+    ];
+    let d = Dataset::new(names, vec![a.clone(), a.clone(), a], y).unwrap();
+    let f = fit(&d, &quick()).unwrap();
+    assert_eq!(f.variables, vec!["uploadFiles.NUMBER_OF_ELEMENTS"], "{}", f.stoex);
+    assert_eq!(f.evidence.equivalent.len(), 2);
+    let notes = f.evidence.notes.join("\n");
+    assert!(notes.contains("uploadFileIds.NUMBER_OF_ELEMENTS always equals uploadFiles.NUMBER_OF_ELEMENTS"));
+    assert!(notes.contains("uploadFileTypes.NUMBER_OF_ELEMENTS always equals uploadFiles.NUMBER_OF_ELEMENTS"));
+}
+
+#[test]
+fn a_law_that_predicts_is_final_and_its_interval_covers_the_truth() {
+    let d = measured(3, 1, 12, 5, 0.03, 0.0, &|x| 0.5 * x[0] + 100.0);
+    let f = fit(&d, &quick()).unwrap();
+    assert_eq!(f.variables.len(), 1, "{}", f.infix);
+    assert!(f.evidence.is_final, "{:?}", f.evidence.reasons);
+    let slope = f
+        .evidence
+        .intervals
+        .iter()
+        .find(|i| (i.value - 0.5).abs() < 0.05)
+        .unwrap_or_else(|| panic!("{:?}", f.evidence.intervals));
+    assert!(slope.low <= 0.5 && 0.5 <= slope.high, "{slope:?}");
+    assert!(f.evidence.band.unwrap() < 0.1);
+}
+
+#[test]
+fn too_few_points_stay_preliminary() {
+    let d = measured(4, 1, 2, 6, 0.02, 0.0, &|x| 0.5 * x[0] + 100.0);
+    let f = fit(&d, &quick()).unwrap();
+    assert!(!f.evidence.is_final);
+    assert!(f.evidence.reasons[0].contains("2 distinct parameter points"), "{:?}", f.evidence.reasons);
+}
+
+#[test]
+fn exact_counts_from_few_points_are_laws() {
+    // A loop count files - compressed from four exact points.
+    let x1 = vec![3.0, 5.0, 8.0, 12.0, 3.0, 5.0, 8.0, 12.0];
+    let x2 = vec![1.0, 2.0, 2.0, 5.0, 1.0, 2.0, 2.0, 5.0];
+    let y: Vec<f64> = x1.iter().zip(&x2).map(|(a, b)| a - b).collect();
+    let d = Dataset::unnamed(vec![x1, x2], y).unwrap();
+    let f = fit(
+        &d,
+        &FitOptions {
+            target: Target::Count,
+            ..quick()
+        },
+    )
+    .unwrap();
+    assert_eq!(f.infix, "x1 - x2");
+    assert!(f.evidence.is_final, "{:?}", f.evidence.reasons);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(8))]
+    /// The same measurements in any order give the same expression.
+    #[test]
+    fn row_order_does_not_change_the_answer(seed in 0u64..1000, shuffle in 0u64..1000) {
+        let d = measured(seed, 2, 6, 3, 0.05, 0.02, &|x| 0.01 * x[0] + 20.0);
+        let options = FitOptions { gp: None, ..FitOptions::default() };
+        let a = fit(&d, &options).unwrap();
+        let mut rows: Vec<usize> = (0..d.len()).collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(shuffle);
+        for i in (1..rows.len()).rev() {
+            let j = rng.random_range(0..=i);
+            rows.swap(i, j);
+        }
+        let b = fit(&d.subset(&rows), &options).unwrap();
+        prop_assert_eq!(a.infix, b.infix);
+        prop_assert_eq!(a.evidence, b.evidence);
+    }
+}
