@@ -243,7 +243,11 @@ impl From<&beagle_fit::Evidence> for ProposalEvidence {
                     high: i.high,
                 })
                 .collect(),
-            equivalent: e.equivalent.iter().map(|q| (q.kept.clone(), q.dropped.clone())).collect(),
+            equivalent: e
+                .equivalent
+                .iter()
+                .map(|q| (q.kept.clone(), q.dropped.clone()))
+                .collect(),
             is_final: e.is_final,
             reasons: e.reasons.clone(),
             notes: e.notes.clone(),

@@ -30,9 +30,8 @@ pub use analysers::{
 };
 pub use analysis_loop::{analyse, analyse_with_checkpoints, Outcome, Phase, Progress, Tools};
 pub use blackboard::{
-    Interval,
-    Blackboard, ElementKind, FinalExpression, FitnessFunction, MeasurableElement, MeasurementResult, Observation,
-    ProposalEvidence, ProposedExpression, Status, StopRules,
+    Blackboard, ElementKind, FinalExpression, FitnessFunction, Interval, MeasurableElement, MeasurementResult,
+    Observation, ProposalEvidence, ProposedExpression, Status, StopRules,
 };
 pub use control::{CancelToken, Control};
 pub use events::{MeasurementEvent, Parameters};

@@ -213,7 +213,7 @@ fn judge_stops_without_improvement() {
     // Nothing is final; no improvement counts as meaningful.
     let evs = noisy_events(30);
     let (bb, tools) = setup(evs);
-    let mut bb = bb.with_fitness(FitnessFunction {
+    let bb = bb.with_fitness(FitnessFunction {
         final_relative_error: -1.0,
         ..Default::default()
     });

@@ -44,9 +44,9 @@ pub use evidence::{ConstantInterval, Equivalence, Evidence};
 pub use expr::{BinaryOp, CmpOp, Complexity, Cond, Expr, UnaryOp};
 pub use gp::{FunctionSet, GpOptions, GpProgress, StopReason};
 pub use mars::{MarsModel, MarsOptions};
+pub use parse::parse_infix;
 pub use print::{format_number, infix, stoex_cond_text, stoex_text, stoex_variable_text, to_stoex};
 pub use regression::RegressionOptions;
-pub use parse::parse_infix;
 pub use simplify::{mean, simplify};
 pub use threshold::ThresholdOptions;
 
@@ -320,7 +320,10 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     }
     // More constants than the points support: not candidates at all (they would also set the
     // selection's noise level by interpolating a handful of points).
-    let over_complex = candidates.iter().filter(|c| !evidence::admissible(c, work.len())).count();
+    let over_complex = candidates
+        .iter()
+        .filter(|c| !evidence::admissible(c, work.len()))
+        .count();
 
     candidates.retain(|c| evidence::admissible(c, work.len()));
     if over_complex > 0 && ev.max_params + 1 < work.len() {
@@ -378,7 +381,17 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     let rounded = evidence::intervals::round_to_evidence(&c.expr, &work, &scales);
     ev.intervals = evidence::intervals::intervals(&rounded, &work, &scales);
     let expr = restore(&rounded, &kept);
-    Ok(result(data, expr, c.source, sel.sigma, sel.scores[best], fitness[best], scored, gp, ev))
+    Ok(result(
+        data,
+        expr,
+        c.source,
+        sel.sigma,
+        sel.scores[best],
+        fitness[best],
+        scored,
+        gp,
+        ev,
+    ))
 }
 
 /// `e` over the columns of the full dataset (equivalent inputs were dropped before fitting).
@@ -428,7 +441,14 @@ fn constant_answer(
         ev.dependency(),
         ev.point_noise(),
     );
-    evidence::judge(&mut ev, choice.as_ref(), work.k(), true, evidence::is_exact(&c), criterion::lts_scale(&c.residuals, 1));
+    evidence::judge(
+        &mut ev,
+        choice.as_ref(),
+        work.k(),
+        true,
+        evidence::is_exact(&c),
+        criterion::lts_scale(&c.residuals, 1),
+    );
     ev.params = 1;
     let sigma = criterion::lts_scale(&c.residuals, 1);
     let fitness = options.fitness.fitness(&c.expr, rms(&c.residuals));

@@ -85,15 +85,26 @@ fn five_points_carry_a_line_and_no_more() {
         }
         let d = Dataset::unnamed(vec![x], y).unwrap();
         let f = fit(&d, &quick()).unwrap();
-        assert!(f.evidence.params <= 2, "seed {seed}: {} ({} constants)", f.infix, f.evidence.params);
+        assert!(
+            f.evidence.params <= 2,
+            "seed {seed}: {} ({} constants)",
+            f.infix,
+            f.evidence.params
+        );
         assert_eq!(f.evidence.points, 5);
         assert_eq!(f.evidence.max_params, 2);
         // It predicts fresh points (inside the measured range) within 15 %.
-        let (lo, hi) = d.columns[0].iter().fold((f64::MAX, f64::MIN), |(a, b), v| (a.min(*v), b.max(*v)));
+        let (lo, hi) = d.columns[0]
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(a, b), v| (a.min(*v), b.max(*v)));
         for x in (0..=10).map(|i| lo + (hi - lo) * f64::from(i) / 10.0) {
             let p = beagle_fit::eval_point(&f.expr, &[x]);
             let truth = 0.02 * x + 30.0;
-            assert!(((p - truth) / truth).abs() < 0.15, "seed {seed}: {} at {x}: {p} vs {truth}", f.infix);
+            assert!(
+                ((p - truth) / truth).abs() < 0.15,
+                "seed {seed}: {} at {x}: {p} vs {truth}",
+                f.infix
+            );
         }
         // Most often the line itself (a*x1 + b): two points more cannot tell a curve from it.
         let e = beagle_fit::parse_infix(&f.infix).unwrap();
@@ -152,7 +163,11 @@ fn too_few_points_stay_preliminary() {
     let d = measured(4, 1, 2, 6, 0.02, 0.0, &|x| 0.5 * x[0] + 100.0);
     let f = fit(&d, &quick()).unwrap();
     assert!(!f.evidence.is_final);
-    assert!(f.evidence.reasons[0].contains("2 distinct parameter points"), "{:?}", f.evidence.reasons);
+    assert!(
+        f.evidence.reasons[0].contains("2 distinct parameter points"),
+        "{:?}",
+        f.evidence.reasons
+    );
 }
 
 #[test]

@@ -106,7 +106,10 @@ fn action_with_results() {
     assert!(markdown.contains("15 distinct points (5–5 repetitions)"), "{markdown}");
     assert!(markdown.contains("95 % band ±4.24 %"), "{markdown}");
     assert!(markdown.contains("1.2345 [1.21, 1.259]"), "{markdown}");
-    assert!(markdown.contains("always equals files.NUMBER_OF_ELEMENTS"), "{markdown}");
+    assert!(
+        markdown.contains("always equals files.NUMBER_OF_ELEMENTS"),
+        "{markdown}"
+    );
     insta::assert_snapshot!(markdown);
 }
 

@@ -110,7 +110,13 @@ mod tests {
     fn identical_and_proportional_columns_are_one_input() {
         let a = vec![1.0, 2.0, 3.0, 5.0];
         let d = Dataset::new(
-            vec!["files".into(), "ids".into(), "bytes".into(), "size".into(), "flag".into()],
+            vec![
+                "files".into(),
+                "ids".into(),
+                "bytes".into(),
+                "size".into(),
+                "flag".into(),
+            ],
             vec![
                 a.clone(),
                 a.clone(),
@@ -126,7 +132,10 @@ mod tests {
         assert_eq!(kept, vec![0, 3, 4]);
         assert_eq!(restore_columns(&Expr::Var(1), &kept), Expr::Var(3));
         assert_eq!(eq.len(), 2);
-        assert_eq!((eq[0].kept.as_str(), eq[0].dropped.as_str(), eq[0].factor), ("files", "ids", 1.0));
+        assert_eq!(
+            (eq[0].kept.as_str(), eq[0].dropped.as_str(), eq[0].factor),
+            ("files", "ids", 1.0)
+        );
         assert_eq!((eq[1].dropped.as_str(), eq[1].factor), ("bytes", 1024.0));
         // Offsets are not proportionality.
         let d = Dataset::unnamed(vec![a.clone(), a.iter().map(|v| v + 1.0).collect()], vec![0.0; 4]).unwrap();

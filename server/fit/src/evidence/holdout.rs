@@ -8,10 +8,10 @@
 //! intercept does not get one for free. A form that interpolates the training points (a seven-term law through five points)
 //! predicts the held-out one badly; a law predicts it within the noise.
 
+use crate::criterion::bisquare_weight;
 use crate::criterion::INVALID_RESIDUAL;
 use crate::dataset::Dataset;
 use crate::expr::Expr;
-use crate::criterion::bisquare_weight;
 use crate::gp::optimise::cholesky_solve;
 use crate::gp::program::{children, evaluate, from_expr, jacobian, Node, Op, Scratch};
 use rand::{RngExt, SeedableRng};
@@ -187,7 +187,14 @@ pub fn held_out(expr: &Expr, data: &Dataset, scales: &[f64], noise: f64, folds: 
         let pick = |v: &[f64], rows: &[usize]| -> Vec<f64> { rows.iter().map(|r| v[*r]).collect() };
         let cols: Vec<Vec<f64>> = data.columns.iter().map(|c| pick(c, &train)).collect();
         let mut p = program.clone();
-        if !refit(&mut p, &fixed, &cols, &pick(&data.y, &train), &pick(scales, &train), noise) {
+        if !refit(
+            &mut p,
+            &fixed,
+            &cols,
+            &pick(&data.y, &train),
+            &pick(scales, &train),
+            noise,
+        ) {
             return None;
         }
         let test_cols: Vec<Vec<f64>> = data.columns.iter().map(|c| pick(c, &test)).collect();
@@ -257,7 +264,11 @@ mod tests {
                 Box::new(Expr::Binary(
                     crate::expr::BinaryOp::Mul,
                     Box::new(Expr::Const(0.1)),
-                    Box::new(Expr::Binary(crate::expr::BinaryOp::Pow, x(), Box::new(Expr::Const(k as f64)))),
+                    Box::new(Expr::Binary(
+                        crate::expr::BinaryOp::Pow,
+                        x(),
+                        Box::new(Expr::Const(k as f64)),
+                    )),
                 )),
             );
         }

@@ -55,13 +55,6 @@ fn cond_constants(c: &Cond, out: &mut Vec<(f64, bool)>) {
     }
 }
 
-/// Every numeric constant of `e`, in evaluation order.
-pub fn all_constants(e: &Expr, out: &mut Vec<f64>) {
-    let mut all = Vec::new();
-    constants(e, false, &mut all);
-    out.extend(all.into_iter().map(|(v, _)| v));
-}
-
 /// `e` with its `k`-th constant (in [`constants`] order) set to `v`.
 fn with_constant(e: &Expr, k: usize, v: f64) -> Expr {
     fn rec(e: &Expr, k: usize, v: f64, at: &mut usize) -> Expr {
@@ -243,7 +236,11 @@ mod tests {
             let d = Dataset::unnamed(vec![x], y).unwrap();
             let e = Expr::Binary(
                 BinaryOp::Add,
-                Box::new(Expr::Binary(BinaryOp::Mul, Box::new(Expr::Const(3.0)), Box::new(Expr::Var(0)))),
+                Box::new(Expr::Binary(
+                    BinaryOp::Mul,
+                    Box::new(Expr::Const(3.0)),
+                    Box::new(Expr::Var(0)),
+                )),
                 Box::new(Expr::Const(50.0)),
             );
             let s = row_scales(&d.y, ErrorScale::Auto);

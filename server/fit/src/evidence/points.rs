@@ -104,7 +104,9 @@ impl Points {
     /// One row per point, its median as the target, in the order of the points.
     pub fn medians(&self, data: &Dataset) -> Dataset {
         let k = data.k();
-        let columns = (0..k).map(|i| self.points.iter().map(|p| p.inputs[i]).collect()).collect();
+        let columns = (0..k)
+            .map(|i| self.points.iter().map(|p| p.inputs[i]).collect())
+            .collect();
         Dataset {
             names: data.names.clone(),
             columns,

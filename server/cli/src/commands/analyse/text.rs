@@ -19,7 +19,10 @@ pub fn print(path: &Path, rows: &[ResultRow], headline: &str) {
             (Some(r2), Some(e)) => format!("R² {r2:.4}  error {:.1} %", e * 100.0),
             _ => "R² -".to_string(),
         };
-        let points = r.evidence.as_ref().map_or(String::new(), |e| format!("  {} points", e.points));
+        let points = r
+            .evidence
+            .as_ref()
+            .map_or(String::new(), |e| format!("  {} points", e.points));
         let band = r
             .evidence
             .as_ref()
