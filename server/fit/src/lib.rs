@@ -428,7 +428,8 @@ fn constant_answer(
     let v = (1..=6)
         .map(|digits| regression::round_significant(m, digits))
         .find(|r| (r - m).abs() <= tolerance)
-        .unwrap_or_else(|| regression::round_significant(m, 6));
+        // No spread measured: the value as measured, without float residue.
+        .unwrap_or_else(|| regression::round_significant(m, 12));
     let c = constant_candidate(work, scales, v);
     let sigma = ev.noise.unwrap_or(0.0).max(criterion::EXACT);
     let choice = evidence::choose(

@@ -379,12 +379,14 @@ pub fn regress(basis: &[Term], y: &[f64], options: &RegressionOptions) -> Option
     // Screening by least squares.
     let mut screened: Vec<(f64, Vec<usize>, bool)> = Vec::new();
     for k in 0..=options.max_terms.min(pb) {
-        if k > 0 && k + 1 >= n {
+        if k > 0 && k >= n {
             break;
         }
         for_each_subset(pb, k, &mut |subset| {
             for intercept in [true, false] {
-                if k == 0 && !intercept {
+                // At least one row more than constants (a law through every point of two is
+                // `c·x`, not `a·x + b`).
+                if (k == 0 && !intercept) || (k > 0 && k + usize::from(intercept) >= n) {
                     continue;
                 }
                 if let Some((i, c)) = solve(basis, subset, intercept, None, y, &s, None) {
