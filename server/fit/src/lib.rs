@@ -335,16 +335,14 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         ));
     }
     let sel = criterion::select(&candidates).ok_or(FitError::NoModel)?;
-    let choice = evidence::choose(
-        &work,
-        &candidates,
-        &sel.scores,
-        sel.sigma,
-        &scales,
+    let setting = evidence::HeldOutSetting {
+        scales: &scales,
+        sigma: sel.sigma,
         seed,
-        ev.dependency(),
-        ev.point_noise(),
-    );
+        dependency: ev.dependency(),
+        point_noise: ev.point_noise(),
+    };
+    let choice = evidence::choose(&work, &candidates, &sel.scores, &setting);
     let fitness: Vec<f64> = candidates
         .iter()
         .map(|c| options.fitness.fitness(&c.expr, rms(&c.residuals)))
@@ -432,16 +430,14 @@ fn constant_answer(
         .unwrap_or_else(|| regression::round_significant(m, 12));
     let c = constant_candidate(work, scales, v);
     let sigma = ev.noise.unwrap_or(0.0).max(criterion::EXACT);
-    let choice = evidence::choose(
-        work,
-        std::slice::from_ref(&c),
-        &[0.0],
-        sigma,
+    let setting = evidence::HeldOutSetting {
         scales,
+        sigma,
         seed,
-        ev.dependency(),
-        ev.point_noise(),
-    );
+        dependency: ev.dependency(),
+        point_noise: ev.point_noise(),
+    };
+    let choice = evidence::choose(work, std::slice::from_ref(&c), &[0.0], &setting);
     evidence::judge(
         &mut ev,
         choice.as_ref(),

@@ -432,10 +432,9 @@ pub fn regress(basis: &[Term], y: &[f64], options: &RegressionOptions) -> Option
     // ...): few points support little more, and the held-out choice needs them all.
     for i in order {
         let simple = models[i].fit.terms.len() <= 1;
-        if simple || !chosen.iter().any(|c| models[*c].fit.params() == models[i].fit.params()) {
-            if !chosen.contains(&i) {
-                chosen.push(i);
-            }
+        let new_size = !chosen.iter().any(|c| models[*c].fit.params() == models[i].fit.params());
+        if (simple || new_size) && !chosen.contains(&i) {
+            chosen.push(i);
         }
     }
     let mut out: Vec<RegressionModel> = chosen.into_iter().map(|i| models[i].clone()).collect();

@@ -198,6 +198,19 @@ pub fn is_exact(c: &Candidate) -> bool {
     c.residuals.iter().all(|r| r.abs() <= EXACT_RESIDUAL)
 }
 
+/// How [`choose`] compares held-out predictions.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HeldOutSetting<'a> {
+    /// The residual scale of each point.
+    pub scales: &'a [f64],
+    /// The selection's noise level.
+    pub sigma: f64,
+    pub seed: u64,
+    pub dependency: Dependency,
+    /// The noise of a point's median, when repetitions measure it.
+    pub point_noise: Option<f64>,
+}
+
 /// What [`choose`] decided.
 #[derive(Clone, Debug)]
 pub(crate) struct Choice {
@@ -290,12 +303,15 @@ pub(crate) fn choose(
     work: &Dataset,
     candidates: &[Candidate],
     scores: &[f64],
-    sigma: f64,
-    scales: &[f64],
-    seed: u64,
-    dependency: Dependency,
-    point_noise: Option<f64>,
+    setting: &HeldOutSetting,
 ) -> Option<Choice> {
+    let HeldOutSetting {
+        scales,
+        sigma,
+        seed,
+        dependency,
+        point_noise,
+    } = *setting;
     let d = work.len();
     let admissible = |c: &Candidate| admissible(c, d);
     let mut pool: Vec<usize> = (0..candidates.len()).filter(|i| admissible(&candidates[*i])).collect();
