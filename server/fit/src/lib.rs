@@ -376,7 +376,7 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         criterion::lts_scale(&c.residuals, c.params),
     );
     ev.params = c.params;
-    let rounded = evidence::intervals::round_to_evidence(&c.expr, &work, &scales);
+    let rounded = canonical_sum(&evidence::intervals::round_to_evidence(&c.expr, &work, &scales), &work);
     ev.intervals = evidence::intervals::intervals(&rounded, &work, &scales);
     let expr = restore(&rounded, &kept);
     Ok(result(
@@ -390,6 +390,22 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         gp,
         ev,
     ))
+}
+
+/// `e` with like terms of its sums collected (`x + 20 - 4` is `x + 16`, `3*(x1 - 6) + 12` is
+/// `3*x1 - 6`), when that evaluates the same on the data; else `e`.
+fn canonical_sum(e: &Expr, work: &Dataset) -> Expr {
+    let c = simplify::mean(std::slice::from_ref(e));
+    let (a, b) = (eval(e, &work.columns, work.len()), eval(&c, &work.columns, work.len()));
+    let same = a
+        .iter()
+        .zip(&b)
+        .all(|(x, y)| (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1e-300) || (x.is_nan() && y.is_nan()));
+    if same && c.size() <= e.size() {
+        c
+    } else {
+        e.clone()
+    }
 }
 
 /// `e` over the columns of the full dataset (equivalent inputs were dropped before fitting).
