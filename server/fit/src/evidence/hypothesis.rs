@@ -1,6 +1,6 @@
 //! The statistical tests the evidence rules rest on, each with its assumptions stated.
 //!
-//! - [`kruskal_wallis`]: do the parameter points differ beyond the spread of their repetitions?
+//! - [`points_differ`]: do the parameter points differ beyond the spread of their repetitions?
 //!   The one-way analysis of variance of the logarithms (of the values themselves when some are
 //!   not positive), its p-value by a seeded permutation of the point labels: an exact level for
 //!   exchangeable noise whatever its distribution (lognormal, gross outliers), and power for a
@@ -16,10 +16,10 @@
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Observations beyond which [`kruskal_wallis`] uses the chi-square approximation (valid there)
+/// Observations beyond which [`points_differ`] uses the chi-square approximation (valid there)
 /// instead of permutations (whose cost grows with the observations).
 pub const PERMUTATION_LIMIT: usize = 4000;
-/// Permutations of [`kruskal_wallis`]: the smallest p-value it can report is `1/2000`.
+/// Permutations of [`points_differ`]: the smallest p-value it can report is `1/2000`.
 pub const PERMUTATIONS: usize = 1999;
 
 /// Mid-ranks (1-based; ties share their mean rank) of `values`.
@@ -42,8 +42,9 @@ pub fn ranks(values: &[f64]) -> Vec<f64> {
     r
 }
 
-/// `Σ_g (Σ ranks in g)² / n_g`: the Kruskal-Wallis statistic up to constants fixed by the ranks.
-fn rank_statistic(r: &[f64], group: &[usize], sizes: &[usize], sums: &mut [f64]) -> f64 {
+/// `Σ_g (Σ values in g)² / n_g`: with ranks, the Kruskal-Wallis statistic up to constants; with
+/// values, the between-group sum of squares up to constants fixed under permutation.
+fn group_statistic(r: &[f64], group: &[usize], sizes: &[usize], sums: &mut [f64]) -> f64 {
     sums.iter_mut().for_each(|s| *s = 0.0);
     for (v, g) in r.iter().zip(group) {
         sums[*g] += v;
@@ -59,7 +60,7 @@ fn rank_statistic(r: &[f64], group: &[usize], sizes: &[usize], sums: &mut [f64])
 ///
 /// Exactly tied data: when every group is constant, the groups differ with certainty if any two
 /// differ (p = 0), and not at all otherwise (p = 1).
-pub fn kruskal_wallis(groups: &[Vec<f64>], seed: u64) -> Option<f64> {
+pub fn points_differ(groups: &[Vec<f64>], seed: u64) -> Option<f64> {
     let observations: usize = groups.iter().map(Vec::len).sum();
     if groups.len() < 2 || observations < 2 * groups.len() || groups.iter().any(|g| g.is_empty()) {
         return None;
@@ -88,7 +89,7 @@ pub fn kruskal_wallis(groups: &[Vec<f64>], seed: u64) -> Option<f64> {
         // The rank statistic H with the tie correction, chi-square with (groups - 1) degrees of
         // freedom: valid for this many observations.
         let r = ranks(&values);
-        let observed = rank_statistic(&r, &group, &sizes, &mut sums);
+        let observed = group_statistic(&r, &group, &sizes, &mut sums);
         let h = 12.0 / (n * (n + 1.0)) * observed - 3.0 * (n + 1.0);
         let mut tied = values.clone();
         tied.sort_by(f64::total_cmp);
@@ -107,8 +108,7 @@ pub fn kruskal_wallis(groups: &[Vec<f64>], seed: u64) -> Option<f64> {
     }
     // `Σ_g (Σ t in g)² / n_g` grows with the between-point sum of squares (the total is fixed
     // under permutation): the one-way analysis of variance's F, with an exact permutation level.
-    let r = t;
-    let observed = rank_statistic(&r, &group, &sizes, &mut sums);
+    let observed = group_statistic(&t, &group, &sizes, &mut sums);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut labels = group.clone();
     let tolerance = 1e-9 * observed.abs();
@@ -118,7 +118,7 @@ pub fn kruskal_wallis(groups: &[Vec<f64>], seed: u64) -> Option<f64> {
             let j = rng.random_range(0..=i);
             labels.swap(i, j);
         }
-        if rank_statistic(&r, &labels, &sizes, &mut sums) >= observed - tolerance {
+        if group_statistic(&t, &labels, &sizes, &mut sums) >= observed - tolerance {
             extreme += 1;
         }
     }
@@ -385,18 +385,18 @@ mod tests {
     }
 
     #[test]
-    fn kruskal_wallis_separates_and_calibrates() {
+    fn points_differ_separates_and_calibrates() {
         // Four points, three repetitions each, fully separated: the chi-square approximation
         // says p = 0.016; the permutation distribution knows better (1 of 15400 splits).
         let g: Vec<Vec<f64>> = (0..4).map(|p| (0..3).map(|r| (10 * p + r) as f64).collect()).collect();
-        assert!(kruskal_wallis(&g, 1).unwrap() <= 0.002);
+        assert!(points_differ(&g, 1).unwrap() <= 0.002);
         // Exactly constant groups.
-        assert_eq!(kruskal_wallis(&[vec![2.0, 2.0], vec![3.0, 3.0]], 1), Some(0.0));
-        assert_eq!(kruskal_wallis(&[vec![2.0, 2.0], vec![2.0, 2.0]], 1), Some(1.0));
+        assert_eq!(points_differ(&[vec![2.0, 2.0], vec![3.0, 3.0]], 1), Some(0.0));
+        assert_eq!(points_differ(&[vec![2.0, 2.0], vec![2.0, 2.0]], 1), Some(1.0));
         // Too few repetitions to measure the spread.
-        assert_eq!(kruskal_wallis(&[vec![2.0, 2.0], vec![2.0], vec![3.0]], 1), None);
+        assert_eq!(points_differ(&[vec![2.0, 2.0], vec![2.0], vec![3.0]], 1), None);
         // No repetitions: no test.
-        assert_eq!(kruskal_wallis(&[vec![1.0], vec![2.0]], 1), None);
+        assert_eq!(points_differ(&[vec![1.0], vec![2.0]], 1), None);
         // Under the null hypothesis, p < 0.05 about 5 % of the time.
         let mut rng = ChaCha8Rng::seed_from_u64(9);
         let mut rejected = 0;
@@ -404,7 +404,7 @@ mod tests {
             let g: Vec<Vec<f64>> = (0..5)
                 .map(|_| (0..4).map(|_| crate::stats::standard_normal(&mut rng).exp()).collect())
                 .collect();
-            if kruskal_wallis(&g, s).unwrap() < 0.05 {
+            if points_differ(&g, s).unwrap() < 0.05 {
                 rejected += 1;
             }
         }

@@ -7,9 +7,9 @@
 //!    over all measurements are dropped and named.
 //! 2. **Points** ([`points`]): what counts is the number of distinct parameter points; the fit
 //!    runs on one median per point, repetitions measure the noise.
-//! 3. **No dependency in noise** ([`hypothesis::kruskal_wallis`]): with repetitions, the answer is
-//!    a constant unless the points differ beyond the spread of their repetitions (rank test,
-//!    permutation p-value below [`DEPENDENCY_ALPHA`]: at most 1 % of constant laws get a
+//! 3. **No dependency in noise** ([`hypothesis::points_differ`]): with repetitions, the answer is
+//!    a constant unless the points differ beyond the spread of their repetitions (analysis of
+//!    variance of the logarithms, permutation p-value below [`DEPENDENCY_ALPHA`]: at most 1 % of constant laws get a
 //!    variable; `benchmarks/trust` measures it).
 //! 4. **Complexity bounded by evidence**: at most [`max_params`] fitted constants from `d`
 //!    points (`d/2`, at least 1); an exact law (every point reproduced) may have up to `d - 1`.
@@ -130,7 +130,7 @@ pub(crate) fn gather(
     scale: crate::criterion::ErrorScale,
     seed: u64,
 ) -> Evidence {
-    let dependency_p = hypothesis::kruskal_wallis(&points.groups(), seed);
+    let dependency_p = hypothesis::points_differ(&points.groups(), seed);
     let mut notes = Vec::new();
     for e in &equivalent {
         let how = if e.factor == 1.0 {
@@ -175,13 +175,8 @@ struct HeldOut {
     losses: Vec<f64>,
 }
 
-fn mean(v: &[f64]) -> f64 {
-    v.iter().sum::<f64>() / v.len().max(1) as f64
-}
-
-fn rms(v: &[f64]) -> f64 {
-    (v.iter().map(|x| x * x).sum::<f64>() / v.len().max(1) as f64).sqrt()
-}
+use crate::rms;
+use crate::stats::{mean, stddev};
 
 /// Whether a candidate has no more fitted constants than `points` distinct points support
 /// ([`max_params`]; an exact law up to `points - 1`).
@@ -289,14 +284,13 @@ pub fn form_rank(e: &crate::expr::Expr) -> usize {
 pub const HELD_OUT_POOL: usize = 12;
 
 /// Chooses among `candidates` (fitted to `work`, one row per point) with held-out points (see
-/// the module documentation). `scores`: the selection's scores; `sigma`: its noise level.
+/// the module documentation). `scores`: the selection's scores.
 ///
 /// The selection's best admissible candidate `B` is the reference. Held-out points can only
-/// make the answer simpler: among the best [`HELD_OUT_POOL`] admissible candidates and the
-/// constant, those whose held-out loss is not significantly worse than `B`'s (within one
-/// standard error of the paired differences) are equivalent predictors, and the least complex of
-/// them (the selection's penalty: constants, search, nodes) wins. Held-out losses never promote a
-/// more complex form: a form found by searching thousands of candidates on all points has seen
+/// make the answer simpler: among the best [`HELD_OUT_POOL`] admissible candidates, the simpler
+/// ones and the constant, those that predict the held-out points as well as `B` (see the module
+/// documentation) are equivalent predictors, and the simplest of them wins. Held-out losses
+/// never promote a more complex form: a form found by searching thousands of candidates on all points has seen
 /// the held-out point, and its refitted constants still remember it, so its held-out loss is
 /// optimistic; for a simpler answer that bias is on the safe side.
 pub(crate) fn choose(
@@ -417,13 +411,7 @@ pub(crate) fn choose(
                     .zip(&pick(&reference.losses))
                     .map(|(a, b)| a - b)
                     .collect();
-                let m = mean(&diff);
-                let sd = if diff.len() > 1 {
-                    (diff.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / (diff.len() - 1) as f64).sqrt()
-                } else {
-                    0.0
-                };
-                m <= tolerance * sd / (diff.len() as f64).sqrt() + 1e-12
+                mean(&diff) <= tolerance * stddev(&diff) / (diff.len() as f64).sqrt() + 1e-12
             }
         }
     };
