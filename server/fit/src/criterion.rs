@@ -113,6 +113,20 @@ pub fn lts_criterion(r: &[f64], p: usize, penalty: f64) -> f64 {
     r.len() as f64 * (s * s).ln() + penalty
 }
 
+/// Huber's loss scaled so that `2ρ(u) = u²` up to `c`; linear beyond. Unlike the bisquare it
+/// never saturates: a held-out prediction that is off by a factor of ten costs ten times what
+/// one off by a factor of one does, so a form that extrapolates wildly cannot hide behind a
+/// bounded loss, while one wrong measurement still weighs only linearly.
+#[inline]
+pub fn huber_rho(u: f64) -> f64 {
+    let a = u.abs();
+    if a <= HUBER_C {
+        a * a / 2.0
+    } else {
+        HUBER_C * a - HUBER_C * HUBER_C / 2.0
+    }
+}
+
 /// Tukey's bisquare loss scaled so that `2ρ(u) ≈ u²` near 0; `c²/6` beyond `c`.
 #[inline]
 pub fn bisquare_rho(u: f64) -> f64 {

@@ -338,6 +338,16 @@ impl Expr {
         }
     }
 
+    /// Number of conditionals (`if`, hinges included).
+    pub fn conditionals(&self) -> usize {
+        match self {
+            Expr::Const(_) | Expr::Var(_) => 0,
+            Expr::Unary(_, a) => a.conditionals(),
+            Expr::Binary(_, a, b) => a.conditionals() + b.conditionals(),
+            Expr::If(_, a, b) => 1 + a.conditionals() + b.conditionals(),
+        }
+    }
+
     /// Longest root-to-leaf path in nodes.
     pub fn depth(&self) -> usize {
         match self {

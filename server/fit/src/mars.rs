@@ -781,6 +781,16 @@ pub fn mars<C: AsRef<[f64]>>(columns: &[C], y: &[f64], options: &MarsOptions) ->
         .collect();
     chosen.sort_by(|a, b| crate::stats::cmp_f64(&a.1, &b.1));
     chosen.truncate(options.models.max(1));
+    // And the pruning path below the GCV-best size, one model per size: held-out points then
+    // decide how many hinges the evidence needs (GCV's own penalty is a guess at that).
+    let mut smaller: Vec<&(Vec<usize>, f64)> = seq
+        .iter()
+        .filter(|(sub, _)| !sub.is_empty() && sub.len() < best_size)
+        .filter(|s| !chosen.iter().any(|c| c.0 == s.0))
+        .collect();
+    smaller.sort_by_key(|s| s.0.len());
+    smaller.dedup_by_key(|s| s.0.len());
+    chosen.extend(smaller);
     chosen
         .into_iter()
         .filter_map(|(sub, g)| fin.finish(sub.iter().map(|i| terms[*i].clone()).collect(), *g))

@@ -189,6 +189,100 @@ fn exact_counts_from_few_points_are_laws() {
     assert!(f.evidence.is_final, "{:?}", f.evidence.reasons);
 }
 
+/// Timings as a JVM-per-point measurement gives them: `points` sizes spread log-uniformly over
+/// 1000..400000 bytes, one median per JVM, the first `replicated` sizes measured in a second JVM,
+/// lognormal noise `sigma`, and now and then (3 %) a JVM that ran twice as slow.
+fn jvm_timings(seed: u64, points: usize, replicated: usize, sigma: f64, law: &dyn Fn(f64) -> f64) -> Dataset {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    for i in 0..points {
+        let size = (1000.0f64.ln() + rng.random::<f64>() * (400.0f64).ln()).exp().round();
+        for _ in 0..(if i < replicated { 2 } else { 1 }) {
+            let slow = if rng.random::<f64>() < 0.03 { 2.0 } else { 1.0 };
+            x.push(size);
+            y.push(law(size) * slow * (sigma * normal(&mut rng)).exp());
+        }
+    }
+    Dataset::unnamed(vec![x], y).unwrap()
+}
+
+/// The largest relative error on 50 fresh sizes over 1000..400000 (but those in `skip`).
+fn relative_error(f: &beagle_fit::FitResult, law: &dyn Fn(f64) -> f64, skip: (f64, f64)) -> f64 {
+    let fresh: Vec<f64> = (0..50)
+        .map(|i| 1000.0 * 400.0f64.powf(f64::from(i) / 49.0))
+        .filter(|x| !(skip.0..=skip.1).contains(x))
+        .collect();
+    let p = beagle_fit::eval(&f.expr, std::slice::from_ref(&fresh), fresh.len());
+    fresh
+        .iter()
+        .zip(&p)
+        .map(|(x, p)| ((p - law(*x)) / law(*x)).abs())
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn many_points_of_a_linear_demand_give_a_line_not_hinges() {
+    let law = |x: f64| 6.7e-7 * x + 0.0044;
+    let mut lines = 0;
+    for seed in 0..6 {
+        let d = jvm_timings(200 + seed, 120 + 10 * seed as usize, 6, 0.03, &law);
+        let f = fit(&d, &quick()).unwrap();
+        assert!(f.expr.conditionals() <= 2, "seed {seed}: {}", f.infix);
+        assert!(relative_error(&f, &law, (0.0, 0.0)) < 0.1, "seed {seed}: {}", f.infix);
+        if beagle_fit::evidence::form_rank(&f.expr) == 0 && f.expr.conditionals() == 0 {
+            lines += 1;
+        }
+    }
+    assert!(lines >= 5, "{lines}/6 lines");
+}
+
+#[test]
+fn a_step_that_the_held_out_points_show_is_kept() {
+    // Twice the cost per byte above 32 KiB (another allocation path): a conditional earns its
+    // place, and the answer predicts fresh sizes on both sides of the step.
+    let law = |x: f64| if x > 32768.0 { 2e-6 * x + 0.01 } else { 1e-6 * x + 0.002 };
+    for seed in 0..3 {
+        let d = jvm_timings(300 + seed, 150, 6, 0.03, &law);
+        let f = fit(&d, &quick()).unwrap();
+        assert!(f.expr.conditionals() >= 1, "seed {seed}: {}", f.infix);
+        // Where between two measured sizes the step lies, no measurement says: fresh sizes
+        // within 10 % of it are left out.
+        assert!(relative_error(&f, &law, (29500.0, 36000.0)) < 0.25, "seed {seed}: {}", f.infix);
+    }
+}
+
+#[test]
+fn a_right_law_is_final_when_jvm_replicates_measure_the_noise() {
+    let law = |x: f64| 1.1e-5 * x;
+    let finals = (0..6)
+        .filter(|seed| {
+            let d = jvm_timings(400 + seed, 14, 4, 0.04, &law);
+            let f = fit(&d, &quick()).unwrap();
+            f.evidence.is_final
+        })
+        .count();
+    assert!(finals >= 5, "{finals}/6 final");
+}
+
+#[test]
+fn a_law_that_misses_a_hidden_effect_is_preliminary() {
+    // Every other point 30 % slower (an input the law does not see): the replicates agree within
+    // 2 %, the held-out points scatter far more, so the answer is not final.
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    for i in 0..40 {
+        let size = f64::from(rng.random_range(1000u32..400000));
+        let hidden = if i % 2 == 0 { 1.3 } else { 1.0 };
+        for _ in 0..2 {
+            x.push(size);
+            y.push(1e-6 * size * hidden * (0.02 * normal(&mut rng)).exp());
+        }
+    }
+    let f = fit(&Dataset::unnamed(vec![x], y).unwrap(), &quick()).unwrap();
+    assert!(!f.evidence.is_final, "{}", f.infix);
+    assert!(f.evidence.reasons.iter().any(|r| r.contains("scatter")), "{:?}", f.evidence.reasons);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(8))]
     /// The same measurements in any order give the same expression.

@@ -60,7 +60,16 @@ fn stopped(cx: &Context) -> bool {
 
 /// Measures `points` of `launch` (from the store where it has them); a failed point is an error
 /// diagnostic, and a failure every point would share ends the launch's pass.
-fn measure_points(m: &Measurer, launch: &Launch, points: &[Point], cx: &mut Context, pass: &str) -> Vec<Done> {
+/// `replicate`: 0 for a point's first measurement, n for its n-th repetition in a fresh JVM
+/// (stored under a key of its own).
+fn measure_points(
+    m: &Measurer,
+    launch: &Launch,
+    points: &[Point],
+    replicate: usize,
+    cx: &mut Context,
+    pass: &str,
+) -> Vec<Done> {
     let Measurer { config, prepared, work } = *m;
     cx.observer.on(Event::PassStarted {
         pass,
@@ -80,7 +89,14 @@ fn measure_points(m: &Measurer, launch: &Launch, points: &[Point], cx: &mut Cont
             points: points.len(),
             point: &shown,
         });
-        let key = point_key(prepared, config, launch, point);
+        let key = match replicate {
+            0 => point_key(prepared, config, launch, point),
+            n => content_key(&[
+                point_key(prepared, config, launch, point).as_bytes(),
+                b"replicate",
+                n.to_string().as_bytes(),
+            ]),
+        };
         if let Ok(Some(m)) = cx.store.cached_measurement(&key) {
             out.push(Done {
                 launch: launch.name.clone(),
@@ -92,7 +108,10 @@ fn measure_points(m: &Measurer, launch: &Launch, points: &[Point], cx: &mut Cont
             });
             continue;
         }
-        let dir = work.join("runs").join(&launch.name).join(i.to_string());
+        let dir = match replicate {
+            0 => work.join("runs").join(&launch.name).join(i.to_string()),
+            n => work.join("runs").join(&launch.name).join(format!("{i}-replicate-{n}")),
+        };
         match measure_point(config, prepared, launch, point, &dir, &key[..12]) {
             Ok(PointMeasurement {
                 results,
@@ -147,8 +166,12 @@ fn measure_points(m: &Measurer, launch: &Launch, points: &[Point], cx: &mut Cont
     out
 }
 
-/// Observations of every point, per element.
-fn merge_raw(done: &[Done]) -> Vec<(MeasurableElement, MeasurementResult)> {
+/// Observations of every point, per element. A timing is one median per JVM and parameter
+/// point: the runs inside one JVM share its JIT decisions and heap layout and are no independent
+/// repetitions (taken as such, they would make every difference between JVMs look like a
+/// dependency on the inputs). Points measured in more than one JVM (the replicates, or element
+/// points that several launch points reach) carry the repetitions that measure the noise.
+fn merge(done: &[Done]) -> Vec<(MeasurableElement, MeasurementResult)> {
     let mut by_id: BTreeMap<String, (MeasurableElement, MeasurementResult)> = BTreeMap::new();
     for d in done {
         for (e, r) in &d.results {
@@ -161,24 +184,22 @@ fn merge_raw(done: &[Done]) -> Vec<(MeasurableElement, MeasurementResult)> {
                     },
                 )
             });
-            entry.1.observations.extend(r.observations.iter().cloned());
+            match e.kind {
+                beagle_analysis::ElementKind::ResourceDemand { .. } => {
+                    entry.1.observations.extend(beagle_analysis::medians(r).observations);
+                }
+                _ => entry.1.observations.extend(r.observations.iter().cloned()),
+            }
         }
     }
     by_id.into_values().collect()
 }
 
-/// Observations of every point, per element; timings as one median per parameter point.
-fn merge(done: &[Done]) -> Vec<(MeasurableElement, MeasurementResult)> {
-    merge_raw(done)
-        .into_iter()
-        .map(|(e, r)| match e.kind {
-            beagle_analysis::ElementKind::ResourceDemand { .. } => {
-                let m = beagle_analysis::medians(&r);
-                (e, m)
-            }
-            _ => (e, r),
-        })
-        .collect()
+/// The quick pass's points to measure again in a fresh JVM: `n` of them, evenly spread over the
+/// pass's list (which starts with the two corners of the parameter ranges).
+fn replicate_points(points: &[Point], n: usize) -> Vec<Point> {
+    let n = n.min(points.len());
+    (0..n).map(|i| points[i * points.len() / n].clone()).collect()
 }
 
 /// The quick preliminary analysis between the passes (no genetic programming).
@@ -295,13 +316,18 @@ pub(crate) fn measure(
     let mut done: Vec<Done> = Vec::new();
     for launch in &config.launches {
         let points = coarse_points(launch, config.workload.points, seed);
-        done.extend(measure_points(&measurer, launch, &points, cx, "quick pass"));
+        done.extend(measure_points(&measurer, launch, &points, 0, cx, "quick pass"));
+        let again = replicate_points(&points, config.workload.replicates);
+        if !again.is_empty() && !stopped(cx) {
+            done.extend(measure_points(&measurer, launch, &again, 1, cx, "replicates"));
+        }
     }
     if config.workload.refine > 0 && !done.is_empty() && !stopped(cx) {
-        let bb = preliminary(&elements, &merge(&done), &prepared.constants);
+        let measured = merge(&done);
+        let bb = preliminary(&elements, &measured, &prepared.constants);
         cx.observer.on(Event::Preliminary {
             blackboard: &bb,
-            raw: &merge_raw(&done),
+            raw: &measured,
         });
         let finals = bb
             .final_expressions()
@@ -321,7 +347,7 @@ pub(crate) fn measure(
                 .collect();
             let scores = beagle_java::refine::point_scores(&bb, &mine);
             let points = refine_points(launch, &scores, config.workload.refine, seed);
-            done.extend(measure_points(&measurer, launch, &points, cx, "refining"));
+            done.extend(measure_points(&measurer, launch, &points, 0, cx, "refining"));
         }
     }
     if cx.control.cancel.is_cancelled() {
@@ -338,9 +364,9 @@ pub(crate) fn measure(
     }
     let keys: Vec<&[u8]> = done.iter().map(|d| d.key.as_bytes()).collect();
     let key = content_key(&keys);
-    let raw = merge_raw(&done);
-    // The raw observations under the measurements' key, so that whoever shows the results later
-    // (a restarted language server) finds every repetition, not only the medians.
+    let raw = merge(&done);
+    // The observations under the measurements' key, so that whoever shows the results later
+    // (a restarted language server) finds every repetition.
     let stored = StoredMeasurement {
         input_key: key.clone(),
         tool: "java".into(),
@@ -359,7 +385,7 @@ pub(crate) fn measure(
         key,
         tool: "java".into(),
         summary,
-        results: merge(&done),
+        results: raw.clone(),
         raw,
         cached: done.iter().all(|d| d.cached),
         notes: Vec::new(),

@@ -262,6 +262,14 @@ pub fn chi_square_sf(x: f64, k: f64) -> f64 {
     gamma_q(k / 2.0, x / 2.0).clamp(0.0, 1.0)
 }
 
+/// Upper tail `P(F > f)` of Fisher's F distribution with `d1`, `d2` degrees of freedom.
+pub fn f_sf(f: f64, d1: f64, d2: f64) -> f64 {
+    if f <= 0.0 {
+        return 1.0;
+    }
+    beta_inc(d2 / 2.0, d1 / 2.0, d2 / (d2 + d1 * f)).clamp(0.0, 1.0)
+}
+
 /// Regularised incomplete beta `I_x(a, b)` (continued fraction).
 fn beta_inc(a: f64, b: f64, x: f64) -> f64 {
     if x <= 0.0 {

@@ -101,6 +101,11 @@ impl Points {
         }
     }
 
+    /// Degrees of freedom of the noise estimate: `Σ (nᵢ − 1)` over the points.
+    pub fn noise_df(&self) -> usize {
+        self.points.iter().map(|p| p.values.len().saturating_sub(1)).sum()
+    }
+
     /// One row per point, its median as the target, in the order of the points.
     pub fn medians(&self, data: &Dataset) -> Dataset {
         let k = data.k();

@@ -11,6 +11,7 @@
 //! timeout = 120                # seconds per JVM; the whole process group is killed after it
 //! points = 12                  # parameter points of the quick first pass
 //! refine = 8                   # points added by the second pass
+//! replicates = 4               # quick-pass points measured again in a fresh JVM (the noise)
 //! [[launch]]
 //! name = "upload"
 //! main = "app.Driver"          # or: command = ["mvn", "-q", "exec:java", "-Dexec.args={args}"]
@@ -85,6 +86,10 @@ pub struct Workload {
     pub timeout_s: f64,
     pub points: usize,
     pub refine: usize,
+    /// Quick-pass points measured once more, each in a JVM of its own: the spread between JVMs
+    /// (JIT decisions, heap layout) is the noise a law must predict within; repetitions inside
+    /// one JVM are not independent and understate it.
+    pub replicates: usize,
 }
 
 impl Default for Workload {
@@ -96,6 +101,7 @@ impl Default for Workload {
             timeout_s: 120.0,
             points: 12,
             refine: 8,
+            replicates: 4,
         }
     }
 }
@@ -135,6 +141,7 @@ struct JavaTable {
     timeout: Option<f64>,
     points: Option<usize>,
     refine: Option<usize>,
+    replicates: Option<usize>,
     automatic_links: Option<bool>,
 }
 
@@ -182,6 +189,7 @@ pub fn read_java_config(toml_path: &Path, text: &str) -> Result<Option<JavaConfi
         timeout_s: java.timeout.unwrap_or(defaults.timeout_s),
         points: java.points.unwrap_or(defaults.points),
         refine: java.refine.unwrap_or(defaults.refine),
+        replicates: java.replicates.unwrap_or(defaults.replicates),
     };
     if workload.repetitions == 0 {
         return Err(format!("{shown}: [java] repetitions must be at least 1"));
