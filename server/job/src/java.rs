@@ -392,3 +392,77 @@ pub(crate) fn measure(
         constants: prepared.constants.clone(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use beagle_analysis::{ElementKind, Observation};
+    use beagle_java::launch::PointValue;
+
+    fn element(kind: ElementKind) -> MeasurableElement {
+        MeasurableElement::new(kind)
+    }
+
+    fn run(size: f64, values: &[f64]) -> Done {
+        let observations = |values: &[f64]| -> Vec<Observation> {
+            values
+                .iter()
+                .map(|v| Observation {
+                    parameters: [("data.BYTESIZE".to_string(), size)].into(),
+                    value: *v,
+                })
+                .collect()
+        };
+        let demand = element(ElementKind::ResourceDemand {
+            action: "hash".into(),
+            resource: "cpu".into(),
+        });
+        let loop_ = element(ElementKind::Loop { loop_id: "files".into() });
+        Done {
+            launch: "upload".into(),
+            point: [("size".to_string(), PointValue::Number(size))].into(),
+            results: vec![
+                (
+                    demand.clone(),
+                    MeasurementResult {
+                        element: demand.id.clone(),
+                        observations: observations(values),
+                    },
+                ),
+                (
+                    loop_.clone(),
+                    MeasurementResult {
+                        element: loop_.id.clone(),
+                        observations: observations(&[3.0, 3.0, 3.0]),
+                    },
+                ),
+            ],
+            summary: EventsSummary::default(),
+            key: format!("{size}"),
+            cached: false,
+        }
+    }
+
+    #[test]
+    fn a_timing_is_one_median_per_jvm_and_point_and_counts_keep_every_value() {
+        // Two JVMs at the same point (a replicate) and one elsewhere: three timings, two of them
+        // the repetitions of one point; the loop keeps all nine counts.
+        let merged = merge(&[run(1000.0, &[5.0, 1.0, 2.0]), run(1000.0, &[4.0, 4.5, 9.0]), run(2000.0, &[7.0])]);
+        let by_id: BTreeMap<String, &MeasurementResult> = merged.iter().map(|(e, r)| (e.id.clone(), r)).collect();
+        let timings: Vec<f64> = by_id["hash/cpu"].observations.iter().map(|o| o.value).collect();
+        assert_eq!(timings, vec![2.0, 4.5, 7.0]);
+        assert_eq!(by_id["files"].observations.len(), 9);
+    }
+
+    #[test]
+    fn replicates_spread_over_the_quick_pass() {
+        let points: Vec<Point> = (0..14)
+            .map(|i| [("n".to_string(), PointValue::Number(f64::from(i)))].into())
+            .collect();
+        let again = replicate_points(&points, 4);
+        let picked: Vec<String> = again.iter().map(describe).collect();
+        assert_eq!(picked, vec!["n=0", "n=3", "n=7", "n=10"]);
+        assert_eq!(replicate_points(&points[..2], 4).len(), 2, "never more than were measured");
+        assert!(replicate_points(&points, 0).is_empty());
+    }
+}
