@@ -223,6 +223,150 @@ fn the_fileshare_system_is_measured_and_its_laws_recovered() {
         "compress: {compress}: R² {r2_compress} on fresh points"
     );
     assert!(r2_hash >= 0.95, "hash: {hash}: R² {r2_hash} on fresh points");
+    simple_laws(&report);
+}
+
+#[test]
+#[ignore = "open in issue 15: on most runs one final timing (compress at 7777 bytes, hash of \
+            small compressed files, small write) misses fresh points beyond its band"]
+fn every_final_timing_predicts_fresh_points_within_its_band() {
+    let _alone = one_at_a_time();
+    let dir = fileshare_copy();
+    let report = json(&beagle(&["analyse", dir.path().to_str().unwrap(), "--json"]));
+    let sizes = [7_777.0, 64_000.0, 123_457.0, 188_000.0, 251_111.0, 333_333.0];
+    let raw: Vec<Point> = sizes.iter().map(|s| point(4.0, *s, 0.0)).collect();
+    let packed: Vec<Point> = sizes.iter().map(|s| point(4.0, *s, 1.0)).collect();
+    let mut fresh = measure_fresh(dir.path(), "fresh-raw", &raw);
+    for (id, r) in measure_fresh(dir.path(), "fresh-packed", &packed) {
+        fresh
+            .entry(id)
+            .or_insert_with(|| MeasurementResult {
+                element: r.element.clone(),
+                observations: Vec::new(),
+            })
+            .observations
+            .extend(r.observations);
+    }
+    let checked = finals_predict_fresh_points_within_their_band(&report, &fresh);
+    assert!(checked >= 1, "{checked} final timings checked on fresh points");
+}
+
+/// The final timings of `report` checked against `fresh` measurements: the band is that of a
+/// point's prediction error at 95 %, so at least [`WITHIN_BAND`] of the fresh points' medians
+/// must lie within it. Returns how many results were checked.
+fn finals_predict_fresh_points_within_their_band(
+    report: &serde_json::Value,
+    fresh: &BTreeMap<String, MeasurementResult>,
+) -> usize {
+    let mut checked = 0;
+    let mut misses = Vec::new();
+    for r in report["results"].as_array().unwrap() {
+        let ev = &r["evidence"];
+        let (Some(band), Some(measured)) = (ev["band"].as_f64(), fresh.get(r["element"].as_str().unwrap())) else {
+            continue;
+        };
+        if r["status"] != "final" || r["kind"] != "resource_demand" || ev["relative"] != true {
+            continue;
+        }
+        let stoex = r["expression"].as_str().unwrap();
+        let m = medians(measured);
+        let errors: Vec<(String, f64)> = m
+            .observations
+            .iter()
+            .map(|o| {
+                let vars: Vec<(&str, f64)> = o.parameters.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+                (format!("{vars:?}"), (eval(stoex, &vars) - o.value) / o.value)
+            })
+            .collect();
+        let within = errors.iter().filter(|(_, e)| e.abs() <= band).count();
+        let shown = format!(
+            "{}: {stoex}: {within} of {} fresh points within the band ±{band:.3}: {errors:?}",
+            r["element"],
+            errors.len()
+        );
+        eprintln!("{shown}");
+        if (within as f64) < WITHIN_BAND * errors.len() as f64 {
+            misses.push(shown);
+        }
+        checked += 1;
+    }
+    assert!(misses.is_empty(), "{misses:#?}");
+    checked
+}
+
+/// Share of fresh points a final result's 95 % band must hold (fewer than 95 %: the fresh points
+/// are a handful, and their medians carry noise of their own).
+const WITHIN_BAND: f64 = 0.75;
+
+/// Whether `stoex` is affine in `variable` (and uses nothing else): no condition, function or
+/// power, checked by its second differences over the sizes the example measures.
+fn affine_in(stoex: &str, variable: &str) -> bool {
+    let f = |x: f64| eval(stoex, &[(variable, x)]);
+    let (a, b, c) = (f(1000.0), f(200_500.0), f(400_000.0));
+    stoex.contains(variable) && !stoex.contains('?') && ((a + c) / 2.0 - b).abs() <= 1e-9 * b.abs().max(1e-12)
+}
+
+/// What the issue of trustworthy results asks of the bundled example's answers and holds on
+/// every run: no answer has more than two conditions or hinges unless its note says the held-out
+/// points need them; a demand with no dependency shown is a constant.
+fn simple_laws(report: &serde_json::Value) {
+    for r in report["results"].as_array().unwrap() {
+        let stoex = r["expression"].as_str().unwrap();
+        let conditions = stoex.matches(" ? ").count();
+        let shown = r["evidence"]["notes"].as_array().is_some_and(|n| {
+            n.iter()
+                .any(|n| n.as_str().unwrap_or("").contains("show they are needed"))
+        });
+        assert!(conditions <= 2 || shown, "{}: {stoex}", r["element"]);
+    }
+    // A demand whose points differ no more than their (JVM) repetitions is a constant.
+    for r in report["results"].as_array().unwrap() {
+        let no_dependency = r["evidence"]["dependency_p"].as_f64().is_some_and(|p| p >= 0.01);
+        if r["kind"] == "resource_demand" && no_dependency {
+            let stoex = r["expression"].as_str().unwrap();
+            assert!(
+                !stoex.chars().any(|c| c.is_ascii_lowercase()),
+                "{}: {stoex}",
+                r["element"]
+            );
+        }
+    }
+}
+
+#[test]
+fn the_main_job_keeps_simple_laws_while_another_process_keeps_a_core_busy() {
+    let _alone = one_at_a_time();
+    let dir = fileshare_copy();
+    // The busy core: a process of its own, as a compiler would be.
+    let mut hog = Command::new("sh")
+        .args(["-c", "while :; do :; done"])
+        .spawn()
+        .expect("sh runs");
+    let out = beagle(&["analyse", dir.path().to_str().unwrap(), "--json"]);
+    hog.kill().ok();
+    hog.wait().ok();
+    simple_laws(&json(&out));
+}
+
+#[test]
+#[ignore = "open in issue 15: compress is linear on most runs, but now and then a 1/x term fits \
+            the 1000-byte point; hash mixes two populations (hashed right after compression or \
+            not) and comes out slightly concave"]
+fn compress_and_hash_are_linear_in_the_bytes_while_a_core_is_busy() {
+    let _alone = one_at_a_time();
+    let dir = fileshare_copy();
+    let mut hog = Command::new("sh")
+        .args(["-c", "while :; do :; done"])
+        .spawn()
+        .expect("sh runs");
+    let out = beagle(&["analyse", dir.path().to_str().unwrap(), "--json"]);
+    hog.kill().ok();
+    hog.wait().ok();
+    let x = expressions(&json(&out));
+    for element in ["_fs_compress", "_fs_hash"] {
+        let law = &x[&format!("{element}/{CPU}")];
+        assert!(affine_in(law, "data.BYTESIZE"), "{element}: {law}");
+    }
 }
 
 /// A small, fast workload for the failure tests, and extra launches.

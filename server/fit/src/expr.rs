@@ -70,6 +70,17 @@ pub enum Cond {
     Not(Box<Cond>),
 }
 
+impl Cond {
+    /// Whether a conditional expression appears in the comparison.
+    pub fn has_conditionals(&self) -> bool {
+        match self {
+            Cond::Cmp(_, a, b) => a.conditionals() + b.conditionals() > 0,
+            Cond::And(a, b) | Cond::Or(a, b) => a.has_conditionals() || b.has_conditionals(),
+            Cond::Not(a) => a.has_conditionals(),
+        }
+    }
+}
+
 impl UnaryOp {
     pub const ALL: [UnaryOp; 8] = [
         UnaryOp::Neg,
@@ -345,6 +356,16 @@ impl Expr {
             Expr::Unary(_, a) => a.conditionals(),
             Expr::Binary(_, a, b) => a.conditionals() + b.conditionals(),
             Expr::If(_, a, b) => 1 + a.conditionals() + b.conditionals(),
+        }
+    }
+
+    /// Whether a conditional has another one in its condition or its branches.
+    pub fn nested_conditionals(&self) -> bool {
+        match self {
+            Expr::Const(_) | Expr::Var(_) => false,
+            Expr::Unary(_, a) => a.nested_conditionals(),
+            Expr::Binary(_, a, b) => a.nested_conditionals() || b.nested_conditionals(),
+            Expr::If(c, a, b) => a.conditionals() + b.conditionals() > 0 || c.has_conditionals(),
         }
     }
 

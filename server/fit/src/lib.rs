@@ -271,7 +271,7 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     if !points.inputs_vary() || ev.no_dependency() {
         if let Some(p) = ev.dependency_p.filter(|_| ev.no_dependency()) {
             ev.notes.push(format!(
-                "no dependency on the inputs: the points differ no more than their repetitions (rank test p = {})",
+                "no dependency on the inputs: the points differ no more than their repetitions (rank test {})",
                 evidence::p_text(p)
             ));
         }
@@ -367,6 +367,9 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     let c = &candidates[best];
     let constant = c.expr.variables().is_empty();
     let choice = choice.filter(|ch| ch.index == best);
+    if let Some(note) = choice.as_ref().and_then(|c| c.note.clone()) {
+        ev.notes.push(note);
+    }
     evidence::judge(
         &mut ev,
         choice.as_ref(),

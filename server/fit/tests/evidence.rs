@@ -247,7 +247,11 @@ fn a_step_that_the_held_out_points_show_is_kept() {
         assert!(f.expr.conditionals() >= 1, "seed {seed}: {}", f.infix);
         // Where between two measured sizes the step lies, no measurement says: fresh sizes
         // within 10 % of it are left out.
-        assert!(relative_error(&f, &law, (29500.0, 36000.0)) < 0.25, "seed {seed}: {}", f.infix);
+        assert!(
+            relative_error(&f, &law, (29500.0, 36000.0)) < 0.25,
+            "seed {seed}: {}",
+            f.infix
+        );
     }
 }
 
@@ -280,7 +284,11 @@ fn a_law_that_misses_a_hidden_effect_is_preliminary() {
     }
     let f = fit(&Dataset::unnamed(vec![x], y).unwrap(), &quick()).unwrap();
     assert!(!f.evidence.is_final, "{}", f.infix);
-    assert!(f.evidence.reasons.iter().any(|r| r.contains("scatter")), "{:?}", f.evidence.reasons);
+    assert!(
+        f.evidence.reasons.iter().any(|r| r.contains("scatter")),
+        "{:?}",
+        f.evidence.reasons
+    );
 }
 
 proptest! {

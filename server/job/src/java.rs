@@ -195,8 +195,8 @@ fn merge(done: &[Done]) -> Vec<(MeasurableElement, MeasurementResult)> {
     by_id.into_values().collect()
 }
 
-/// The quick pass's points to measure again in a fresh JVM: `n` of them, evenly spread over the
-/// pass's list (which starts with the two corners of the parameter ranges).
+/// The quick pass's measured points to measure again in a fresh JVM: `n` of them, evenly spread
+/// over the pass's list (which starts with the two corners of the parameter ranges).
 fn replicate_points(points: &[Point], n: usize) -> Vec<Point> {
     let n = n.min(points.len());
     (0..n).map(|i| points[i * points.len() / n].clone()).collect()
@@ -316,8 +316,11 @@ pub(crate) fn measure(
     let mut done: Vec<Done> = Vec::new();
     for launch in &config.launches {
         let points = coarse_points(launch, config.workload.points, seed);
-        done.extend(measure_points(&measurer, launch, &points, 0, cx, "quick pass"));
-        let again = replicate_points(&points, config.workload.replicates);
+        let quick = measure_points(&measurer, launch, &points, 0, cx, "quick pass");
+        // Only points that could be measured are measured again (a hang is not repeated).
+        let measured: Vec<Point> = quick.iter().map(|d| d.point.clone()).collect();
+        done.extend(quick);
+        let again = replicate_points(&measured, config.workload.replicates);
         if !again.is_empty() && !stopped(cx) {
             done.extend(measure_points(&measurer, launch, &again, 1, cx, "replicates"));
         }
@@ -417,7 +420,9 @@ mod tests {
             action: "hash".into(),
             resource: "cpu".into(),
         });
-        let loop_ = element(ElementKind::Loop { loop_id: "files".into() });
+        let loop_ = element(ElementKind::Loop {
+            loop_id: "files".into(),
+        });
         Done {
             launch: "upload".into(),
             point: [("size".to_string(), PointValue::Number(size))].into(),
@@ -447,7 +452,11 @@ mod tests {
     fn a_timing_is_one_median_per_jvm_and_point_and_counts_keep_every_value() {
         // Two JVMs at the same point (a replicate) and one elsewhere: three timings, two of them
         // the repetitions of one point; the loop keeps all nine counts.
-        let merged = merge(&[run(1000.0, &[5.0, 1.0, 2.0]), run(1000.0, &[4.0, 4.5, 9.0]), run(2000.0, &[7.0])]);
+        let merged = merge(&[
+            run(1000.0, &[5.0, 1.0, 2.0]),
+            run(1000.0, &[4.0, 4.5, 9.0]),
+            run(2000.0, &[7.0]),
+        ]);
         let by_id: BTreeMap<String, &MeasurementResult> = merged.iter().map(|(e, r)| (e.id.clone(), r)).collect();
         let timings: Vec<f64> = by_id["hash/cpu"].observations.iter().map(|o| o.value).collect();
         assert_eq!(timings, vec![2.0, 4.5, 7.0]);
@@ -462,7 +471,11 @@ mod tests {
         let again = replicate_points(&points, 4);
         let picked: Vec<String> = again.iter().map(describe).collect();
         assert_eq!(picked, vec!["n=0", "n=3", "n=7", "n=10"]);
-        assert_eq!(replicate_points(&points[..2], 4).len(), 2, "never more than were measured");
+        assert_eq!(
+            replicate_points(&points[..2], 4).len(),
+            2,
+            "never more than were measured"
+        );
         assert!(replicate_points(&points, 0).is_empty());
     }
 }

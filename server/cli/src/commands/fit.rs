@@ -124,7 +124,7 @@ pub fn evidence_lines(e: &beagle_fit::Evidence) -> Vec<String> {
         e.max_params,
         e.params,
         match e.dependency_p {
-            Some(p) => format!(", rank test for a dependency p = {}", beagle_fit::evidence::p_text(p)),
+            Some(p) => format!(", rank test for a dependency {}", beagle_fit::evidence::p_text(p)),
             None => String::new(),
         }
     )];

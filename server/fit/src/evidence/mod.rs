@@ -199,7 +199,9 @@ pub fn admissible(c: &Candidate, points: usize) -> bool {
     if is_exact(c) {
         c.params < points || c.params <= 1
     } else {
-        c.params <= max_params(points)
+        // A condition inside a condition (`x > a ? x : (x > b ? 1.02·x : 0.74·x)`) is what a
+        // search finds in noise, and no one reads it: a law that is not exact has none.
+        c.params <= max_params(points) && !c.expr.nested_conditionals()
     }
 }
 
@@ -230,6 +232,8 @@ pub(crate) struct Choice {
     pub constant_residuals: Vec<f64>,
     pub losses: Vec<f64>,
     pub constant_losses: Vec<f64>,
+    /// Why the answer is as complex as it is, when it is unusually so.
+    pub note: Option<String>,
 }
 
 /// How many standard errors of the paired held-out loss differences a simpler candidate may be
@@ -428,8 +432,8 @@ pub(crate) fn choose(
                 let plainer = |a: &Candidate, b: &Candidate| {
                     a.expr.conditionals() < b.expr.conditionals() || form_rank(&a.expr) < form_rank(&b.expr)
                 };
-                let earned = d <= holdout::LEAVE_ONE_OUT_UP_TO
-                    || plainer(&candidates[h.index], &candidates[reference.index]);
+                let earned =
+                    d <= holdout::LEAVE_ONE_OUT_UP_TO || plainer(&candidates[h.index], &candidates[reference.index]);
                 let tolerance = if strict || !earned { 0.0 } else { tolerance };
                 let diff: Vec<f64> = pick(&h.losses)
                     .iter()
@@ -475,14 +479,51 @@ pub(crate) fn choose(
             chosen = &constant;
         }
     }
+    // More than [`PLAIN_CONDITIONALS`] hinges or conditions only when the held-out points show
+    // they are needed: the chosen answer must predict them significantly better than the best
+    // answer with fewer (one-sided Wilcoxon on the paired losses, [`CONDITIONALS_ALPHA`]).
+    let mut note = None;
+    let conditionals = candidates[chosen.index].expr.conditionals();
+    if conditionals > PLAIN_CONDITIONALS {
+        let plain = assessed
+            .iter()
+            .filter(|h| candidates[h.index].expr.conditionals() <= PLAIN_CONDITIONALS)
+            .filter(|h| !(dependency == Dependency::Shown && h.index == constant.index))
+            .min_by(|a, b| mean(&a.losses).total_cmp(&mean(&b.losses)).then(a.index.cmp(&b.index)));
+        if let Some(plain) = plain {
+            let diff: Vec<f64> = plain.losses.iter().zip(&chosen.losses).map(|(a, b)| a - b).collect();
+            // Needed: significantly and materially better (with hundreds of points, a
+            // significant gain can be a sliver that no simulation would notice).
+            let material = robust_spread(&chosen.residuals) <= MATERIAL_GAIN * robust_spread(&plain.residuals);
+            match hypothesis::wilcoxon_greater(&diff) {
+                Some(p) if p < CONDITIONALS_ALPHA && material => {
+                    note = Some(format!(
+                        "{conditionals} conditions or hinges: the held-out points show they are needed (scatter {:.2} of that of the best with at most {PLAIN_CONDITIONALS}, {})",
+                        robust_spread(&chosen.residuals) / robust_spread(&plain.residuals).max(f64::MIN_POSITIVE),
+                        p_text(p)
+                    ));
+                }
+                _ => chosen = plain,
+            }
+        }
+    }
     Some(Choice {
         index: chosen.index,
         residuals: chosen.residuals.clone(),
         constant_residuals: constant.residuals.clone(),
         losses: chosen.losses.clone(),
         constant_losses: constant.losses.clone(),
+        note,
     })
 }
+
+/// Most conditions or hinges an answer has without showing, on held-out points, that it needs
+/// more.
+pub const PLAIN_CONDITIONALS: usize = 2;
+/// Level of that test.
+pub const CONDITIONALS_ALPHA: f64 = 0.01;
+/// And the held-out scatter must shrink to at most this share of the simpler answer's.
+pub const MATERIAL_GAIN: f64 = 0.8;
 
 /// Fills in the held-out figures and the verdict for the chosen answer. `in_sample`: the
 /// answer's own noise level (when the repetitions do not measure it); `k`: the inputs the fit
@@ -520,14 +561,14 @@ pub(crate) fn judge(ev: &mut Evidence, choice: Option<&Choice>, k: usize, consta
     if constant {
         if let Some(p) = ev.dependency_p.filter(|p| *p < DEPENDENCY_ALPHA) {
             reasons.push(format!(
-                "the points differ beyond their repetitions' spread (p = {}), but no law predicts them better than a constant",
+                "the points differ beyond their repetitions' spread ({}), but no law predicts them better than a constant",
                 p_text(p)
             ));
         }
     } else if !(exact && ev.holdout_error.is_some_and(|e| e <= EXACT_RESIDUAL)) {
         if let Some(p) = ev.better_than_constant_p.filter(|p| *p >= BETTER_THAN_CONSTANT_ALPHA) {
             reasons.push(format!(
-                "not significantly better than a constant on held-out points (p = {}, {} points)",
+                "not significantly better than a constant on held-out points ({}, {} points)",
                 p_text(p),
                 ev.points
             ));
@@ -544,7 +585,7 @@ pub(crate) fn judge(ev: &mut Evidence, choice: Option<&Choice>, k: usize, consta
             let p = lack_of_fit_p(scatter, c.residuals.len(), noise, df);
             if scatter > NOISE_FLOOR && p < LACK_OF_FIT_ALPHA {
                 reasons.push(format!(
-                    "held-out points scatter {} about it, significantly more than the {} {} (p = {})",
+                    "held-out points scatter {} about it, significantly more than the {} {} ({})",
                     ev.error_text(scatter),
                     if measured {
                         "repetitions' spread"
@@ -584,12 +625,12 @@ fn robust_spread(r: &[f64]) -> f64 {
     1.4826 * crate::stats::median(&abs)
 }
 
-/// A p-value as text (two significant digits, `< 0.001` below).
+/// A p-value as text: `p = 0.034` (two significant digits), `p < 0.001` below.
 pub fn p_text(p: f64) -> String {
     if p < 0.001 {
-        "< 0.001".to_string()
+        "p < 0.001".to_string()
     } else {
-        format_number(crate::regression::round_significant(p, 2))
+        format!("p = {}", format_number(crate::regression::round_significant(p, 2)))
     }
 }
 

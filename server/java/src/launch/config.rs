@@ -11,7 +11,7 @@
 //! timeout = 120                # seconds per JVM; the whole process group is killed after it
 //! points = 12                  # parameter points of the quick first pass
 //! refine = 8                   # points added by the second pass
-//! replicates = 4               # quick-pass points measured again in a fresh JVM (the noise)
+//! replicates = 6               # quick-pass points measured again in a fresh JVM (the noise)
 //! [[launch]]
 //! name = "upload"
 //! main = "app.Driver"          # or: command = ["mvn", "-q", "exec:java", "-Dexec.args={args}"]
@@ -101,7 +101,7 @@ impl Default for Workload {
             timeout_s: 120.0,
             points: 12,
             refine: 8,
-            replicates: 4,
+            replicates: 6,
         }
     }
 }
