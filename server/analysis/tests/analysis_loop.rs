@@ -327,3 +327,49 @@ fn code_constants_become_thresholds() {
     assert_eq!(guard(vec![]), "n.VALUE > 10.5");
     assert_eq!(guard(vec![3.0, 10.0, 99.0]), "n.VALUE > 10");
 }
+
+/// Issue 15, point 7: the same measurements and seed give the same expressions whatever the
+/// order in which the elements are put on the blackboard (and so analysed) and however many
+/// threads the genetic programming uses.
+mod determinism {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn with_gp(threads: usize) -> beagle_fit::FitOptions {
+        beagle_fit::FitOptions {
+            gp: Some(beagle_fit::GpOptions {
+                generations: 20,
+                population: 200,
+                threads,
+                ..Default::default()
+            }),
+            ..Default::default()
+        }
+    }
+
+    fn run(events: &[MeasurementEvent], order: &[usize], threads: usize) -> BTreeMap<String, (String, Status)> {
+        let elements: Vec<MeasurableElement> = elements_of(events).into_iter().collect();
+        let shuffled: Vec<MeasurableElement> = order.iter().map(|i| elements[i % elements.len()].clone()).collect();
+        let mut seen = std::collections::BTreeSet::new();
+        let mut unique: Vec<MeasurableElement> = shuffled.into_iter().filter(|e| seen.insert(e.id.clone())).collect();
+        unique.extend(elements.iter().filter(|e| !seen.contains(&e.id)).cloned());
+        let mut bb = Blackboard::new(unique);
+        let tools = Tools::standard(vec![Box::new(EventsTool::new(events.to_vec()))], with_gp(threads));
+        analyse(&mut bb, &tools, &Control::new(), &mut |_| {});
+        expressions(&bb)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4))]
+        #[test]
+        fn element_order_and_threads_do_not_change_the_answers(
+            seed in 0u64..1000,
+            order in proptest::collection::vec(0usize..64, 12),
+        ) {
+            let evs = noisy_events_with_slope(60 + (seed as usize % 40), 2);
+            let reference = run(&evs, &[], 1);
+            prop_assert!(reference.contains_key(IA_CPU), "{:?}", reference);
+            prop_assert_eq!(run(&evs, &order, 2), reference);
+        }
+    }
+}
