@@ -333,19 +333,24 @@ fn simple_laws(report: &serde_json::Value) {
     }
 }
 
-#[test]
-fn the_main_job_keeps_simple_laws_while_another_process_keeps_a_core_busy() {
-    let _alone = one_at_a_time();
-    let dir = fileshare_copy();
-    // The busy core: a process of its own, as a compiler would be.
+/// `beagle analyse DIR --json` while a busy loop keeps one core busy (a process of its own, as a
+/// compiler would be), and its report.
+fn analyse_while_a_core_is_busy(dir: &Path) -> serde_json::Value {
     let mut hog = Command::new("sh")
         .args(["-c", "while :; do :; done"])
         .spawn()
         .expect("sh runs");
-    let out = beagle(&["analyse", dir.path().to_str().unwrap(), "--json"]);
+    let out = beagle(&["analyse", dir.to_str().unwrap(), "--json"]);
     hog.kill().ok();
     hog.wait().ok();
-    simple_laws(&json(&out));
+    json(&out)
+}
+
+#[test]
+fn the_main_job_keeps_simple_laws_while_another_process_keeps_a_core_busy() {
+    let _alone = one_at_a_time();
+    let dir = fileshare_copy();
+    simple_laws(&analyse_while_a_core_is_busy(dir.path()));
 }
 
 #[test]
@@ -355,14 +360,7 @@ fn the_main_job_keeps_simple_laws_while_another_process_keeps_a_core_busy() {
 fn compress_and_hash_are_linear_in_the_bytes_while_a_core_is_busy() {
     let _alone = one_at_a_time();
     let dir = fileshare_copy();
-    let mut hog = Command::new("sh")
-        .args(["-c", "while :; do :; done"])
-        .spawn()
-        .expect("sh runs");
-    let out = beagle(&["analyse", dir.path().to_str().unwrap(), "--json"]);
-    hog.kill().ok();
-    hog.wait().ok();
-    let x = expressions(&json(&out));
+    let x = expressions(&analyse_while_a_core_is_busy(dir.path()));
     for element in ["_fs_compress", "_fs_hash"] {
         let law = &x[&format!("{element}/{CPU}")];
         assert!(affine_in(law, "data.BYTESIZE"), "{element}: {law}");

@@ -89,13 +89,9 @@ fn measure_points(
             points: points.len(),
             point: &shown,
         });
-        let key = match replicate {
-            0 => point_key(prepared, config, launch, point),
-            n => content_key(&[
-                point_key(prepared, config, launch, point).as_bytes(),
-                b"replicate",
-                n.to_string().as_bytes(),
-            ]),
+        let key = match (point_key(prepared, config, launch, point), replicate) {
+            (first, 0) => first,
+            (first, n) => content_key(&[first.as_bytes(), b"replicate", n.to_string().as_bytes()]),
         };
         if let Ok(Some(m)) = cx.store.cached_measurement(&key) {
             out.push(Done {
@@ -402,10 +398,6 @@ mod tests {
     use beagle_analysis::{ElementKind, Observation};
     use beagle_java::launch::PointValue;
 
-    fn element(kind: ElementKind) -> MeasurableElement {
-        MeasurableElement::new(kind)
-    }
-
     fn run(size: f64, values: &[f64]) -> Done {
         let observations = |values: &[f64]| -> Vec<Observation> {
             values
@@ -416,11 +408,11 @@ mod tests {
                 })
                 .collect()
         };
-        let demand = element(ElementKind::ResourceDemand {
+        let demand = MeasurableElement::new(ElementKind::ResourceDemand {
             action: "hash".into(),
             resource: "cpu".into(),
         });
-        let loop_ = element(ElementKind::Loop {
+        let loop_ = MeasurableElement::new(ElementKind::Loop {
             loop_id: "files".into(),
         });
         Done {

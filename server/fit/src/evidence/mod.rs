@@ -494,12 +494,13 @@ pub(crate) fn choose(
             let diff: Vec<f64> = plain.losses.iter().zip(&chosen.losses).map(|(a, b)| a - b).collect();
             // Needed: significantly and materially better (with hundreds of points, a
             // significant gain can be a sliver that no simulation would notice).
-            let material = robust_spread(&chosen.residuals) <= MATERIAL_GAIN * robust_spread(&plain.residuals);
+            let (spread, plain_spread) = (robust_spread(&chosen.residuals), robust_spread(&plain.residuals));
+            let material = spread <= MATERIAL_GAIN * plain_spread;
             match hypothesis::wilcoxon_greater(&diff) {
                 Some(p) if p < CONDITIONALS_ALPHA && material => {
                     note = Some(format!(
                         "{conditionals} conditions or hinges: the held-out points show they are needed (scatter {:.2} of that of the best with at most {PLAIN_CONDITIONALS}, {})",
-                        robust_spread(&chosen.residuals) / robust_spread(&plain.residuals).max(f64::MIN_POSITIVE),
+                        spread / plain_spread.max(f64::MIN_POSITIVE),
                         p_text(p)
                     ));
                 }
