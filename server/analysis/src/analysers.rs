@@ -4,7 +4,7 @@
 //! on the blackboard (`{element id: samples}`), so an analyser contributes again when new
 //! observations arrive and a resumed analysis does not repeat work.
 
-use crate::blackboard::{ElementKind, MeasurementResult, ProposedExpression};
+use crate::blackboard::{ElementKind, MeasurableElement, MeasurementResult, ProposedExpression};
 use crate::control::CancelToken;
 use crate::views::{MeasurementResultAnalyserView, ProposedExpressionAnalyserView};
 use beagle_fit::regression::round_significant;
@@ -170,7 +170,8 @@ impl MeasurementResultAnalyser for FitAnalyser {
         let target = view.element(&id).map(|e| Self::target(&e.kind)).unwrap_or_default();
         // (expression, its variable names, the guard of a decided branch transition)
         let constants = view.code_constants(&id).to_vec();
-        let expr = result.dataset().map_err(|e| e.to_string()).and_then(|data| {
+        let element = view.element(&id).cloned();
+        let expr = result.dataset_for(element.as_ref()).map_err(|e| e.to_string()).and_then(|data| {
             let expr = if target == Target::Probability {
                 let mut branch = self.options.branch.clone();
                 branch.tree.constants = constants.clone();
@@ -246,7 +247,7 @@ impl ProposedExpressionAnalyser for AveragingAnalyser {
     fn contribute(&self, view: &mut ProposedExpressionAnalyserView, _: &CancelToken) -> Option<String> {
         let (id, ps) = self.pending(view)?;
         let result = &view.results()[&id];
-        let p = average(self.id(), result, &ps);
+        let p = average(self.id(), result, view.element(&id), &ps);
         view.add_proposal(p);
         let data = mark(seen(view.private_data()), &id, ps.len());
         view.set_private_data(data);
@@ -257,8 +258,14 @@ impl ProposedExpressionAnalyser for AveragingAnalyser {
 /// The proposal that averages `ps` (all on `result`'s samples), as one readable expression: like
 /// terms collected (`-1e-5 * n + 0.000915`, never `((a) + (b)) / 2`). Only if some infix could
 /// not be read back (not the engine's own output) is the average spelt out as text.
-fn average(analyser: &str, result: &MeasurementResult, ps: &[ProposedExpression]) -> ProposedExpression {
-    let names = result.dataset().map(|d| d.names).unwrap_or_default();
+fn average(
+    analyser: &str,
+    result: &MeasurementResult,
+    element: Option<&MeasurableElement>,
+    ps: &[ProposedExpression],
+) -> ProposedExpression {
+    // The column order of the fit that made the proposals: their infix numbers variables by it.
+    let names = result.dataset_for(element).map(|d| d.names).unwrap_or_default();
     let parsed: Option<Vec<Expr>> = ps.iter().map(|p| beagle_fit::parse_infix(&p.infix).ok()).collect();
     let fits_names = parsed
         .as_ref()

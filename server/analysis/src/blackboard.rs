@@ -53,10 +53,11 @@ pub struct MeasurableElement {
     /// The SEFF the element belongs to, when known from a model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service: Option<String>,
-    /// The variables its expression may use: the SEFF signature's parameters (and variables that
-    /// return values of its external calls set). `None`: whatever the measurements name.
+    /// The variables its expression may use: the SEFF signature's parameters in signature order
+    /// (then variables that return values of its external calls set). `None`: whatever the
+    /// measurements name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub inputs: Option<BTreeSet<String>>,
+    pub inputs: Option<Vec<String>>,
 }
 
 impl MeasurableElement {
@@ -70,28 +71,28 @@ impl MeasurableElement {
     }
 
     /// The element of a SEFF whose expressions may use `inputs`.
-    pub fn in_service(mut self, service: &str, inputs: BTreeSet<String>) -> Self {
+    pub fn in_service(mut self, service: &str, inputs: impl IntoIterator<Item = String>) -> Self {
         self.service = Some(service.to_string());
-        self.inputs = Some(inputs);
+        self.inputs = Some(inputs.into_iter().collect());
         self
     }
 
     /// Whether a characterised parameter (`files.NUMBER_OF_ELEMENTS`, `request.size.BYTESIZE`) is
     /// one of the element's inputs: its variable, or the variable it is a member of, is.
     pub fn accepts(&self, parameter: &str) -> bool {
-        let Some(inputs) = &self.inputs else {
-            return true;
-        };
+        self.inputs.is_none() || self.input_rank(parameter).is_some()
+    }
+
+    /// The position among the element's inputs of the input a characterised parameter belongs to.
+    fn input_rank(&self, parameter: &str) -> Option<usize> {
+        let inputs = self.inputs.as_ref()?;
         let variable = parameter.rsplit_once('.').map_or(parameter, |(v, _)| v);
         let mut prefix = variable;
         loop {
-            if inputs.contains(prefix) {
-                return true;
+            if let Some(rank) = inputs.iter().position(|i| i == prefix) {
+                return Some(rank);
             }
-            match prefix.rsplit_once('.') {
-                Some((p, _)) => prefix = p,
-                None => return false,
-            }
+            prefix = prefix.rsplit_once('.')?.0;
         }
     }
 }
@@ -113,11 +114,26 @@ pub struct MeasurementResult {
 impl MeasurementResult {
     /// The fitting dataset: the parameters present in every observation, sorted by name.
     pub fn dataset(&self) -> Result<beagle_fit::Dataset, beagle_fit::DatasetError> {
+        self.dataset_for(None)
+    }
+
+    /// The fitting dataset of `element`'s measurements: the parameters present in every
+    /// observation, in the order of the element's inputs (its signature), ties and unknown
+    /// parameters by name. Of two equivalent inputs the law keeps the first column, so it is the
+    /// first in the signature, as the user wrote it.
+    pub fn dataset_for(
+        &self,
+        element: Option<&MeasurableElement>,
+    ) -> Result<beagle_fit::Dataset, beagle_fit::DatasetError> {
         let mut names: Vec<String> = match self.observations.first() {
             Some(o) => o.parameters.keys().cloned().collect(),
             None => Vec::new(),
         };
         names.retain(|n| self.observations.iter().all(|o| o.parameters.contains_key(n)));
+        if let Some(element) = element {
+            // Stable: parameters of one input stay in name order.
+            names.sort_by_key(|n| element.input_rank(n).unwrap_or(usize::MAX));
+        }
         let columns = names
             .iter()
             .map(|n| self.observations.iter().map(|o| o.parameters[n]).collect())
@@ -682,7 +698,7 @@ mod tests {
     #[test]
     fn results_keep_only_the_signature_inputs() {
         let kind = ElementKind::Loop { loop_id: "_l".into() };
-        let e = MeasurableElement::new(kind).in_service("_seff", ["files".to_string(), "req".to_string()].into());
+        let e = MeasurableElement::new(kind).in_service("_seff", ["files".to_string(), "req".to_string()]);
         assert!(e.accepts("files.NUMBER_OF_ELEMENTS"));
         assert!(e.accepts("req.size.BYTESIZE"));
         assert!(!e.accepts("filesize.VALUE"));

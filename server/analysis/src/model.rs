@@ -47,7 +47,10 @@ pub struct Service {
     pub component: String,
     /// `Interface.operation`, when the described signature is in the repository.
     pub signature: Option<String>,
-    pub inputs: BTreeSet<String>,
+    /// The variables its expressions may use, in signature order, then those that return values
+    /// of its external calls set (in the SEFF's order). The order decides which of two equivalent
+    /// inputs a law keeps: the first in the signature.
+    pub inputs: Vec<String>,
 }
 
 /// The elements of a scope, and where their actions live.
@@ -154,7 +157,7 @@ fn service(repo: &Repository, component: &beagle_pcm::model::Component, seff: &S
         .as_ref()
         .and_then(|r| r.target.id())
         .and_then(|id| repo.signatures().find(|(_, s)| s.id.as_deref() == Some(id)));
-    let mut inputs: BTreeSet<String> = signature
+    let mut inputs: Vec<String> = signature
         .map(|(_, s)| s.parameters.iter().filter_map(|p| p.name.clone()).collect())
         .unwrap_or_default();
     for a in seff.behaviour.walk() {
@@ -167,6 +170,8 @@ fn service(repo: &Repository, component: &beagle_pcm::model::Component, seff: &S
             );
         }
     }
+    let mut seen = BTreeSet::new();
+    inputs.retain(|name| seen.insert(name.clone()));
     Service {
         seff: seff_id.to_string(),
         component: component.name.clone().or(component.id.clone()).unwrap_or_default(),

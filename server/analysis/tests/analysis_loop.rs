@@ -373,3 +373,65 @@ mod determinism {
         }
     }
 }
+
+/// Three collections that always hold the same number of elements, under a demand of
+/// 2 ms per element plus 10 ms (with 2 % noise, five repetitions per point).
+fn equal_collections_events() -> Vec<MeasurementEvent> {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut evs = Vec::new();
+    for i in 0..40 {
+        let n = (i % 8 + 1) as f64;
+        let e = format!("e{i}");
+        let parameters: BTreeMap<String, f64> = ["uploadFiles", "uploadFileIds", "uploadFileTypes"]
+            .iter()
+            .map(|v| (format!("{v}.NUMBER_OF_ELEMENTS"), n))
+            .collect();
+        evs.push(MeasurementEvent::ServiceCall {
+            execution: e.clone(),
+            service: "_s".into(),
+            caller_execution: None,
+            call: None,
+            parameters,
+            entry_ns: 0,
+            exit_ns: 1,
+        });
+        let ms = (2.0 * n + 10.0) * (1.0 + rng.random_range(-0.02..0.02));
+        evs.push(MeasurementEvent::ResourceDemand {
+            execution: e,
+            action: "_ia".into(),
+            resource: "CPU".into(),
+            start_ns: 0,
+            stop_ns: (ms * 1e6) as u64,
+        });
+    }
+    evs
+}
+
+#[test]
+fn of_equivalent_inputs_the_law_keeps_the_first_in_the_signature() {
+    let evs = equal_collections_events();
+    for signature in [
+        ["uploadFiles", "uploadFileIds", "uploadFileTypes"],
+        ["uploadFileTypes", "uploadFiles", "uploadFileIds"],
+    ] {
+        let elements: Vec<_> = elements_of(&evs)
+            .into_iter()
+            .map(|e| e.in_service("_s", signature.iter().map(|s| s.to_string())))
+            .collect();
+        let mut bb = Blackboard::new(elements);
+        let tools = Tools::standard(vec![Box::new(EventsTool::new(evs.clone()))], fast_fit());
+        analyse(&mut bb, &tools, &Control::new(), &mut |_| {});
+        let p = &bb.final_expressions()[IA_CPU].proposal;
+        let first = format!("{}.NUMBER_OF_ELEMENTS", signature[0]);
+        assert_eq!(p.variables, vec![first.clone()], "{}", p.stoex);
+        assert!(p.stoex.contains(&first), "{}", p.stoex);
+        let pairs: Vec<&(String, String)> = p.evidence.iter().flat_map(|e| &e.equivalent).collect();
+        for other in &signature[1..] {
+            let dropped = format!("{other}.NUMBER_OF_ELEMENTS");
+            assert!(
+                pairs.iter().any(|(kept, d)| *kept == first && *d == dropped),
+                "{dropped} not named as equivalent to {first}: {pairs:?}"
+            );
+        }
+    }
+}

@@ -3,8 +3,9 @@
 //! Three collections that always hold the same number of elements (`uploadFiles`,
 //! `uploadFileIds`, `uploadFileTypes`) are one input as far as the data can tell: any law in one
 //! of them is a law in the others, and a fit that mixes them (`2 ^ a - sqrt(b)`) only spends
-//! coefficients on an arbitrary choice. The first column of each class (in the dataset's order) is
-//! kept; the others are dropped before fitting and named in the result.
+//! coefficients on an arbitrary choice. The first column of each class is kept, in the dataset's
+//! order: the signature's in an analysis, the file's in `beagle fit`. The others are dropped
+//! before fitting and named in the result.
 
 use crate::dataset::Dataset;
 use crate::expr::{Cond, Expr};
