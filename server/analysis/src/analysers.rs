@@ -178,7 +178,7 @@ impl MeasurementResultAnalyser for FitAnalyser {
                 fit_branch(&data, &branch).map(|b| {
                     let evidence = beagle_fit::evidence::branch_evidence(&data, &b, branch.trials.as_deref());
                     let guard = (b.kind == BranchKind::Guard).then_some(b.guard_stoex).flatten();
-                    (b.probability, guard, evidence)
+                    (b.probability, guard, evidence, None)
                 })
             } else {
                 let mut options = self.options.clone();
@@ -190,9 +190,9 @@ impl MeasurementResultAnalyser for FitAnalyser {
                     gp.cancel = Some(cancel.flag());
                     gp.constants.extend(constants.iter().copied());
                 }
-                fit(&data, &options).map(|f| (f.expr, None, f.evidence))
+                fit(&data, &options).map(|f| (f.expr, None, f.evidence, f.distribution))
             };
-            expr.map(|(e, guard, evidence)| (e, data.names, guard, evidence))
+            expr.map(|(e, guard, evidence, distribution)| (e, data.names, guard, evidence, distribution))
                 .map_err(|e| e.to_string())
         });
         if cancel.is_cancelled() {
@@ -200,8 +200,12 @@ impl MeasurementResultAnalyser for FitAnalyser {
             return None;
         }
         match expr {
-            Ok((expr, names, guard, evidence)) => {
+            Ok((expr, names, guard, evidence, distribution)) => {
                 let mut p = proposal(self.id(), &result, &expr, &names);
+                if let Some(d) = distribution {
+                    // Published as measured; the constant stays what the predictions score.
+                    p.stoex = d.stoex();
+                }
                 p.guard = guard;
                 p.evidence = Some((&evidence).into());
                 view.add_proposal(p)

@@ -435,3 +435,28 @@ fn of_equivalent_inputs_the_law_keeps_the_first_in_the_signature() {
         }
     }
 }
+
+#[test]
+fn a_noisy_constant_is_published_as_its_distribution_when_asked() {
+    let evs = noisy_events(60);
+    let mut bb = Blackboard::new(elements_of(&evs));
+    let options = beagle_fit::FitOptions {
+        spread: beagle_fit::Spread::Distribution,
+        ..fast_fit()
+    };
+    let tools = Tools::standard(vec![Box::new(EventsTool::new(evs))], options);
+    analyse(&mut bb, &tools, &Control::new(), &mut |_| {});
+    let f = &bb.final_expressions()[IA_CPU];
+    let p = &f.proposal;
+    assert!(p.stoex.starts_with("DoublePDF[("), "{}", p.stoex);
+    assert!(beagle_stoex::parse(&p.stoex).is_ok(), "{}", p.stoex);
+    assert!(p.variables.is_empty());
+    // The demands were 100 to 150 ms: so are the boxes.
+    let edges: Vec<f64> = p.stoex[10..]
+        .split(")(")
+        .map(|s| s.trim_matches(|c| c == '(' || c == ')' || c == ']').split(';').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(edges.first().unwrap() >= &100.0 && edges.last().unwrap() <= &150.0, "{edges:?}");
+    let notes: Vec<&String> = p.evidence.iter().flat_map(|e| &e.notes).collect();
+    assert!(notes.iter().any(|n| n.contains("distribution of the 60 observations")), "{notes:?}");
+}

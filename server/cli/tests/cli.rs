@@ -154,6 +154,30 @@ fn fit_follows_the_solver_contract() {
 }
 
 #[test]
+fn fit_publishes_a_noisy_constant_as_its_distribution_when_asked() {
+    // Ten points of three repetitions each; the demand is 40 ms plus up to 10 % whatever x is.
+    let dir = std::env::temp_dir().join(format!("beagle-cli-fit-{}-spread", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("noise.csv");
+    let mut text = "files.NUMBER_OF_ELEMENTS,y\n".to_string();
+    for i in 0..30u32 {
+        let noise = f64::from((i * 7919) % 97) / 970.0;
+        text.push_str(&format!("{},{:?}\n", 1 + i % 10, 40.0 * (1.0 + noise)));
+    }
+    std::fs::write(&csv, text).unwrap();
+    let out = beagle(&["fit", "--stoex", "--no-gp", "--spread", "distribution", csv.to_str().unwrap()]);
+    let text = stdout(&out);
+    let expr = text.lines().last().unwrap();
+    assert!(expr.starts_with("expr: DoublePDF[(40;0)("), "{text}");
+    assert!(text.lines().any(|l| l == format!("log: distribution: {}", &expr[6..])), "{text}");
+    assert!(text.contains("distribution of the 30 observations"), "{text}");
+    // Without the flag: the constant.
+    let out = beagle(&["fit", "--stoex", "--no-gp", csv.to_str().unwrap()]);
+    let text = stdout(&out);
+    assert!(!text.contains("PDF") && text.lines().last().unwrap().starts_with("expr: 4"), "{text}");
+}
+
+#[test]
 fn fit_runs_the_genetic_search_and_reports_it() {
     // x^2.5 is outside the regression basis: the analysers alone answer with a piecewise cubic.
     let csv = law_csv("pow", "x1,y", |x| x.powf(2.5));

@@ -477,6 +477,7 @@ pub(crate) fn fit_result(data: &Dataset, options: &FitOptions) -> Result<FitResu
             })
             .collect(),
         evidence: crate::evidence::branch_evidence(data, &b, options.branch.trials.as_deref()),
+        distribution: None,
         expr: e,
     })
 }

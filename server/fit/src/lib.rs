@@ -32,6 +32,7 @@ pub mod parse;
 pub mod print;
 pub mod regression;
 pub mod simplify;
+pub mod spread;
 pub mod stats;
 pub mod threshold;
 
@@ -48,6 +49,7 @@ pub use parse::parse_infix;
 pub use print::{format_number, infix, stoex_cond_text, stoex_text, stoex_variable_text, to_stoex};
 pub use regression::RegressionOptions;
 pub use simplify::{mean, simplify};
+pub use spread::{Distribution, Spread};
 pub use threshold::ThresholdOptions;
 
 /// How the final model is chosen among the analysers' candidates.
@@ -157,6 +159,8 @@ pub struct FitOptions {
     pub branch: BranchOptions,
     /// Genetic programming seeded with the analysers' candidates ([`gp`]); `None` disables it.
     pub gp: Option<GpOptions>,
+    /// How a constant answer is published: the constant, or the observations' distribution.
+    pub spread: Spread,
 }
 
 impl Default for FitOptions {
@@ -170,6 +174,7 @@ impl Default for FitOptions {
             target: Target::default(),
             branch: BranchOptions::default(),
             gp: Some(GpOptions::default()),
+            spread: Spread::default(),
         }
     }
 }
@@ -205,7 +210,7 @@ pub struct FitResult {
     pub expr: Expr,
     /// Contract infix grammar, variables `x1..xk`.
     pub infix: String,
-    /// StoEx with the dataset's column names.
+    /// StoEx with the dataset's column names: `expr`, or the [`distribution`](Self::distribution).
     pub stoex: String,
     /// Which analyser found it (`"regression"`, `"threshold"`, `"integer"`, `"mars"`).
     pub source: &'static str,
@@ -228,6 +233,9 @@ pub struct FitResult {
     /// What the measurements support: points, noise, held-out error, intervals, whether the
     /// result is final and why not ([`evidence`]).
     pub evidence: Evidence,
+    /// With [`Spread::Distribution`], a constant `expr` published as the observations'
+    /// distribution (`stoex` is its literal; `expr` stays the constant the scores use).
+    pub distribution: Option<Distribution>,
 }
 
 /// Why [`fit`] found nothing.
@@ -249,6 +257,23 @@ fn rms(r: &[f64]) -> f64 {
 
 /// Fits `data` (see the crate documentation and [`evidence`] for the rules of evidence).
 pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> {
+    let mut r = fit_law(data, options)?;
+    if options.spread == Spread::Distribution && r.expr.variables().is_empty() {
+        let counts = options.target.resolve(data) == Target::Count;
+        match spread::distribution(&data.y, counts) {
+            Ok(None) => {}
+            Ok(Some(d)) => {
+                r.evidence.notes.push(d.note());
+                r.stoex = d.stoex();
+                r.distribution = Some(d);
+            }
+            Err(why) => r.evidence.notes.push(why),
+        }
+    }
+    Ok(r)
+}
+
+fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> {
     if data.is_empty() {
         return Err(FitError::NoRows);
     }
@@ -507,5 +532,6 @@ fn result(
         expr,
         gp,
         evidence,
+        distribution: None,
     }
 }

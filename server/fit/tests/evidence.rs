@@ -310,3 +310,57 @@ proptest! {
         prop_assert_eq!(a.evidence, b.evidence);
     }
 }
+
+fn with_spread(mut options: FitOptions) -> FitOptions {
+    options.spread = beagle_fit::Spread::Distribution;
+    options
+}
+
+#[test]
+fn noise_is_published_as_its_measured_distribution_when_asked() {
+    for seed in 0..6 {
+        let k = 1 + (seed as usize % 2);
+        let points = 5 + (seed as usize * 3) % 9;
+        let reps = 3 + (seed as usize) % 5;
+        // (Outliers and the false discoveries they cause are the noise test's business.)
+        let d = measured(seed, k, points, reps, 0.05 + 0.03 * seed as f64, 0.0, &|_| 0.042);
+        let f = fit(&d, &with_spread(quick())).unwrap();
+        assert!(f.variables.is_empty(), "seed {seed}: {}", f.infix);
+        let dist = f.distribution.as_ref().expect("a noisy constant gets its distribution");
+        assert_eq!(f.stoex, dist.stoex());
+        assert!(f.stoex.starts_with("DoublePDF[("), "{}", f.stoex);
+        assert!(beagle_stoex::parse(&f.stoex).is_ok(), "{}", f.stoex);
+        assert!(f.evidence.notes.iter().any(|n| n.contains("distribution of the")), "{:?}", f.evidence.notes);
+        // The published cumulative probabilities are the measured shares.
+        let mut cumulative = 0.0;
+        for (edge, p) in &dist.samples {
+            cumulative += p;
+            let share = d.y.iter().filter(|v| *v <= edge).count() as f64 / d.len() as f64;
+            assert!((cumulative - share).abs() < 2e-3, "seed {seed}: at {edge}: {cumulative} vs {share}");
+        }
+        assert!((cumulative - 1.0).abs() < 1e-9);
+        // The constant the scores use is unchanged.
+        assert_eq!(f.expr.size(), 1);
+    }
+}
+
+#[test]
+fn a_law_or_counts_are_published_in_their_own_form() {
+    let law = measured(3, 1, 8, 4, 0.03, 0.0, &|x| 2e-6 * x[0] + 0.01);
+    let f = fit(&law, &with_spread(quick())).unwrap();
+    assert!(!f.variables.is_empty() && f.distribution.is_none(), "{}", f.stoex);
+    // Loop counts of 3 to 6 whatever the input: an IntPMF of their frequencies.
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    let x: Vec<f64> = (0..60).map(|i| f64::from(1 + i % 6)).collect();
+    let y: Vec<f64> = (0..60).map(|_| f64::from(rng.random_range(3u32..=6))).collect();
+    let d = Dataset::unnamed(vec![x], y.clone()).unwrap();
+    let options = FitOptions {
+        target: Target::Count,
+        ..with_spread(quick())
+    };
+    let f = fit(&d, &options).unwrap();
+    assert!(f.variables.is_empty(), "{}", f.infix);
+    assert!(f.stoex.starts_with("IntPMF[(3;"), "{}", f.stoex);
+    let share_of_3 = y.iter().filter(|v| **v == 3.0).count() as f64 / 60.0;
+    assert!(f.stoex.starts_with(&format!("IntPMF[(3;{})", (share_of_3 * 1e4).round() / 1e4)), "{}", f.stoex);
+}

@@ -41,6 +41,8 @@ pub struct Settings {
     pub fresh: bool,
     /// Write the results into the repository files (atomically, only if unchanged meanwhile).
     pub write: bool,
+    /// How a constant answer is published: the constant or the measured distribution.
+    pub spread: beagle_fit::Spread,
 }
 
 impl Default for Settings {
@@ -52,13 +54,17 @@ impl Default for Settings {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             fresh: false,
             write: false,
+            spread: beagle_fit::Spread::Constant,
         }
     }
 }
 
 impl Settings {
     fn fit_options(&self) -> beagle_fit::FitOptions {
-        let mut options = beagle_fit::FitOptions::default();
+        let mut options = beagle_fit::FitOptions {
+            spread: self.spread,
+            ..Default::default()
+        };
         match &mut options.gp {
             Some(gp) if self.gp => {
                 gp.seed = self.seed;
@@ -71,6 +77,20 @@ impl Settings {
         }
         options
     }
+}
+
+/// Whether a stored final expression is published the way `spread` asks: a constant found
+/// under the other setting is measured the same but written differently, so it is redone.
+fn published_as_asked(element: &MeasurableElement, fe: &FinalExpression, spread: beagle_fit::Spread) -> bool {
+    if matches!(element.kind, beagle_analysis::ElementKind::Branch { .. }) {
+        // A branch probability is one number either way.
+        return true;
+    }
+    let distribution = ["DoublePDF[", "IntPMF["]
+        .iter()
+        .any(|p| fe.proposal.stoex.starts_with(p));
+    let constant = fe.proposal.variables.is_empty() && !fe.proposal.stoex.contains('?');
+    !constant || distribution == (spread == beagle_fit::Spread::Distribution)
 }
 
 /// What to analyse: a resolved workspace (its measurement source set), a scope, settings.
@@ -237,7 +257,7 @@ fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut 
         scope.to_string().as_bytes(),
         measured.key.as_bytes(),
         &settings.seed.to_le_bytes(),
-        &[settings.gp as u8],
+        &[settings.gp as u8, settings.spread as u8],
         &serde_json::to_vec(&(&fitness, &stop)).map_err(|e| e.to_string())?,
     ]);
     // Elements another finished analysis of these measurements made final, at least as precisely.
@@ -255,7 +275,10 @@ fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut 
                 let Some(element) = run.blackboard.element(id) else {
                     continue;
                 };
-                if fe.status == Status::Final && model.elements.contains(element) {
+                if fe.status == Status::Final
+                    && model.elements.contains(element)
+                    && published_as_asked(element, fe, settings.spread)
+                {
                     reused
                         .entry(id.clone())
                         .or_insert_with(|| (element.clone(), fe.clone()));

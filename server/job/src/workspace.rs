@@ -11,6 +11,7 @@
 //! [analysis]
 //! seed = 1
 //! budget = 120                          # seconds
+//! spread = "distribution"               # publish a constant's measured spread (DoublePDF, IntPMF)
 //! ```
 //! Relative paths are relative to the folder of `beagle.toml`. Without `[measurements]`, a
 //! `[java]` table with `[[launch]]`es measures the Java system (`beagle_java::launch::config`),
@@ -43,6 +44,8 @@ pub struct Workspace {
     pub source: Option<Source>,
     pub seed: Option<u64>,
     pub budget_s: Option<f64>,
+    /// How a constant answer is published (`[analysis] spread`).
+    pub spread: Option<beagle_fit::Spread>,
 }
 
 #[derive(Deserialize, Default)]
@@ -72,6 +75,24 @@ struct MeasurementsTable {
 struct AnalysisTable {
     seed: Option<u64>,
     budget: Option<f64>,
+    spread: Option<SpreadTable>,
+}
+
+/// `spread = "constant" | "distribution"`.
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum SpreadTable {
+    Constant,
+    Distribution,
+}
+
+impl From<SpreadTable> for beagle_fit::Spread {
+    fn from(s: SpreadTable) -> Self {
+        match s {
+            SpreadTable::Constant => beagle_fit::Spread::Constant,
+            SpreadTable::Distribution => beagle_fit::Spread::Distribution,
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -113,6 +134,7 @@ pub fn resolve(path: &Path) -> Result<Workspace, String> {
         source: None,
         seed: None,
         budget_s: None,
+        spread: None,
     })
 }
 
@@ -152,6 +174,7 @@ pub fn from_toml(dir: &Path, toml_path: &Path, text: &str) -> Result<Workspace, 
         source,
         seed: a.seed,
         budget_s: a.budget,
+        spread: a.spread.map(Into::into),
     })
 }
 
@@ -252,7 +275,16 @@ mod tests {
                 mapping: Some(PathBuf::from("ws/ops.toml"))
             })
         );
-        assert_eq!((w.seed, w.budget_s), (Some(7), Some(2.5)));
+        assert_eq!((w.seed, w.budget_s, w.spread), (Some(7), Some(2.5), None));
+    }
+
+    #[test]
+    fn spread_is_read_and_a_wrong_value_named() {
+        let at = |text: &str| from_toml(Path::new("ws"), Path::new("ws/beagle.toml"), text);
+        let w = at("[model]\nrepository = \"a.repository\"\n[analysis]\nspread = \"distribution\"\n").unwrap();
+        assert_eq!(w.spread, Some(beagle_fit::Spread::Distribution));
+        let e = at("[model]\nrepository = \"a.repository\"\n[analysis]\nspread = \"pdf\"\n").unwrap_err();
+        assert!(e.starts_with("ws/beagle.toml:4: ") && e.contains("distribution"), "{e}");
     }
 
     #[test]

@@ -230,6 +230,7 @@ async fn run_job(shared: &Arc<Shared>, spec: &JobSpec) -> String {
         threads: defaults.threads.saturating_sub(1).max(1),
         fresh: false,
         write: false,
+        spread: workspace.spread.unwrap_or(defaults.spread),
     };
     let java = matches!(workspace.source, Some(Source::Java { .. }));
     let repositories = workspace.repositories.clone();

@@ -36,6 +36,26 @@ pub struct Args {
     /// `auto` (time for positive targets, else value).
     #[arg(long, value_enum, default_value_t = TargetArg::Auto)]
     target: TargetArg,
+    /// How a constant answer is published: the constant, or the distribution of the observations
+    /// (`DoublePDF`, `IntPMF` for counts) in the `--stoex` expression and a `log: distribution:` line.
+    #[arg(long, value_enum, default_value_t = SpreadArg::Constant)]
+    spread: SpreadArg,
+}
+
+/// `--spread`: how a constant answer is published (`beagle fit`, `beagle analyse`).
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum SpreadArg {
+    Constant,
+    Distribution,
+}
+
+impl From<SpreadArg> for beagle_fit::Spread {
+    fn from(s: SpreadArg) -> beagle_fit::Spread {
+        match s {
+            SpreadArg::Constant => beagle_fit::Spread::Constant,
+            SpreadArg::Distribution => beagle_fit::Spread::Distribution,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -75,6 +95,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             ..GpOptions::default()
         }),
         target: args.target.into(),
+        spread: args.spread.into(),
         ..FitOptions::default()
     };
     let result = fit(&data, &options).map_err(|e| format!("{}: {e}", args.file.display()))?;
@@ -105,6 +126,9 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     }
     for line in evidence_lines(&result.evidence) {
         println!("log: {line}");
+    }
+    if let Some(d) = &result.distribution {
+        println!("log: distribution: {}", d.stoex());
     }
     println!("size: {}", result.size);
     println!("expr: {}", if args.stoex { &result.stoex } else { &result.infix });

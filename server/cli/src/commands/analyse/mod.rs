@@ -51,6 +51,10 @@ pub struct Args {
     /// Analyse again even when the store holds results at least as precise.
     #[arg(long)]
     fresh: bool,
+    /// How a constant answer is published: the constant, or the measured distribution
+    /// (`DoublePDF`, `IntPMF` for counts). Default: `[analysis] spread` of beagle.toml, else constant.
+    #[arg(long, value_enum)]
+    spread: Option<super::fit::SpreadArg>,
     /// A line per analysis step on stderr.
     #[arg(long, short)]
     verbose: bool,
@@ -84,6 +88,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         threads: args.threads.unwrap_or(defaults.threads).max(1),
         fresh: args.fresh,
         write: args.write,
+        spread: args.spread.map(Into::into).or(ws.spread).unwrap_or(defaults.spread),
     };
     let request = Request {
         workspace: ws,
