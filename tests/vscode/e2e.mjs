@@ -387,7 +387,15 @@ try {
     await page.waitForTimeout(800); // chart animation
     await shot(shotName);
     if (n < 2) throw new Error(`only ${n} rows in #points`);
-    return `tab ${short(title)}, ${n} rows, canvas ${drawn.w}x${drawn.h} with ${drawn.painted} painted pixels; quality ${short(quality, 200)}`;
+    // The evidence behind the result: distinct points, constants supported, held-out error.
+    if (!/Points\s+\d+ distinct/.test(quality) || !/at most \d+ supported/.test(quality)) {
+      throw new Error(`no evidence rows in #quality: ${short(quality, 300)}`);
+    }
+    const reasons = await webview.locator('#reasons li').allInnerTexts();
+    if (/Preliminary/.test(quality) !== reasons.length > 0) {
+      throw new Error(`status and reasons disagree: ${short(quality, 200)}; reasons ${JSON.stringify(reasons)}`);
+    }
+    return `tab ${short(title)}, ${n} rows, canvas ${drawn.w}x${drawn.h} with ${drawn.painted} painted pixels; quality ${short(quality, 300)}; reasons ${short(reasons.join(' | '), 200)}`;
   };
 
   await step('"Beagle: Show Results" on the internal action: chart and table', async () => {

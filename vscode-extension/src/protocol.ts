@@ -68,6 +68,31 @@ export interface MeasuredPoint {
   q3: number;
 }
 
+/** What the measurements support (the server's `ProposalEvidence`; optional fields are absent
+ * when unknown). Errors are relative (a share, 0.05 = 5 %) when `relative`, else absolute. */
+export interface Evidence {
+  points: number;
+  observations: number;
+  /** Fewest and median repetitions per point. */
+  repetitions: [number, number];
+  max_constants: number;
+  constants: number;
+  dependency_p?: number;
+  relative: boolean;
+  noise?: number;
+  holdout_error?: number;
+  constant_holdout_error?: number;
+  better_than_constant_p?: number;
+  band?: number;
+  /** 95 % intervals of the fitted constants, in the expression's order. */
+  intervals?: { value: number; low: number; high: number }[];
+  /** [kept, dropped] inputs that always had proportional values. */
+  equivalent?: [string, string][];
+  is_final: boolean;
+  reasons?: string[];
+  notes?: string[];
+}
+
 export interface FittedResult {
   element: string;
   action: string;
@@ -81,6 +106,9 @@ export interface FittedResult {
   samples: number;
   parameter_ranges: [string, number, number][];
   points: MeasuredPoint[];
+  /** Why the result is preliminary (absent or empty when final). */
+  reasons?: string[];
+  evidence?: Evidence | null;
 }
 
 /** `beagle.elementResults`'s result. */

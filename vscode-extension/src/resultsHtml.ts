@@ -48,6 +48,9 @@ export function resultsHtml(opts: { cspSource: string; nonce: string; scriptUri:
   #quality th { text-align: left; }
   #quality td { text-align: left; }
   td.expression { font-family: var(--vscode-editor-font-family); }
+  ul.reasons { color: var(--vscode-editorWarning-foreground, #b58900); margin: 4px 0; }
+  ul.reasons li::before { content: "preliminary: "; font-weight: bold; }
+  ul.notes { color: var(--vscode-descriptionForeground); margin: 4px 0 12px; }
 </style>
 </head>
 <body>
@@ -61,7 +64,9 @@ export function resultsHtml(opts: { cspSource: string; nonce: string; scriptUri:
 <div id="message" hidden></div>
 <div class="chart-box"><canvas id="chart" aria-label="Measured medians, quartile band and fitted curve"></canvas></div>
 <h2>Quality</h2>
+<ul id="reasons" class="reasons" aria-label="Why preliminary" hidden></ul>
 <table id="quality"></table>
+<ul id="notes" class="notes" aria-label="Notes" hidden></ul>
 <h2>Measured points</h2>
 <table id="points"></table>
 <script nonce="${n}" src="${scriptUri}"></script>

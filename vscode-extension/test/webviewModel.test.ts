@@ -13,6 +13,8 @@ import {
   pointsOnSlice,
   splitBySlice,
   qualityRows,
+  evidenceRows,
+  reasonsAndNotes,
   tableRows,
 } from '../src/webview/model';
 
@@ -135,5 +137,48 @@ describe('results model', () => {
       Samples: '90',
       Status: 'Final',
     });
+  });
+
+  it('shows the evidence: points, held-out error, band, intervals, equivalent inputs', () => {
+    const withEvidence: FittedResult = {
+      ...result,
+      status: 'Preliminary',
+      reasons: ['held-out error 21 % exceeds the repetitions\' spread 3.6 %'],
+      evidence: {
+        points: 6,
+        observations: 90,
+        repetitions: [10, 15],
+        max_constants: 3,
+        constants: 1,
+        relative: true,
+        noise: 0.036,
+        holdout_error: 0.21,
+        constant_holdout_error: 0.8,
+        band: 0.42,
+        intervals: [{ value: 0.5, low: 0.4512, high: 0.5488 }],
+        equivalent: [['files.NUMBER_OF_ELEMENTS', 'ids.NUMBER_OF_ELEMENTS']],
+        is_final: false,
+        notes: ['6 distinct points: at most 3 coefficients'],
+      },
+    };
+    expect(Object.fromEntries(evidenceRows(withEvidence))).toEqual({
+      Points: '6 distinct (10–15 repetitions, 90 observations)',
+      Constants: '1 used, at most 3 supported',
+      'Held-out error': '21 % (a constant: 80 %)',
+      'Noise of one observation': '3.6 %',
+      '95 % band': '±42 %',
+      'Constants (95 %)': '0.5 [0.4512, 0.5488]',
+      'Equivalent input': 'ids.NUMBER_OF_ELEMENTS: the law uses files.NUMBER_OF_ELEMENTS',
+    });
+    expect(reasonsAndNotes(withEvidence)).toEqual({
+      reasons: ["held-out error 21 % exceeds the repetitions' spread 3.6 %"],
+      notes: ['6 distinct points: at most 3 coefficients'],
+    });
+    // Absolute errors (passed values) are not percentages; a final result has no reasons.
+    const absolute = { ...withEvidence, status: 'Final' as const, evidence: { ...withEvidence.evidence!, relative: false, holdout_error: 2 } };
+    expect(evidenceRows(absolute).find(([k]) => k === 'Held-out error')?.[1]).toBe('2 (a constant: 0.8)');
+    expect(reasonsAndNotes(absolute).reasons).toEqual([]);
+    // A server without evidence: nothing extra.
+    expect(evidenceRows(result)).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
 // which parameters a result has, the grid the fitted curve is evaluated on, the bindings with
 // the other parameters held fixed, the measured points that lie on the shown slice, the table.
 
-import type { FittedResult, MeasuredPoint } from '../protocol';
+import type { Evidence, FittedResult, MeasuredPoint } from '../protocol';
 
 export type Values = Record<string, number>;
 
@@ -175,6 +175,41 @@ export function qualityRows(r: FittedResult): [string, string][] {
     ['Status', r.status],
     ...(r.guard ? ([['Guard', r.guard]] as [string, string][]) : []),
   ];
+}
+
+/** An error as the evidence states it: a percentage when errors are relative. */
+export function errorText(e: Evidence, v: number): string {
+  return e.relative ? `${formatNumber(v * 100)} %` : formatNumber(v);
+}
+
+/** The evidence figures #evidence shows, label and value: points and repetitions, the
+ * constants they support, held-out error against a constant's, noise, band, the constants'
+ * intervals, equivalent inputs. Empty without evidence (results of older servers). */
+export function evidenceRows(r: FittedResult): [string, string][] {
+  const e = r.evidence;
+  if (!e) return [];
+  const rows: [string, string][] = [
+    ['Points', `${e.points} distinct (${e.repetitions[0]}–${e.repetitions[1]} repetitions, ${e.observations} observations)`],
+    ['Constants', `${e.constants} used, at most ${e.max_constants} supported`],
+  ];
+  if (e.holdout_error !== undefined) {
+    const constant = e.constant_holdout_error !== undefined ? ` (a constant: ${errorText(e, e.constant_holdout_error)})` : '';
+    rows.push(['Held-out error', errorText(e, e.holdout_error) + constant]);
+  }
+  if (e.noise !== undefined) rows.push(['Noise of one observation', errorText(e, e.noise)]);
+  if (e.band !== undefined) rows.push(['95 % band', `±${errorText(e, e.band)}`]);
+  if (e.intervals && e.intervals.length > 0) {
+    const parts = e.intervals.map((i) => `${formatNumber(i.value)} [${formatNumber(i.low)}, ${formatNumber(i.high)}]`);
+    rows.push(['Constants (95 %)', parts.join(', ')]);
+  }
+  for (const [kept, dropped] of e.equivalent ?? []) rows.push(['Equivalent input', `${dropped}: the law uses ${kept}`]);
+  return rows;
+}
+
+/** Why a result is preliminary (the server's reasons), then the notes on how it was found. */
+export function reasonsAndNotes(r: FittedResult): { reasons: string[]; notes: string[] } {
+  const reasons = r.reasons && r.reasons.length > 0 ? r.reasons : (r.evidence?.reasons ?? []);
+  return { reasons: r.status === 'Final' ? [] : reasons, notes: r.evidence?.notes ?? [] };
 }
 
 /** A result's label in the #result select. */

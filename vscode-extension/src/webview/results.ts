@@ -26,7 +26,9 @@ import {
   parameterNames,
   pointBindings,
   splitBySlice,
+  evidenceRows,
   qualityRows,
+  reasonsAndNotes,
   resultLabel,
   tableRows,
   type Values,
@@ -42,6 +44,8 @@ const resultSelect = $<HTMLSelectElement>('result');
 const parameterSelect = $<HTMLSelectElement>('parameter');
 const fixedBox = $<HTMLDivElement>('fixed');
 const quality = $<HTMLTableElement>('quality');
+const reasonsList = $<HTMLUListElement>('reasons');
+const notesList = $<HTMLUListElement>('notes');
 const table = $<HTMLTableElement>('points');
 const message = $<HTMLDivElement>('message');
 const canvas = $<HTMLCanvasElement>('chart');
@@ -148,9 +152,23 @@ function fillFixed(r: FittedResult, chosen: string) {
   fixedBox.hidden = Object.keys(fixed).length === 0;
 }
 
+function fillList(list: HTMLUListElement, items: string[]) {
+  list.replaceChildren(
+    ...items.map((text) => {
+      const li = document.createElement('li');
+      li.textContent = text;
+      return li;
+    }),
+  );
+  list.hidden = items.length === 0;
+}
+
 function fillQuality(r: FittedResult) {
+  const { reasons, notes } = reasonsAndNotes(r);
+  fillList(reasonsList, reasons);
+  fillList(notesList, notes);
   quality.replaceChildren(
-    ...qualityRows(r).map(([k, v]) => {
+    ...[...qualityRows(r), ...evidenceRows(r)].map(([k, v]) => {
       const tr = document.createElement('tr');
       const th = document.createElement('th');
       th.textContent = k;
@@ -198,6 +216,8 @@ async function draw() {
     chart?.destroy();
     chart = null;
     quality.replaceChildren();
+    fillList(reasonsList, []);
+    fillList(notesList, []);
     table.replaceChildren();
     return;
   }
