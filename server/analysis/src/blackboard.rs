@@ -231,8 +231,33 @@ pub struct ProposalEvidence {
     /// Why the result is preliminary.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reasons: Vec<String>,
+    /// The measurements that would settle the reasons.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wants: Vec<Want>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+}
+
+/// More evidence a preliminary result asks for ([`beagle_fit::Want`] as plain data).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Want {
+    /// New distinct parameter points.
+    Points,
+    /// Repetitions of measured points (for Java: fresh JVMs).
+    Repetitions,
+    /// More executions of a branch.
+    Trials,
+}
+
+impl From<beagle_fit::Want> for Want {
+    fn from(w: beagle_fit::Want) -> Self {
+        match w {
+            beagle_fit::Want::Points => Want::Points,
+            beagle_fit::Want::Repetitions => Want::Repetitions,
+            beagle_fit::Want::Trials => Want::Trials,
+        }
+    }
 }
 
 impl From<&beagle_fit::Evidence> for ProposalEvidence {
@@ -266,6 +291,7 @@ impl From<&beagle_fit::Evidence> for ProposalEvidence {
                 .collect(),
             is_final: e.is_final,
             reasons: e.reasons.clone(),
+            wants: e.wants.iter().map(|w| (*w).into()).collect(),
             notes: e.notes.clone(),
         }
     }

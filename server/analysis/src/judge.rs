@@ -2,7 +2,8 @@
 //! per element (preliminary, or final once good enough), and decides when the analysis stops.
 //! Its one piece of memory (contributing steps without improvement) is its private data.
 
-use crate::blackboard::{FinalExpression, Status};
+use crate::blackboard::{Blackboard, FinalExpression, Status, Want};
+use std::collections::BTreeMap;
 use crate::views::FinalJudgeView;
 use serde::{Deserialize, Serialize};
 
@@ -81,6 +82,25 @@ impl FinalJudge {
             view.set_final(&id, fe);
         }
         improved
+    }
+
+    /// The evidence the preliminary results ask for, by what would settle their reasons: per
+    /// kind of measurement, the elements that want it. A measurement tool that can measure more
+    /// (the Java tool between its passes) measures what is asked; elements that are final, or
+    /// preliminary for reasons no measurement settles, ask nothing.
+    pub fn wanted_evidence(&self, bb: &Blackboard) -> BTreeMap<Want, Vec<String>> {
+        let mut out: BTreeMap<Want, Vec<String>> = BTreeMap::new();
+        for (id, fe) in bb.final_expressions() {
+            if fe.status == Status::Final {
+                continue;
+            }
+            let wants = fe.proposal.evidence.as_ref().map(|e| e.wants.clone());
+            // Never checked on held-out points: too few measurements to check it on.
+            for want in wants.unwrap_or_else(|| vec![Want::Points]) {
+                out.entry(want).or_default().push(id.clone());
+            }
+        }
+        out
     }
 
     /// Grades, then decides: `Some(reason)` when the analysis is finished. `step`: what the step

@@ -460,3 +460,45 @@ fn a_noisy_constant_is_published_as_its_distribution_when_asked() {
     let notes: Vec<&String> = p.evidence.iter().flat_map(|e| &e.notes).collect();
     assert!(notes.iter().any(|n| n.contains("distribution of the 60 observations")), "{notes:?}");
 }
+
+#[test]
+fn the_judge_asks_for_the_evidence_its_reasons_need() {
+    use std::collections::BTreeSet;
+    // Everything exact and final: nothing is asked.
+    let (mut bb, tools) = setup(events(7, 120));
+    analyse(&mut bb, &tools, &Control::new(), &mut |_| {});
+    assert!(FinalJudge.wanted_evidence(&bb).is_empty());
+    // The same system measured at two values of n only: no law can be told from two points,
+    // so those elements ask for points.
+    let all = events(7, 400);
+    let two: BTreeSet<String> = all
+        .iter()
+        .filter_map(|e| match e {
+            MeasurementEvent::ServiceCall {
+                execution, parameters, ..
+            } if [4.0, 30.0].contains(&parameters.get(N).copied().unwrap_or(0.0)) => Some(execution.clone()),
+            _ => None,
+        })
+        .collect();
+    let kept: Vec<MeasurementEvent> = all
+        .into_iter()
+        .filter(|e| {
+            two.contains(e.execution())
+                || matches!(e, MeasurementEvent::ServiceCall { caller_execution: Some(c), .. } if two.contains(c))
+        })
+        .collect();
+    assert!(kept.len() > 20, "{} events kept", kept.len());
+    let (mut bb, tools) = setup(kept);
+    analyse(&mut bb, &tools, &Control::new(), &mut |_| {});
+    let wanted = FinalJudge.wanted_evidence(&bb);
+    let points = wanted.get(&Want::Points).cloned().unwrap_or_default();
+    assert!(points.contains(&IA_CPU.to_string()), "{wanted:?}");
+    // Every element that asks is preliminary and says why.
+    for ids in wanted.values() {
+        for id in ids {
+            let fe = &bb.final_expressions()[id];
+            assert_eq!(fe.status, Status::Preliminary, "{id}");
+            assert!(!fe.reasons.is_empty(), "{id}");
+        }
+    }
+}

@@ -41,7 +41,7 @@ pub use criterion::{Candidate, ErrorScale};
 pub use csv::{parse_csv, CsvError};
 pub use dataset::{Dataset, DatasetError};
 pub use eval::{eval, eval_cond, eval_point};
-pub use evidence::{ConstantInterval, Equivalence, Evidence};
+pub use evidence::{ConstantInterval, Equivalence, Evidence, Want};
 pub use expr::{BinaryOp, CmpOp, Complexity, Cond, Expr, UnaryOp};
 pub use gp::{FunctionSet, GpOptions, GpProgress, StopReason};
 pub use mars::{MarsModel, MarsOptions};

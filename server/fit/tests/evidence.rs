@@ -168,6 +168,8 @@ fn too_few_points_stay_preliminary() {
         "{:?}",
         f.evidence.reasons
     );
+    // What would settle it: more points.
+    assert_eq!(f.evidence.wants, vec![beagle_fit::Want::Points]);
 }
 
 #[test]
@@ -282,13 +284,24 @@ fn a_law_that_misses_a_hidden_effect_is_preliminary() {
             y.push(1e-6 * size * hidden * (0.02 * normal(&mut rng)).exp());
         }
     }
-    let f = fit(&Dataset::unnamed(vec![x], y).unwrap(), &quick()).unwrap();
+    let f = fit(&Dataset::unnamed(vec![x.clone()], y.clone()).unwrap(), &quick()).unwrap();
     assert!(!f.evidence.is_final, "{}", f.infix);
     assert!(
         f.evidence.reasons.iter().any(|r| r.contains("scatter")),
         "{:?}",
         f.evidence.reasons
     );
+    // The replicates measured the noise: it is the law's form that needs points, not the noise
+    // that needs repetitions.
+    assert_eq!(f.evidence.wants, vec![beagle_fit::Want::Points]);
+    // Without the replicates the noise is unmeasured: a miss cannot be told from noise.
+    let (x1, y1): (Vec<f64>, Vec<f64>) = (0..x.len()).step_by(2).map(|i| (x[i], y[i])).unzip();
+    let single = fit(&Dataset::unnamed(vec![x1], y1).unwrap(), &quick()).unwrap();
+    assert!(single.evidence.wants.contains(&beagle_fit::Want::Repetitions), "{:?}", single.evidence);
+    // A final result asks for nothing.
+    let good = jvm_timings(3, 24, 6, 0.02, &|b| 1e-6 * b + 0.01);
+    let g = fit(&good, &quick()).unwrap();
+    assert!(g.evidence.is_final == g.evidence.wants.is_empty(), "{:?}", g.evidence);
 }
 
 proptest! {

@@ -22,9 +22,18 @@ pub fn point_scores(
     bb: &Blackboard,
     measured: &[(Point, &[(MeasurableElement, MeasurementResult)])],
 ) -> Vec<(Point, f64)> {
+    point_scores_of(bb, measured, &|_| true)
+}
+
+/// [`point_scores`] over the elements `wanted` accepts only (those whose judge asks for points).
+pub fn point_scores_of(
+    bb: &Blackboard,
+    measured: &[(Point, &[(MeasurableElement, MeasurementResult)])],
+    wanted: &dyn Fn(&str) -> bool,
+) -> Vec<(Point, f64)> {
     // Per element: the chosen expression, the runner-up, and the typical magnitude.
     let mut models = BTreeMap::new();
-    for (id, chosen) in bb.final_expressions() {
+    for (id, chosen) in bb.final_expressions().iter().filter(|(id, _)| wanted(id)) {
         let Ok(best) = beagle_stoex::parse(&chosen.proposal.stoex) else {
             continue;
         };

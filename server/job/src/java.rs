@@ -36,6 +36,8 @@ fn info(report: &mut Report, severity: &'static str, element: Option<String>, me
 struct Done {
     launch: String,
     point: Point,
+    /// 0 for a point's first JVM, `n` for its `n`-th replicate.
+    replicate: usize,
     results: Vec<(MeasurableElement, MeasurementResult)>,
     summary: EventsSummary,
     key: String,
@@ -97,6 +99,7 @@ fn measure_points(
             out.push(Done {
                 launch: launch.name.clone(),
                 point: point.clone(),
+                replicate,
                 results: m.results,
                 summary: m.summary,
                 key,
@@ -140,6 +143,7 @@ fn measure_points(
                 out.push(Done {
                     launch: launch.name.clone(),
                     point: point.clone(),
+                    replicate,
                     results,
                     summary,
                     key,
@@ -196,6 +200,50 @@ fn merge(done: &[Done]) -> Vec<(MeasurableElement, MeasurementResult)> {
 fn replicate_points(points: &[Point], n: usize) -> Vec<Point> {
     let n = n.min(points.len());
     (0..n).map(|i| points[i * points.len() / n].clone()).collect()
+}
+
+/// What the judge of the preliminary analysis asks the Java tool to measure next.
+#[derive(Debug, Default, PartialEq)]
+struct MorePlan {
+    /// Elements that want new distinct points (refined where they err or disagree).
+    points: BTreeSet<String>,
+    /// Elements that want repetitions (fresh JVMs at measured points) or branch trials.
+    repetitions: BTreeSet<String>,
+}
+
+impl MorePlan {
+    fn from_wanted(wanted: &BTreeMap<beagle_analysis::Want, Vec<String>>) -> MorePlan {
+        use beagle_analysis::Want;
+        let mut plan = MorePlan::default();
+        for (want, ids) in wanted {
+            let to = match want {
+                Want::Points => &mut plan.points,
+                Want::Repetitions | Want::Trials => &mut plan.repetitions,
+            };
+            to.extend(ids.iter().cloned());
+        }
+        plan
+    }
+
+    /// For the progress note: what is asked and for how many elements.
+    fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.points.is_empty() {
+            parts.push(format!("more points for {}", count(self.points.len(), "element")));
+        }
+        if !self.repetitions.is_empty() {
+            parts.push(format!("more JVMs for {}", count(self.repetitions.len(), "element")));
+        }
+        if parts.is_empty() {
+            "no element asks for more measurements".to_string()
+        } else {
+            format!("the judge asks for {}", parts.join(" and "))
+        }
+    }
+}
+
+fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// The quick preliminary analysis between the passes (no genetic programming).
@@ -321,32 +369,65 @@ pub(crate) fn measure(
             done.extend(measure_points(&measurer, launch, &again, 1, cx, "replicates"));
         }
     }
-    if config.workload.refine > 0 && !done.is_empty() && !stopped(cx) {
+    let asks_more = config.workload.refine > 0 || config.workload.replicates > 0;
+    if asks_more && !done.is_empty() && !stopped(cx) {
         let measured = merge(&done);
         let bb = preliminary(&elements, &measured, &prepared.constants);
         cx.observer.on(Event::Preliminary {
             blackboard: &bb,
             raw: &measured,
         });
+        let wanted = beagle_analysis::FinalJudge.wanted_evidence(&bb);
+        let plan = MorePlan::from_wanted(&wanted);
         let finals = bb
             .final_expressions()
             .values()
             .filter(|f| f.status == beagle_analysis::Status::Final)
             .count();
         cx.observer.on(Event::Note(&format!(
-            "preliminary results from {} points: {finals} of {} elements final; refining",
+            "preliminary results from {} points: {finals} of {} elements final; {}",
             done.len(),
-            elements.len()
+            elements.len(),
+            plan.describe()
         )));
         for launch in &config.launches {
-            let mine: Vec<(Point, &[(MeasurableElement, MeasurementResult)])> = done
-                .iter()
-                .filter(|d| d.launch == launch.name)
-                .map(|d| (d.point.clone(), d.results.as_slice()))
-                .collect();
-            let scores = beagle_java::refine::point_scores(&bb, &mine);
-            let points = refine_points(launch, &scores, config.workload.refine, seed);
-            done.extend(measure_points(&measurer, launch, &points, 0, cx, "refining"));
+            let (points, again) = {
+                let mine: Vec<&Done> = done.iter().filter(|d| d.launch == launch.name).collect();
+                let measures = |ids: &BTreeSet<String>| {
+                    mine.iter()
+                        .any(|d| d.results.iter().any(|(e, _)| ids.contains(&e.id)))
+                };
+                let points = if config.workload.refine > 0 && measures(&plan.points) {
+                    let scored: Vec<(Point, &[(MeasurableElement, MeasurementResult)])> = mine
+                        .iter()
+                        .map(|d| (d.point.clone(), d.results.as_slice()))
+                        .collect();
+                    let scores =
+                        beagle_java::refine::point_scores_of(&bb, &scored, &|id| plan.points.contains(id));
+                    refine_points(launch, &scores, config.workload.refine, seed)
+                } else {
+                    Vec::new()
+                };
+                // A third JVM at the replicated points: the noise gets as many degrees of freedom
+                // again, and a spread that one pair of JVMs hid shows.
+                let again = if measures(&plan.repetitions) {
+                    let quick: Vec<Point> = mine
+                        .iter()
+                        .filter(|d| d.replicate == 0)
+                        .map(|d| d.point.clone())
+                        .collect();
+                    replicate_points(&quick, config.workload.replicates)
+                } else {
+                    Vec::new()
+                };
+                (points, again)
+            };
+            if !points.is_empty() && !stopped(cx) {
+                done.extend(measure_points(&measurer, launch, &points, 0, cx, "refining (more points)"));
+            }
+            if !again.is_empty() && !stopped(cx) {
+                done.extend(measure_points(&measurer, launch, &again, 2, cx, "replicates (more JVMs)"));
+            }
         }
     }
     if cx.control.cancel.is_cancelled() {
@@ -418,6 +499,7 @@ mod tests {
         Done {
             launch: "upload".into(),
             point: [("size".to_string(), PointValue::Number(size))].into(),
+            replicate: 0,
             results: vec![
                 (
                     demand.clone(),
@@ -469,5 +551,26 @@ mod tests {
             "never more than were measured"
         );
         assert!(replicate_points(&points, 0).is_empty());
+    }
+
+    #[test]
+    fn the_plan_follows_what_the_judge_asks() {
+        use beagle_analysis::Want;
+        let wanted: BTreeMap<Want, Vec<String>> = [
+            (Want::Points, vec!["hash/cpu".to_string(), "files".to_string()]),
+            (Want::Repetitions, vec!["write/cpu".to_string()]),
+            (Want::Trials, vec!["mail/yes".to_string()]),
+        ]
+        .into();
+        let plan = MorePlan::from_wanted(&wanted);
+        assert_eq!(plan.points, ["files".to_string(), "hash/cpu".to_string()].into());
+        assert_eq!(plan.repetitions, ["mail/yes".to_string(), "write/cpu".to_string()].into());
+        assert_eq!(
+            plan.describe(),
+            "the judge asks for more points for 2 elements and more JVMs for 2 elements"
+        );
+        let none = MorePlan::from_wanted(&BTreeMap::new());
+        assert_eq!(none, MorePlan::default());
+        assert_eq!(none.describe(), "no element asks for more measurements");
     }
 }

@@ -24,7 +24,8 @@
 //! 6. **Final means it predicts** ([`Evidence::is_final`]): enough points ([`MIN_POINTS`]), a
 //!    held-out scatter (robust spread of the held-out residuals) not significantly larger than
 //!    the measured noise (single observations' spread; lack-of-fit F test, [`lack_of_fit_p`]) or
-//!    below [`NOISE_FLOOR`], and for a law
+//!    below [`NOISE_FLOOR`] (without repetitions, below it only: an unmeasured noise cannot tell
+//!    scatter from a missed effect), and for a law
 //!    in some input, held-out losses significantly smaller than the constant's (one-sided
 //!    Wilcoxon signed-rank, [`BETTER_THAN_CONSTANT_ALPHA`]). Otherwise the result is
 //!    preliminary and [`Evidence::reasons`] says why. For Java measurements a repetition is a
@@ -64,6 +65,19 @@ pub const LACK_OF_FIT_ALPHA: f64 = 0.05;
 pub const MAD_EFFICIENCY: f64 = 0.37;
 /// Widest 95 % interval half-width of a final branch probability.
 pub const BRANCH_HALF_WIDTH: f64 = 0.05;
+
+/// More evidence a preliminary result asks for, by the reason it is preliminary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Want {
+    /// New distinct parameter points: too few to tell a law, a law not (yet) better than a
+    /// constant, held-out points that the law misses, points that differ with no law found.
+    Points,
+    /// Repetitions of measured points (for Java: fresh JVMs): the noise is not measured, so a
+    /// miss cannot be told from noise; or too few observations for a constant.
+    Repetitions,
+    /// More executions of a branch: its probability is not yet known precisely enough.
+    Trials,
+}
 
 /// Most fitted constants `points` distinct points support (a law that is not exact).
 pub fn max_params(points: usize) -> usize {
@@ -105,6 +119,8 @@ pub struct Evidence {
     pub is_final: bool,
     /// Why the result is preliminary (empty when final).
     pub reasons: Vec<String>,
+    /// What would settle the reasons: the measurements to ask for (empty when final).
+    pub wants: Vec<Want>,
     /// What else the user should know (equivalent inputs, the complexity bound, no dependency).
     pub notes: Vec<String>,
 }
@@ -542,18 +558,21 @@ pub(crate) fn judge(ev: &mut Evidence, choice: Option<&Choice>, k: usize, consta
         }
     }
     let mut reasons = Vec::new();
+    let mut wants = Vec::new();
     if k > 0 && ev.points < MIN_POINTS {
         reasons.push(format!(
             "{} distinct parameter point{}: at least {MIN_POINTS} are needed to tell a law",
             ev.points,
             if ev.points == 1 { "" } else { "s" }
         ));
+        wants.push(Want::Points);
     } else if k == 0 && ev.rows < MIN_POINTS {
         reasons.push(format!(
             "only {} observation{}",
             ev.rows,
             if ev.rows == 1 { "" } else { "s" }
         ));
+        wants.push(Want::Repetitions);
     }
     let (noise, measured) = match ev.noise {
         Some(s) => (s, true),
@@ -565,6 +584,7 @@ pub(crate) fn judge(ev: &mut Evidence, choice: Option<&Choice>, k: usize, consta
                 "the points differ beyond their repetitions' spread ({}), but no law predicts them better than a constant",
                 p_text(p)
             ));
+            wants.push(Want::Points);
         }
     } else if !(exact && ev.holdout_error.is_some_and(|e| e <= EXACT_RESIDUAL)) {
         if let Some(p) = ev.better_than_constant_p.filter(|p| *p >= BETTER_THAN_CONSTANT_ALPHA) {
@@ -573,6 +593,7 @@ pub(crate) fn judge(ev: &mut Evidence, choice: Option<&Choice>, k: usize, consta
                 p_text(p),
                 ev.points
             ));
+            wants.push(Want::Points);
         }
     }
     // A constant too: one that misses its held-out points by more than the noise (`0.05` for a
@@ -596,11 +617,29 @@ pub(crate) fn judge(ev: &mut Evidence, choice: Option<&Choice>, k: usize, consta
                     ev.error_text(noise),
                     p_text(p)
                 ));
+                // Where the law misses, points tell its form; an unmeasured noise (no
+                // repetitions) cannot tell a miss from noise: repetitions measure it.
+                wants.push(Want::Points);
+                if !measured {
+                    wants.push(Want::Repetitions);
+                }
+            } else if !measured && scatter > NOISE_FLOOR {
+                // "Final" means within the *measured* noise. Without repetitions a scatter is
+                // as much an input the law does not see (a 30 % effect of every other point
+                // passed as 13 % noise) as noise.
+                reasons.push(format!(
+                    "no repetitions measure the noise: held-out points scatter {} about it, which may be noise or an effect the law misses",
+                    ev.error_text(scatter)
+                ));
+                wants.push(Want::Repetitions);
             }
         }
     }
+    wants.sort();
+    wants.dedup();
     ev.is_final = reasons.is_empty();
     ev.reasons = reasons;
+    ev.wants = wants;
 }
 
 /// The lack-of-fit test (the textbook one, pure error from the repetitions, with held-out
@@ -675,6 +714,7 @@ pub fn branch_evidence(data: &Dataset, fit: &crate::branch::BranchFit, trials: O
                     format_number(crate::regression::round_significant(half, 2)),
                     format_number(BRANCH_HALF_WIDTH)
                 ));
+                ev.wants.push(Want::Trials);
             }
         }
         crate::branch::BranchKind::Guard => {
@@ -683,6 +723,7 @@ pub fn branch_evidence(data: &Dataset, fit: &crate::branch::BranchFit, trials: O
                     "{} distinct parameter points: at least {MIN_POINTS} are needed to tell a guard",
                     points.len()
                 ));
+                ev.wants.push(Want::Points);
             }
             if fit.guard_errors > 0.0 {
                 reasons.push(format!(
@@ -690,12 +731,15 @@ pub fn branch_evidence(data: &Dataset, fit: &crate::branch::BranchFit, trials: O
                     format_number(fit.guard_errors),
                     format_number(n.round())
                 ));
+                ev.wants.push(Want::Points);
             }
         }
         crate::branch::BranchKind::Tree | crate::branch::BranchKind::Logistic => {
             reasons.push("the probability varies with the inputs: more points would tell its form".to_string());
+            ev.wants.push(Want::Points);
         }
     }
+    ev.wants.dedup();
     ev.is_final = reasons.is_empty();
     ev.reasons = reasons;
     ev
