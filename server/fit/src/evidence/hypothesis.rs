@@ -62,7 +62,22 @@ fn group_statistic(r: &[f64], group: &[usize], sizes: &[usize], sums: &mut [f64]
 /// differ (p = 0), and not at all otherwise (p = 1).
 pub fn points_differ(groups: &[Vec<f64>], seed: u64) -> Option<f64> {
     let observations: usize = groups.iter().map(Vec::len).sum();
-    if groups.len() < 2 || observations < 2 * groups.len() || groups.iter().any(|g| g.is_empty()) {
+    if observations < 2 * groups.len() {
+        return None;
+    }
+    points_differ_with(groups, seed, 1)
+}
+
+/// [`points_differ`] for points only some of which are repeated: the test runs with at least
+/// `within_df` repetitions beyond the first observation of each point (the degrees of freedom of
+/// the within-point spread). The permutation p-value stays exact for exchangeable noise; only
+/// its power is lower.
+pub fn points_differ_with(groups: &[Vec<f64>], seed: u64, within_df: usize) -> Option<f64> {
+    let observations: usize = groups.iter().map(Vec::len).sum();
+    if groups.len() < 2
+        || groups.iter().any(|g| g.is_empty())
+        || observations < groups.len() + within_df.max(1)
+    {
         return None;
     }
     let constant_groups = groups.iter().all(|g| g.iter().all(|v| *v == g[0]));
