@@ -803,4 +803,76 @@ mod tests {
         assert_eq!(max_params(5), 2);
         assert_eq!(max_params(14), 7);
     }
+
+    fn choice(residuals: Vec<f64>, constant_residuals: Vec<f64>) -> Choice {
+        let loss = |r: &[f64]| r.iter().map(|v| 2.0 * huber_rho(v / 0.05)).collect::<Vec<f64>>();
+        Choice {
+            index: 0,
+            losses: loss(&residuals),
+            constant_losses: loss(&constant_residuals),
+            residuals,
+            constant_residuals,
+            note: None,
+        }
+    }
+
+    fn measured_noise(points: usize, noise: f64) -> Evidence {
+        Evidence {
+            rows: 3 * points,
+            points,
+            repetitions: (3, 3),
+            relative: true,
+            noise: Some(noise),
+            noise_df: 2 * points,
+            ..Evidence::default()
+        }
+    }
+
+    #[test]
+    fn a_law_far_off_at_a_third_of_the_points_is_not_final() {
+        // Within 2 % at two thirds of the points, 100 % off at the others (a line through zero
+        // for a demand with a floor); a constant is 40 % off everywhere.
+        let residuals: Vec<f64> = (0..30).map(|i| if i % 3 == 0 { -1.0 } else { 0.02 * ((i % 5) as f64 - 2.0) / 2.0 }).collect();
+        let mut ev = measured_noise(30, 0.03);
+        judge(&mut ev, Some(&choice(residuals, vec![0.4; 30])), 1, false, false, 0.03);
+        assert!(!ev.is_final);
+        assert!(ev.reasons.iter().any(|r| r.contains("worse on average than a constant")), "{:?}", ev.reasons);
+        assert!(ev.wants.contains(&Want::Points));
+    }
+
+    #[test]
+    fn without_repetitions_only_a_scatter_below_the_floor_is_final() {
+        let scatter = |s: f64| (0..30).map(|i| s * if i % 2 == 0 { 1.0 } else { -1.0 }).collect::<Vec<f64>>();
+        let unmeasured = || Evidence {
+            rows: 30,
+            points: 30,
+            repetitions: (1, 1),
+            relative: true,
+            ..Evidence::default()
+        };
+        let mut ev = unmeasured();
+        judge(&mut ev, Some(&choice(scatter(0.05), vec![0.5; 30])), 1, false, false, 0.05);
+        assert!(!ev.is_final);
+        assert!(ev.reasons.iter().any(|r| r.contains("no repetitions measure the noise")), "{:?}", ev.reasons);
+        assert_eq!(ev.wants, vec![Want::Repetitions]);
+        let mut ev = unmeasured();
+        judge(&mut ev, Some(&choice(scatter(0.005), vec![0.5; 30])), 1, false, false, 0.005);
+        assert!(ev.is_final, "{:?}", ev.reasons);
+        assert!(ev.wants.is_empty());
+        // With the noise measured, the same 5 % scatter within a 5 % noise is final.
+        let mut ev = measured_noise(30, 0.05);
+        judge(&mut ev, Some(&choice(scatter(0.05), vec![0.5; 30])), 1, false, false, 0.05);
+        assert!(ev.is_final, "{:?}", ev.reasons);
+    }
+
+    #[test]
+    fn trimmed_rms_leaves_out_the_largest_tenth_only() {
+        let mut r = vec![0.01; 18];
+        r.extend([5.0, -7.0]);
+        assert!((trimmed_rms(&r) - 0.01).abs() < 1e-12);
+        let mut r = vec![0.01; 14];
+        r.extend([1.0; 6]);
+        assert!(trimmed_rms(&r) > 0.4, "a misfit of 30 % of the points counts");
+        assert!(robust_spread(&r) < 0.02, "which the median of the sizes overlooks");
+    }
 }
