@@ -227,8 +227,9 @@ fn the_fileshare_system_is_measured_and_its_laws_recovered() {
 }
 
 #[test]
-#[ignore = "open in issue 15: on most runs one final timing (compress at 7777 bytes, hash of \
-            small compressed files, small write) misses fresh points beyond its band"]
+#[ignore = "open in issue 15: the fresh workload (4 files of one size) times frames, hashes and \
+            small writes of 2-3 KB 3 to 30 times faster than the training points (up to 40 \
+            files) did at the same size: a context the held-out points cannot see"]
 fn every_final_timing_predicts_fresh_points_within_its_band() {
     let _alone = one_at_a_time();
     let dir = fileshare_copy();
