@@ -28,7 +28,7 @@ from conftest import (
 # written into a ProbabilisticBranchTransition (it takes a number): it is checked in the hover.
 LAWS = [
     'specification="files.NUMBER_OF_ELEMENTS"',
-    'specification="-alreadyCompressed.NUMBER_OF_ELEMENTS + files.NUMBER_OF_ELEMENTS"',
+    'specification="files.NUMBER_OF_ELEMENTS - alreadyCompressed.NUMBER_OF_ELEMENTS"',
     'specification="files.INNER.BYTESIZE"',
     'specification="data.BYTESIZE + 16"',
     'specification="32"',

@@ -85,7 +85,7 @@ if not analyse then return finish() end
 -- handler applies to the buffer.
 local ex = client.request_sync('workspace/executeCommand', analyse.command, 10000, 0)
 check('executeCommand queues the analysis', ex and ex.result and ex.result.queued == true, vim.inspect(ex))
-local law = 'specification="-alreadyCompressed.NUMBER_OF_ELEMENTS + files.NUMBER_OF_ELEMENTS"'
+local law = 'specification="files.NUMBER_OF_ELEMENTS - alreadyCompressed.NUMBER_OF_ELEMENTS"'
 local function ended()
   for _, v in ipairs(progress) do if v.kind == 'end' then return v end end
 end

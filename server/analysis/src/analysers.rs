@@ -171,30 +171,33 @@ impl MeasurementResultAnalyser for FitAnalyser {
         // (expression, its variable names, the guard of a decided branch transition)
         let constants = view.code_constants(&id).to_vec();
         let element = view.element(&id).cloned();
-        let expr = result.dataset_for(element.as_ref()).map_err(|e| e.to_string()).and_then(|data| {
-            let expr = if target == Target::Probability {
-                let mut branch = self.options.branch.clone();
-                branch.tree.constants = constants.clone();
-                fit_branch(&data, &branch).map(|b| {
-                    let evidence = beagle_fit::evidence::branch_evidence(&data, &b, branch.trials.as_deref());
-                    let guard = (b.kind == BranchKind::Guard).then_some(b.guard_stoex).flatten();
-                    (b.probability, guard, evidence, None)
-                })
-            } else {
-                let mut options = self.options.clone();
-                options.target = target;
-                if let Some(t) = &mut options.threshold {
-                    t.constants = constants.clone();
-                }
-                if let Some(gp) = &mut options.gp {
-                    gp.cancel = Some(cancel.flag());
-                    gp.constants.extend(constants.iter().copied());
-                }
-                fit(&data, &options).map(|f| (f.expr, None, f.evidence, f.distribution))
-            };
-            expr.map(|(e, guard, evidence, distribution)| (e, data.names, guard, evidence, distribution))
-                .map_err(|e| e.to_string())
-        });
+        let expr = result
+            .dataset_for(element.as_ref())
+            .map_err(|e| e.to_string())
+            .and_then(|data| {
+                let expr = if target == Target::Probability {
+                    let mut branch = self.options.branch.clone();
+                    branch.tree.constants = constants.clone();
+                    fit_branch(&data, &branch).map(|b| {
+                        let evidence = beagle_fit::evidence::branch_evidence(&data, &b, branch.trials.as_deref());
+                        let guard = (b.kind == BranchKind::Guard).then_some(b.guard_stoex).flatten();
+                        (b.probability, guard, evidence, None)
+                    })
+                } else {
+                    let mut options = self.options.clone();
+                    options.target = target;
+                    if let Some(t) = &mut options.threshold {
+                        t.constants = constants.clone();
+                    }
+                    if let Some(gp) = &mut options.gp {
+                        gp.cancel = Some(cancel.flag());
+                        gp.constants.extend(constants.iter().copied());
+                    }
+                    fit(&data, &options).map(|f| (f.expr, None, f.evidence, f.distribution))
+                };
+                expr.map(|(e, guard, evidence, distribution)| (e, data.names, guard, evidence, distribution))
+                    .map_err(|e| e.to_string())
+            });
         if cancel.is_cancelled() {
             // An interrupted fit is not a result: the step is redone after a resume.
             return None;

@@ -3,9 +3,9 @@
 //! Its one piece of memory (contributing steps without improvement) is its private data.
 
 use crate::blackboard::{Blackboard, FinalExpression, Status, Want};
-use std::collections::BTreeMap;
 use crate::views::FinalJudgeView;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// What the step before the judgement did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

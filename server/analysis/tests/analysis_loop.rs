@@ -454,11 +454,24 @@ fn a_noisy_constant_is_published_as_its_distribution_when_asked() {
     // The demands were 100 to 150 ms: so are the boxes.
     let edges: Vec<f64> = p.stoex[10..]
         .split(")(")
-        .map(|s| s.trim_matches(|c| c == '(' || c == ')' || c == ']').split(';').next().unwrap().parse().unwrap())
+        .map(|s| {
+            s.trim_matches(|c| c == '(' || c == ')' || c == ']')
+                .split(';')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        })
         .collect();
-    assert!(edges.first().unwrap() >= &100.0 && edges.last().unwrap() <= &150.0, "{edges:?}");
+    assert!(
+        edges.first().unwrap() >= &100.0 && edges.last().unwrap() <= &150.0,
+        "{edges:?}"
+    );
     let notes: Vec<&String> = p.evidence.iter().flat_map(|e| &e.notes).collect();
-    assert!(notes.iter().any(|n| n.contains("distribution of the 60 observations")), "{notes:?}");
+    assert!(
+        notes.iter().any(|n| n.contains("distribution of the 60 observations")),
+        "{notes:?}"
+    );
 }
 
 #[test]

@@ -165,16 +165,29 @@ fn fit_publishes_a_noisy_constant_as_its_distribution_when_asked() {
         text.push_str(&format!("{},{:?}\n", 1 + i % 10, 40.0 * (1.0 + noise)));
     }
     std::fs::write(&csv, text).unwrap();
-    let out = beagle(&["fit", "--stoex", "--no-gp", "--spread", "distribution", csv.to_str().unwrap()]);
+    let out = beagle(&[
+        "fit",
+        "--stoex",
+        "--no-gp",
+        "--spread",
+        "distribution",
+        csv.to_str().unwrap(),
+    ]);
     let text = stdout(&out);
     let expr = text.lines().last().unwrap();
     assert!(expr.starts_with("expr: DoublePDF[(40;0)("), "{text}");
-    assert!(text.lines().any(|l| l == format!("log: distribution: {}", &expr[6..])), "{text}");
+    assert!(
+        text.lines().any(|l| l == format!("log: distribution: {}", &expr[6..])),
+        "{text}"
+    );
     assert!(text.contains("distribution of the 30 observations"), "{text}");
     // Without the flag: the constant.
     let out = beagle(&["fit", "--stoex", "--no-gp", csv.to_str().unwrap()]);
     let text = stdout(&out);
-    assert!(!text.contains("PDF") && text.lines().last().unwrap().starts_with("expr: 4"), "{text}");
+    assert!(
+        !text.contains("PDF") && text.lines().last().unwrap().starts_with("expr: 4"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -85,11 +85,7 @@ pub fn distribution(values: &[f64], integer: bool) -> Result<Option<Distribution
     if sorted.first() == sorted.last() {
         return Ok(None);
     }
-    let samples = if integer {
-        counts(&sorted)?
-    } else {
-        boxes(&sorted)
-    };
+    let samples = if integer { counts(&sorted)? } else { boxes(&sorted) };
     Ok(Some(Distribution {
         integer,
         samples: rounded_probabilities(samples),
@@ -202,7 +198,11 @@ mod tests {
             assert!(d.samples[0].0 <= min && d.samples[0].0 > 0.999 * min, "{}", d.stoex());
             let top = d.samples.last().unwrap().0;
             assert!(top >= max && top < 1.001 * max, "{}", d.stoex());
-            assert!(d.stoex().len() < 30 + 20 * d.samples.len(), "float residue: {}", d.stoex());
+            assert!(
+                d.stoex().len() < 30 + 20 * d.samples.len(),
+                "float residue: {}",
+                d.stoex()
+            );
             let boxes = d.samples.len() - 1;
             assert!((2..=MAX_BOXES).contains(&boxes), "{}", d.stoex());
             for (_, p) in &d.samples[1..] {
@@ -252,7 +252,9 @@ mod tests {
 
     #[test]
     fn too_few_or_equal_observations_stay_a_constant() {
-        assert!(distribution(&[1.0, 2.0, 3.0], false).unwrap_err().contains("at least 10"));
+        assert!(distribution(&[1.0, 2.0, 3.0], false)
+            .unwrap_err()
+            .contains("at least 10"));
         assert_eq!(distribution(&[2.0; 12], false), Ok(None));
         assert_eq!(distribution(&[2.0; 3], true), Ok(None));
         let many: Vec<f64> = (0..200).map(|i| i as f64).collect();

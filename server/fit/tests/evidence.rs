@@ -297,7 +297,11 @@ fn a_law_that_misses_a_hidden_effect_is_preliminary() {
     // Without the replicates the noise is unmeasured: a miss cannot be told from noise.
     let (x1, y1): (Vec<f64>, Vec<f64>) = (0..x.len()).step_by(2).map(|i| (x[i], y[i])).unzip();
     let single = fit(&Dataset::unnamed(vec![x1], y1).unwrap(), &quick()).unwrap();
-    assert!(single.evidence.wants.contains(&beagle_fit::Want::Repetitions), "{:?}", single.evidence);
+    assert!(
+        single.evidence.wants.contains(&beagle_fit::Want::Repetitions),
+        "{:?}",
+        single.evidence
+    );
     // A final result asks for nothing.
     let good = jvm_timings(3, 24, 6, 0.02, &|b| 1e-6 * b + 0.01);
     let g = fit(&good, &quick()).unwrap();
@@ -343,13 +347,20 @@ fn noise_is_published_as_its_measured_distribution_when_asked() {
         assert_eq!(f.stoex, dist.stoex());
         assert!(f.stoex.starts_with("DoublePDF[("), "{}", f.stoex);
         assert!(beagle_stoex::parse(&f.stoex).is_ok(), "{}", f.stoex);
-        assert!(f.evidence.notes.iter().any(|n| n.contains("distribution of the")), "{:?}", f.evidence.notes);
+        assert!(
+            f.evidence.notes.iter().any(|n| n.contains("distribution of the")),
+            "{:?}",
+            f.evidence.notes
+        );
         // The published cumulative probabilities are the measured shares.
         let mut cumulative = 0.0;
         for (edge, p) in &dist.samples {
             cumulative += p;
             let share = d.y.iter().filter(|v| *v <= edge).count() as f64 / d.len() as f64;
-            assert!((cumulative - share).abs() < 2e-3, "seed {seed}: at {edge}: {cumulative} vs {share}");
+            assert!(
+                (cumulative - share).abs() < 2e-3,
+                "seed {seed}: at {edge}: {cumulative} vs {share}"
+            );
         }
         assert!((cumulative - 1.0).abs() < 1e-9);
         // The constant the scores use is unchanged.
@@ -375,5 +386,10 @@ fn a_law_or_counts_are_published_in_their_own_form() {
     assert!(f.variables.is_empty(), "{}", f.infix);
     assert!(f.stoex.starts_with("IntPMF[(3;"), "{}", f.stoex);
     let share_of_3 = y.iter().filter(|v| **v == 3.0).count() as f64 / 60.0;
-    assert!(f.stoex.starts_with(&format!("IntPMF[(3;{})", (share_of_3 * 1e4).round() / 1e4)), "{}", f.stoex);
+    assert!(
+        f.stoex
+            .starts_with(&format!("IntPMF[(3;{})", (share_of_3 * 1e4).round() / 1e4)),
+        "{}",
+        f.stoex
+    );
 }

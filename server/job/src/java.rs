@@ -393,17 +393,12 @@ pub(crate) fn measure(
         for launch in &config.launches {
             let (points, again) = {
                 let mine: Vec<&Done> = done.iter().filter(|d| d.launch == launch.name).collect();
-                let measures = |ids: &BTreeSet<String>| {
-                    mine.iter()
-                        .any(|d| d.results.iter().any(|(e, _)| ids.contains(&e.id)))
-                };
+                let measures =
+                    |ids: &BTreeSet<String>| mine.iter().any(|d| d.results.iter().any(|(e, _)| ids.contains(&e.id)));
                 let points = if config.workload.refine > 0 && measures(&plan.points) {
-                    let scored: Vec<(Point, &[(MeasurableElement, MeasurementResult)])> = mine
-                        .iter()
-                        .map(|d| (d.point.clone(), d.results.as_slice()))
-                        .collect();
-                    let scores =
-                        beagle_java::refine::point_scores_of(&bb, &scored, &|id| plan.points.contains(id));
+                    let scored: Vec<(Point, &[(MeasurableElement, MeasurementResult)])> =
+                        mine.iter().map(|d| (d.point.clone(), d.results.as_slice())).collect();
+                    let scores = beagle_java::refine::point_scores_of(&bb, &scored, &|id| plan.points.contains(id));
                     refine_points(launch, &scores, config.workload.refine, seed)
                 } else {
                     Vec::new()
@@ -423,10 +418,24 @@ pub(crate) fn measure(
                 (points, again)
             };
             if !points.is_empty() && !stopped(cx) {
-                done.extend(measure_points(&measurer, launch, &points, 0, cx, "refining (more points)"));
+                done.extend(measure_points(
+                    &measurer,
+                    launch,
+                    &points,
+                    0,
+                    cx,
+                    "refining (more points)",
+                ));
             }
             if !again.is_empty() && !stopped(cx) {
-                done.extend(measure_points(&measurer, launch, &again, 2, cx, "replicates (more JVMs)"));
+                done.extend(measure_points(
+                    &measurer,
+                    launch,
+                    &again,
+                    2,
+                    cx,
+                    "replicates (more JVMs)",
+                ));
             }
         }
     }
@@ -564,7 +573,10 @@ mod tests {
         .into();
         let plan = MorePlan::from_wanted(&wanted);
         assert_eq!(plan.points, ["files".to_string(), "hash/cpu".to_string()].into());
-        assert_eq!(plan.repetitions, ["mail/yes".to_string(), "write/cpu".to_string()].into());
+        assert_eq!(
+            plan.repetitions,
+            ["mail/yes".to_string(), "write/cpu".to_string()].into()
+        );
         assert_eq!(
             plan.describe(),
             "the judge asks for more points for 2 elements and more JVMs for 2 elements"

@@ -74,10 +74,7 @@ pub fn points_differ(groups: &[Vec<f64>], seed: u64) -> Option<f64> {
 /// its power is lower.
 pub fn points_differ_with(groups: &[Vec<f64>], seed: u64, within_df: usize) -> Option<f64> {
     let observations: usize = groups.iter().map(Vec::len).sum();
-    if groups.len() < 2
-        || groups.iter().any(|g| g.is_empty())
-        || observations < groups.len() + within_df.max(1)
-    {
+    if groups.len() < 2 || groups.iter().any(|g| g.is_empty()) || observations < groups.len() + within_df.max(1) {
         return None;
     }
     let constant_groups = groups.iter().all(|g| g.iter().all(|v| *v == g[0]));

@@ -832,17 +832,35 @@ mod tests {
     fn a_law_far_off_at_a_third_of_the_points_is_not_final() {
         // Within 2 % at two thirds of the points, 100 % off at the others (a line through zero
         // for a demand with a floor); a constant is 40 % off everywhere.
-        let residuals: Vec<f64> = (0..30).map(|i| if i % 3 == 0 { -1.0 } else { 0.02 * ((i % 5) as f64 - 2.0) / 2.0 }).collect();
+        let residuals: Vec<f64> = (0..30)
+            .map(|i| {
+                if i % 3 == 0 {
+                    -1.0
+                } else {
+                    0.02 * ((i % 5) as f64 - 2.0) / 2.0
+                }
+            })
+            .collect();
         let mut ev = measured_noise(30, 0.03);
         judge(&mut ev, Some(&choice(residuals, vec![0.4; 30])), 1, false, false, 0.03);
         assert!(!ev.is_final);
-        assert!(ev.reasons.iter().any(|r| r.contains("worse on average than a constant")), "{:?}", ev.reasons);
+        assert!(
+            ev.reasons
+                .iter()
+                .any(|r| r.contains("worse on average than a constant")),
+            "{:?}",
+            ev.reasons
+        );
         assert!(ev.wants.contains(&Want::Points));
     }
 
     #[test]
     fn without_repetitions_only_a_scatter_below_the_floor_is_final() {
-        let scatter = |s: f64| (0..30).map(|i| s * if i % 2 == 0 { 1.0 } else { -1.0 }).collect::<Vec<f64>>();
+        let scatter = |s: f64| {
+            (0..30)
+                .map(|i| s * if i % 2 == 0 { 1.0 } else { -1.0 })
+                .collect::<Vec<f64>>()
+        };
         let unmeasured = || Evidence {
             rows: 30,
             points: 30,
@@ -851,17 +869,44 @@ mod tests {
             ..Evidence::default()
         };
         let mut ev = unmeasured();
-        judge(&mut ev, Some(&choice(scatter(0.05), vec![0.5; 30])), 1, false, false, 0.05);
+        judge(
+            &mut ev,
+            Some(&choice(scatter(0.05), vec![0.5; 30])),
+            1,
+            false,
+            false,
+            0.05,
+        );
         assert!(!ev.is_final);
-        assert!(ev.reasons.iter().any(|r| r.contains("no repetitions measure the noise")), "{:?}", ev.reasons);
+        assert!(
+            ev.reasons
+                .iter()
+                .any(|r| r.contains("no repetitions measure the noise")),
+            "{:?}",
+            ev.reasons
+        );
         assert_eq!(ev.wants, vec![Want::Repetitions]);
         let mut ev = unmeasured();
-        judge(&mut ev, Some(&choice(scatter(0.005), vec![0.5; 30])), 1, false, false, 0.005);
+        judge(
+            &mut ev,
+            Some(&choice(scatter(0.005), vec![0.5; 30])),
+            1,
+            false,
+            false,
+            0.005,
+        );
         assert!(ev.is_final, "{:?}", ev.reasons);
         assert!(ev.wants.is_empty());
         // With the noise measured, the same 5 % scatter within a 5 % noise is final.
         let mut ev = measured_noise(30, 0.05);
-        judge(&mut ev, Some(&choice(scatter(0.05), vec![0.5; 30])), 1, false, false, 0.05);
+        judge(
+            &mut ev,
+            Some(&choice(scatter(0.05), vec![0.5; 30])),
+            1,
+            false,
+            false,
+            0.05,
+        );
         assert!(ev.is_final, "{:?}", ev.reasons);
     }
 
