@@ -28,11 +28,14 @@ use std::path::{Path, PathBuf};
 /// A launch parameter: a range Beagle picks points from, or the values to use.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParameterSpec {
-    /// `integer`: both bounds are integers, so are the points.
+    /// `integer`: both bounds are integers, so are the points. `log`: points spread evenly over
+    /// the logarithm (sizes spanning orders of magnitude: as many points between 1 and 10 KB as
+    /// between 10 and 100 KB).
     Range {
         from: f64,
         to: f64,
         integer: bool,
+        log: bool,
     },
     Values(Vec<PointValue>),
 }
@@ -164,8 +167,24 @@ struct LaunchTable {
 #[derive(Deserialize)]
 #[serde(untagged, deny_unknown_fields)]
 enum ParameterTable {
-    Range { from: f64, to: f64 },
-    Values { values: Vec<toml::Value> },
+    Range {
+        from: f64,
+        to: f64,
+        #[serde(default)]
+        scale: Scale,
+    },
+    Values {
+        values: Vec<toml::Value>,
+    },
+}
+
+/// How points spread over a range: `scale = "linear"` (the default) or `"log"`.
+#[derive(Deserialize, Default, Clone, Copy, PartialEq)]
+#[serde(rename_all = "lowercase")]
+enum Scale {
+    #[default]
+    Linear,
+    Log,
 }
 
 /// Reads the Java tables of `beagle.toml` (`None` when there is no `[java]` table).
@@ -238,14 +257,21 @@ fn launch(shown: &str, l: LaunchTable) -> Result<Launch, String> {
     let mut parameters = BTreeMap::new();
     for (name, p) in l.parameters {
         let spec = match p {
-            ParameterTable::Range { from, to } => {
+            ParameterTable::Range { from, to, scale } => {
                 if !(from.is_finite() && to.is_finite() && from <= to) {
                     return Err(format!("{at}: parameter `{name}`: the range needs from <= to"));
+                }
+                let log = scale == Scale::Log;
+                if log && from <= 0.0 {
+                    return Err(format!(
+                        "{at}: parameter `{name}`: a log scale needs from > 0 (it is {from})"
+                    ));
                 }
                 ParameterSpec::Range {
                     from,
                     to,
                     integer: from.fract() == 0.0 && to.fract() == 0.0,
+                    log,
                 }
             }
             ParameterTable::Values { values } => {
@@ -357,7 +383,8 @@ mode = { values = [true, "fast"] }
             ParameterSpec::Range {
                 from: 1.0,
                 to: 40.0,
-                integer: true
+                integer: true,
+                log: false
             }
         );
         assert_eq!(
@@ -393,6 +420,25 @@ mode = { values = [true, "fast"] }
         assert!(e.contains("beagle.toml") && e.contains("repetition"), "{e}");
         let no_launch = "[java]\nsources = [\"src\"]\n";
         assert!(read(no_launch).unwrap_err().contains("at least one [[launch]]"));
+        let log_from_zero = GOOD.replace("from = 1, to = 40", "from = 0, to = 40, scale = \"log\"");
+        assert!(read(&log_from_zero).unwrap_err().contains("log scale needs from > 0"));
+        let bad_scale = GOOD.replace("from = 1, to = 40", "from = 1, to = 40, scale = \"ln\"");
+        assert!(read(&bad_scale).unwrap_err().contains("beagle.toml"));
+    }
+
+    #[test]
+    fn a_range_may_spread_its_points_over_the_logarithm() {
+        let text = GOOD.replace("from = 1, to = 40", "from = 1000, to = 400000, scale = \"log\"");
+        let c = read(&text).unwrap().unwrap();
+        assert_eq!(
+            c.launches[0].parameters["files"],
+            ParameterSpec::Range {
+                from: 1000.0,
+                to: 400000.0,
+                integer: true,
+                log: true
+            }
+        );
     }
 
     #[test]

@@ -34,6 +34,12 @@ fn unit(launch: &Launch, point: &Point) -> Vec<f64> {
         .parameters
         .iter()
         .map(|(name, spec)| match (spec, point.get(name)) {
+            (
+                ParameterSpec::Range {
+                    from, to, log: true, ..
+                },
+                Some(PointValue::Number(x)),
+            ) if to > from => (x.max(*from).ln() - from.ln()) / (to.ln() - from.ln()),
             (ParameterSpec::Range { from, to, .. }, Some(PointValue::Number(x))) if to > from => {
                 (x - from) / (to - from)
             }
@@ -53,8 +59,12 @@ fn from_unit(launch: &Launch, u: &[f64]) -> Point {
         .map(|((name, spec), &t)| {
             let t = t.clamp(0.0, 1.0);
             let v = match spec {
-                ParameterSpec::Range { from, to, integer } => {
-                    let x = from + t * (to - from);
+                ParameterSpec::Range { from, to, integer, log } => {
+                    let x = if *log {
+                        (from.ln() + t * (to.ln() - from.ln())).exp()
+                    } else {
+                        from + t * (to - from)
+                    };
                     PointValue::Number(if *integer { x.round() } else { x })
                 }
                 ParameterSpec::Values(vs) => {
@@ -203,6 +213,7 @@ mod tests {
                         from: 1.0,
                         to: 40.0,
                         integer: true,
+                        log: false,
                     },
                 ),
                 (
@@ -246,6 +257,44 @@ mod tests {
         }
         assert_eq!(ps, coarse_points(&l, 12, 7), "seeded");
         assert_ne!(ps, coarse_points(&l, 12, 8));
+    }
+
+    #[test]
+    fn a_log_range_puts_as_many_points_in_each_decade() {
+        let mut l = launch();
+        l.parameters.insert(
+            "files".into(),
+            ParameterSpec::Range {
+                from: 1000.0,
+                to: 1_000_000.0,
+                integer: true,
+                log: true,
+            },
+        );
+        let ps = coarse_points(&l, 12, 3);
+        let decade = |lo: f64, hi: f64| ps.iter().map(files).filter(|f| (lo..hi).contains(f)).count();
+        let (a, b, c) = (
+            decade(1000.0, 10_000.0),
+            decade(10_000.0, 100_000.0),
+            decade(100_000.0, 1_000_001.0),
+        );
+        assert!(
+            a >= 3 && b >= 3 && c >= 3,
+            "{a} {b} {c}: {:?}",
+            ps.iter().map(files).collect::<Vec<_>>()
+        );
+        assert!(ps
+            .iter()
+            .map(files)
+            .all(|f| (1000.0..=1_000_000.0).contains(&f) && f.fract() == 0.0));
+        // Refinement measures distances in the same coordinates: a point between 1 and 10 KB is
+        // as far from both as one between 100 KB and 1 MB is from those.
+        let at = |x: f64| {
+            let mut p = ps[0].clone();
+            p.insert("files".into(), PointValue::Number(x));
+            unit(&l, &p)[0]
+        };
+        assert!((at(10_000.0) - at(1000.0) - (at(1_000_000.0) - at(100_000.0))).abs() < 1e-9);
     }
 
     #[test]
