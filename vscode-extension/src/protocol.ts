@@ -75,6 +75,8 @@ export interface Evidence {
   observations: number;
   /** Fewest and median repetitions per point. */
   repetitions: [number, number];
+  /** Runs (Java: launch points) the points came from, when fewer than the points. */
+  runs?: number;
   max_constants: number;
   constants: number;
   dependency_p?: number;

@@ -178,6 +178,9 @@ describe('results model', () => {
     const absolute = { ...withEvidence, status: 'Final' as const, evidence: { ...withEvidence.evidence!, relative: false, holdout_error: 2 } };
     expect(evidenceRows(absolute).find(([k]) => k === 'Held-out error')?.[1]).toBe('2 (a constant: 0.8)');
     expect(reasonsAndNotes(absolute).reasons).toEqual([]);
+    // Points from fewer runs (Java launch points) say so.
+    const runs = { ...withEvidence, evidence: { ...withEvidence.evidence!, runs: 4 } };
+    expect(evidenceRows(runs)[0]).toEqual(['Points', '6 distinct from 4 runs (10–15 repetitions, 90 observations)']);
     // A server without evidence: nothing extra.
     expect(evidenceRows(result)).toEqual([]);
   });

@@ -328,6 +328,7 @@ mod tests {
             observations: values
                 .iter()
                 .map(|&value| Observation {
+                    run: None,
                     parameters: Default::default(),
                     value,
                 })

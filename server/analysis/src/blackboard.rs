@@ -102,6 +102,11 @@ impl MeasurableElement {
 pub struct Observation {
     pub parameters: Parameters,
     pub value: f64,
+    /// The run that measured it, where runs share a context that the parameters do not name
+    /// (for Java: the launch point, whose JVMs run one workload). The fit holds a run's points
+    /// out together and counts them as one piece of evidence (`beagle_fit::Dataset::runs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<u64>,
 }
 
 /// Everything measured for one element (observations accumulate over measurement rounds).
@@ -139,7 +144,12 @@ impl MeasurementResult {
             .map(|n| self.observations.iter().map(|o| o.parameters[n]).collect())
             .collect();
         let y = self.observations.iter().map(|o| o.value).collect();
-        beagle_fit::Dataset::new(names, columns, y)
+        let data = beagle_fit::Dataset::new(names, columns, y)?;
+        let runs: Option<Vec<u64>> = self.observations.iter().map(|o| o.run).collect();
+        match runs {
+            Some(runs) if !runs.is_empty() => data.with_runs(runs),
+            _ => Ok(data),
+        }
     }
 }
 
@@ -197,6 +207,10 @@ pub struct ProposalEvidence {
     pub observations: usize,
     /// Fewest and median repetitions per point.
     pub repetitions: (usize, usize),
+    /// Runs the points came from, when fewer than the points (for Java: launch points; the
+    /// points of one run count as one piece of evidence and are held out together).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runs: Option<usize>,
     /// Most fitted constants the points support (a law that is not exact).
     pub max_constants: usize,
     /// Fitted constants of the expression.
@@ -266,6 +280,7 @@ impl From<&beagle_fit::Evidence> for ProposalEvidence {
             points: e.points,
             observations: e.rows,
             repetitions: e.repetitions,
+            runs: (e.runs < e.points).then_some(e.runs),
             max_constants: e.max_params,
             constants: e.params,
             dependency_p: e.dependency_p,
@@ -693,6 +708,7 @@ mod tests {
         bb.add_result(MeasurementResult {
             element: e.id.clone(),
             observations: vec![Observation {
+                run: None,
                 parameters: [("n.VALUE".to_string(), 3.0)].into(),
                 value: 101.5,
             }],
@@ -735,7 +751,11 @@ mod tests {
             ("tmp.VALUE".to_string(), 1.0),
         ]
         .into();
-        let o = Observation { parameters, value: 3.0 };
+        let o = Observation {
+            run: None,
+            parameters,
+            value: 3.0,
+        };
         let r = MeasurementResult {
             element: "_l".into(),
             observations: vec![o.clone(), o],
@@ -800,10 +820,12 @@ mod tests {
             element: "x".into(),
             observations: vec![
                 Observation {
+                    run: None,
                     parameters: [("a".to_string(), 1.0), ("b".to_string(), 2.0)].into(),
                     value: 1.0,
                 },
                 Observation {
+                    run: None,
                     parameters: [("a".to_string(), 2.0)].into(),
                     value: 2.0,
                 },

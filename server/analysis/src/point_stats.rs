@@ -125,6 +125,7 @@ pub fn medians(result: &MeasurementResult) -> MeasurementResult {
             .into_iter()
             .filter(|s| s.n > 0)
             .map(|s| Observation {
+                run: None,
                 parameters: s.parameters,
                 value: s.median,
             })
@@ -143,6 +144,7 @@ mod tests {
                 .iter()
                 .flat_map(|(n, values)| {
                     values.iter().map(move |v| Observation {
+                        run: None,
                         parameters: [("n.VALUE".to_string(), *n)].into(),
                         value: *v,
                     })

@@ -79,7 +79,11 @@ pub fn results_from_events(
             };
             (element, r)
         });
-        entry.1.observations.push(Observation { parameters, value });
+        entry.1.observations.push(Observation {
+            run: None,
+            parameters,
+            value,
+        });
     };
     for e in events {
         match e {

@@ -28,6 +28,7 @@ pub fn complete_untaken_transitions(bb: &mut Blackboard) -> Vec<String> {
             .observations
             .iter()
             .map(|o| Observation {
+                run: o.run,
                 parameters: o.parameters.clone(),
                 value: 0.0,
             })
@@ -59,6 +60,7 @@ mod tests {
 
     fn observed(n: f64, value: f64) -> Observation {
         Observation {
+            run: None,
             parameters: [("n".to_string(), n)].into(),
             value,
         }

@@ -224,24 +224,39 @@ pub const FAR: f64 = 3.0;
 /// The score of one candidate against the shared noise level `sigma` (see the module
 /// documentation).
 pub fn score(c: &Candidate, sigma: f64) -> f64 {
-    let shared = rho_sum(&c.residuals, sigma) + c.penalty;
+    score_with_share(c, sigma, 1.0)
+}
+
+/// [`score`] with the data's terms weighed by `share` (the effective share of independent rows,
+/// see [`select_with_share`]).
+fn score_with_share(c: &Candidate, sigma: f64, share: f64) -> f64 {
+    let shared = share * rho_sum(&c.residuals, sigma) + c.penalty;
     let own = lts_scale(&c.residuals, c.params);
     if own <= FAR * sigma {
         return shared;
     }
-    let at_own =
-        rho_sum(&c.residuals, own) + c.residuals.len() as f64 * ((own / sigma) * (own / sigma)).ln() + c.penalty;
+    let at_own = share * (rho_sum(&c.residuals, own) + c.residuals.len() as f64 * ((own / sigma) * (own / sigma)).ln())
+        + c.penalty;
     shared.max(at_own)
 }
 
 /// Scores candidates (see the module documentation); ties go to the earlier candidate. `None`
 /// for no candidates.
 pub fn select(candidates: &[Candidate]) -> Option<Selection> {
+    select_with_share(candidates, 1.0)
+}
+
+/// [`select`] where the rows are not all independent: `share` is the effective number of rows
+/// over their number (runs over points when the points of one run share its context, see
+/// `evidence::points`). The data's terms of the scores shrink by it, so that 400 points from 16
+/// runs buy no more complexity than about 16 points would: counted as 400, the per-run
+/// offsets that no input explains make every extra term look worth its penalty.
+pub fn select_with_share(candidates: &[Candidate], share: f64) -> Option<Selection> {
     if candidates.is_empty() {
         return None;
     }
     let sigma = shared_sigma(candidates);
-    let scores: Vec<f64> = candidates.iter().map(|c| score(c, sigma)).collect();
+    let scores: Vec<f64> = candidates.iter().map(|c| score_with_share(c, sigma, share)).collect();
     let mut best = 0;
     for (i, s) in scores.iter().enumerate() {
         if *s < scores[best] {

@@ -7,6 +7,9 @@
 //! CRLF line ends are accepted. Numbers are Rust `f64` syntax (`120.0`, `1e-05`, `3.5e+08`);
 //! non-finite values (`nan`, `inf`) are rejected. Quoting is not supported (no name or number
 //! needs it). Errors carry the 1-based line number.
+//!
+//! An input column named `run` is no input: it holds the run each row was measured in
+//! (non-negative integers; [`Dataset::runs`]), e.g. the launch point of a Java measurement.
 
 use crate::dataset::Dataset;
 use thiserror::Error;
@@ -61,7 +64,9 @@ pub fn parse_csv(text: &str) -> Result<Dataset, CsvError> {
     let k = names.len() - 1;
     let mut columns = vec![Vec::new(); k];
     let mut y = Vec::new();
+    let mut row_lines = Vec::new();
     for (line, text) in lines {
+        row_lines.push(line);
         let fields: Vec<&str> = text.split(',').collect();
         if fields.len() != names.len() {
             return Err(err(
@@ -91,8 +96,27 @@ pub fn parse_csv(text: &str) -> Result<Dataset, CsvError> {
         return Err(CsvError::NoRows);
     }
     let target = names[k].clone();
-    let mut data = Dataset::new(names[..k].to_vec(), columns, y).map_err(|e| err(header_line, e.to_string()))?;
+    let mut inputs = names[..k].to_vec();
+    let runs = match inputs.iter().position(|n| n == "run") {
+        Some(i) => {
+            inputs.remove(i);
+            let labels = columns.remove(i);
+            if let Some(row) = labels.iter().position(|v| *v < 0.0 || v.fract() != 0.0) {
+                return Err(err(
+                    row_lines[row],
+                    format!(
+                        "column `run`: `{}` is not a run number (a non-negative integer)",
+                        labels[row]
+                    ),
+                ));
+            }
+            labels.into_iter().map(|v| v as u64).collect()
+        }
+        None => Vec::new(),
+    };
+    let mut data = Dataset::new(inputs, columns, y).map_err(|e| err(header_line, e.to_string()))?;
     data.target_name = target;
+    data.runs = runs;
     Ok(data)
 }
 
@@ -107,6 +131,20 @@ mod tests {
         assert_eq!(d.columns, vec![vec![120.0, 2.0], vec![1e-5, 0.0]]);
         assert_eq!(d.y, vec![3.5e8, 1.0]);
         assert_eq!(d.target_name, "y");
+    }
+
+    #[test]
+    fn a_run_column_labels_the_rows() {
+        let d = parse_csv("x1,run,y\n1,4,2\n2,4,3\n").unwrap();
+        assert_eq!(
+            (d.names.clone(), d.columns.clone(), d.runs.clone()),
+            (vec!["x1".to_string()], vec![vec![1.0, 2.0]], vec![4, 4])
+        );
+        let e = parse_csv("x1,run,y\n1,4,2\n2,0.5,3\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 3: column `run`: `0.5` is not a run number (a non-negative integer)"
+        );
     }
 
     #[test]

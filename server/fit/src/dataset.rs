@@ -13,6 +13,11 @@ pub struct Dataset {
     pub y: Vec<f64>,
     /// Name of the target column (`y` in the benchmark contract).
     pub target_name: String,
+    /// The run each row was measured in (for Java: its launch point), or empty when every row
+    /// is a run of its own. Rows of one run share its context (a JVM's JIT and heap state, a
+    /// workload's mix), so a run's points are held out together ([`crate::evidence::holdout`])
+    /// and count as one piece of evidence for a law's complexity.
+    pub runs: Vec<u64>,
 }
 
 /// A dataset that cannot be built.
@@ -72,7 +77,21 @@ impl Dataset {
             columns,
             y,
             target_name: "y".to_string(),
+            runs: Vec::new(),
         })
+    }
+
+    /// The same rows with the run of each ([`Dataset::runs`]).
+    pub fn with_runs(mut self, runs: Vec<u64>) -> Result<Dataset, DatasetError> {
+        if runs.len() != self.y.len() {
+            return Err(DatasetError::Length {
+                name: "runs".to_string(),
+                found: runs.len(),
+                expected: self.y.len(),
+            });
+        }
+        self.runs = runs;
+        Ok(self)
     }
 
     /// A dataset with columns named `x1..xk`.
@@ -111,6 +130,11 @@ impl Dataset {
                 .collect(),
             y: rows.iter().map(|r| self.y[*r]).collect(),
             target_name: self.target_name.clone(),
+            runs: if self.runs.is_empty() {
+                Vec::new()
+            } else {
+                rows.iter().map(|r| self.runs[*r]).collect()
+            },
         }
     }
 

@@ -300,7 +300,15 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
                 evidence::p_text(p)
             ));
         }
-        return Ok(constant_answer(data, &work, &scales, ev, options, seed));
+        return Ok(constant_answer(
+            data,
+            &work,
+            &scales,
+            &points.blocks(),
+            ev,
+            options,
+            seed,
+        ));
     }
     let y = &work.y;
     let basis = regression::basis(&work.columns);
@@ -347,25 +355,33 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     // selection's noise level by interpolating a handful of points).
     let over_complex = candidates
         .iter()
-        .filter(|c| !evidence::admissible(c, work.len()))
+        .filter(|c| !evidence::admissible(c, work.len(), ev.runs))
         .count();
 
-    candidates.retain(|c| evidence::admissible(c, work.len()));
+    candidates.retain(|c| evidence::admissible(c, work.len(), ev.runs));
     if over_complex > 0 && ev.max_params + 1 < work.len() {
+        let runs = if ev.runs < work.len() {
+            format!(" from {} runs", ev.runs)
+        } else {
+            String::new()
+        };
         ev.notes.push(format!(
-            "{} distinct points: at most {} coefficients (an exact law at most {})",
+            "{} distinct points{runs}: at most {} coefficients (an exact law at most {})",
             work.len(),
             ev.max_params,
             work.len() - 1
         ));
     }
-    let sel = criterion::select(&candidates).ok_or(FitError::NoModel)?;
+    let blocks = points.blocks();
+    let share = (ev.runs.min(work.len()) as f64 / work.len().max(1) as f64).max(f64::MIN_POSITIVE);
+    let sel = criterion::select_with_share(&candidates, share).ok_or(FitError::NoModel)?;
     let setting = evidence::HeldOutSetting {
         scales: &scales,
         sigma: sel.sigma,
         seed,
         dependency: ev.dependency(),
         point_noise: ev.point_noise(),
+        blocks: &blocks,
     };
     let choice = evidence::choose(&work, &candidates, &sel.scores, &setting);
     let fitness: Vec<f64> = candidates
@@ -459,6 +475,7 @@ fn constant_answer(
     data: &Dataset,
     work: &Dataset,
     scales: &[f64],
+    blocks: &[usize],
     mut ev: Evidence,
     options: &FitOptions,
     seed: u64,
@@ -480,6 +497,7 @@ fn constant_answer(
         seed,
         dependency: ev.dependency(),
         point_noise: ev.point_noise(),
+        blocks,
     };
     let choice = evidence::choose(work, std::slice::from_ref(&c), &[0.0], &setting);
     evidence::judge(

@@ -393,3 +393,88 @@ fn a_law_or_counts_are_published_in_their_own_form() {
         f.stoex
     );
 }
+
+/// Uploads as a Java launch point measures them: `runs` launch points, each of one size (spread
+/// log-uniformly over 1000..400000 bytes) and `files` files whose sizes differ by under 1 % (the
+/// compressed sizes of files of one size), all in one JVM whose context (JIT, heap, the
+/// workload's mix) makes the run as a whole `context` (lognormal) slower or faster, each file
+/// `sigma` on top. The first `replicated` runs are measured again in a fresh JVM (the same sizes,
+/// a fresh context). Returns the data with its runs, and the sizes of every run.
+fn launch_points(
+    seed: u64,
+    runs: usize,
+    files: usize,
+    replicated: usize,
+    context: f64,
+    sigma: f64,
+    law: &dyn Fn(f64) -> f64,
+) -> Dataset {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut x, mut y, mut run) = (Vec::new(), Vec::new(), Vec::new());
+    for r in 0..runs {
+        let size = (1000.0f64.ln() + rng.random::<f64>() * (400.0f64).ln()).exp().round();
+        let sizes: Vec<f64> = (0..files)
+            .map(|_| (size * (1.0 + 0.01 * rng.random::<f64>())).round())
+            .collect();
+        for _ in 0..(if r < replicated { 2 } else { 1 }) {
+            let jvm = (context * normal(&mut rng)).exp();
+            for s in &sizes {
+                x.push(*s);
+                y.push(law(*s) * jvm * (sigma * normal(&mut rng)).exp());
+                run.push(r as u64);
+            }
+        }
+    }
+    Dataset::unnamed(vec![x], y).unwrap().with_runs(run).unwrap()
+}
+
+#[test]
+fn the_points_of_one_run_are_one_piece_of_evidence() {
+    // 16 launch points of 30 files each: about 400 distinct sizes, but 16 runs. Each run's
+    // context shifts it by about 8 %, each file by 1 %. The answer is the law, its band holds
+    // fresh runs, and the complexity bound counts runs.
+    let law = |x: f64| 1e-6 * x + 0.004;
+    let (mut within, mut checked, mut lines, mut blind_hinges) = (0, 0, 0, 0);
+    for seed in 0..6 {
+        let d = launch_points(500 + seed, 16, 30, 4, 0.08, 0.01, &law);
+        let f = fit(&d, &quick()).unwrap();
+        let ev = &f.evidence;
+        assert_eq!((ev.points > 300, ev.runs, ev.max_params), (true, 16, 8), "seed {seed}");
+        assert!(f.expr.conditionals() <= 2, "seed {seed}: {}", f.infix);
+        assert!(relative_error(&f, &law, (0.0, 0.0)) < 0.1, "seed {seed}: {}", f.infix);
+        if beagle_fit::evidence::form_rank(&f.expr) == 0 && f.expr.conditionals() == 0 && ev.params <= 2 {
+            lines += 1;
+        }
+        // Fresh runs: each a size and a context of its own, the median error over its files.
+        if ev.is_final {
+            let band = ev.band.unwrap();
+            let fresh = launch_points(900 + seed, 20, 5, 0, 0.08, 0.01, &law);
+            let p = beagle_fit::eval(&f.expr, &fresh.columns, fresh.len());
+            for r in 0..20 {
+                let rows: Vec<usize> = (0..fresh.len()).filter(|i| fresh.runs[*i] == r).collect();
+                let errors: Vec<f64> = rows.iter().map(|i| (p[*i] - fresh.y[*i]) / fresh.y[*i]).collect();
+                checked += 1;
+                within += usize::from(beagle_fit::stats::median(&errors).abs() <= band);
+            }
+        }
+        // The same rows without their runs: 400 "independent" points make the runs' offsets
+        // look like a law's wiggles (why the runs are counted).
+        let mut blind = d.clone();
+        blind.runs.clear();
+        let options = FitOptions {
+            gp: None,
+            ..FitOptions::default()
+        };
+        blind_hinges += usize::from(fit(&blind, &options).unwrap().expr.conditionals() > 2);
+    }
+    assert!(lines >= 5, "{lines}/6 plain lines");
+    assert!(checked >= 60, "{checked} fresh runs checked: too few final answers");
+    assert!(
+        within as f64 >= 0.9 * checked as f64,
+        "{within} of {checked} fresh runs within the band"
+    );
+    assert!(
+        blind_hinges >= 4,
+        "without runs {blind_hinges}/6 answers with more than 2 hinges"
+    );
+}

@@ -352,8 +352,9 @@ fn evidence(e: &beagle_analysis::ProposalEvidence, out: &mut String) {
             format_number(v)
         }
     };
+    let runs = e.runs.map(|r| format!(" from {r} runs")).unwrap_or_default();
     let mut parts = vec![format!(
-        "{} distinct points ({}–{} repetitions)",
+        "{} distinct points{runs} ({}–{} repetitions)",
         e.points, e.repetitions.0, e.repetitions.1
     )];
     if let Some(h) = e.holdout_error {

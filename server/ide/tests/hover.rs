@@ -52,6 +52,7 @@ fn results() -> Vec<ElementResult> {
                 points: 15,
                 observations: 75,
                 repetitions: (5, 5),
+                runs: None,
                 max_constants: 7,
                 constants: 1,
                 relative: true,

@@ -17,6 +17,7 @@ fn observations(element: &str, points: &[(f64, &[f64])]) -> MeasurementResult {
             .iter()
             .flat_map(|(n, values)| {
                 values.iter().map(move |v| Observation {
+                    run: None,
                     parameters: [("files.NUMBER_OF_ELEMENTS".to_string(), *n)].into(),
                     value: *v,
                 })

@@ -171,9 +171,18 @@ fn measure_points(
 /// repetitions (taken as such, they would make every difference between JVMs look like a
 /// dependency on the inputs). Points measured in more than one JVM (the replicates, or element
 /// points that several launch points reach) carry the repetitions that measure the noise.
+/// Every observation carries its launch point as its run (numbered in the order of the launch
+/// points, whatever order they were measured in): the element points of one upload share its
+/// workload and JVMs, and the fit holds them out together.
 fn merge(done: &[Done]) -> Vec<(MeasurableElement, MeasurementResult)> {
+    let launch_point = |d: &Done| format!("{}\u{0}{:?}", d.launch, d.point);
+    let mut runs: BTreeMap<String, u64> = done.iter().map(|d| (launch_point(d), 0)).collect();
+    for (label, run) in runs.values_mut().enumerate() {
+        *run = label as u64;
+    }
     let mut by_id: BTreeMap<String, (MeasurableElement, MeasurementResult)> = BTreeMap::new();
     for d in done {
+        let run = Some(runs[&launch_point(d)]);
         for (e, r) in &d.results {
             let entry = by_id.entry(e.id.clone()).or_insert_with(|| {
                 (
@@ -184,12 +193,15 @@ fn merge(done: &[Done]) -> Vec<(MeasurableElement, MeasurementResult)> {
                     },
                 )
             });
-            match e.kind {
-                beagle_analysis::ElementKind::ResourceDemand { .. } => {
-                    entry.1.observations.extend(beagle_analysis::medians(r).observations);
-                }
-                _ => entry.1.observations.extend(r.observations.iter().cloned()),
-            }
+            let observations = match e.kind {
+                beagle_analysis::ElementKind::ResourceDemand { .. } => beagle_analysis::medians(r).observations,
+                _ => r.observations.clone(),
+            };
+            entry.1.observations.extend(
+                observations
+                    .into_iter()
+                    .map(|o| beagle_analysis::Observation { run, ..o }),
+            );
         }
     }
     by_id.into_values().collect()
@@ -493,6 +505,7 @@ mod tests {
             values
                 .iter()
                 .map(|v| Observation {
+                    run: None,
                     parameters: [("data.BYTESIZE".to_string(), size)].into(),
                     value: *v,
                 })
@@ -544,6 +557,14 @@ mod tests {
         let timings: Vec<f64> = by_id["hash/cpu"].observations.iter().map(|o| o.value).collect();
         assert_eq!(timings, vec![2.0, 4.5, 7.0]);
         assert_eq!(by_id["files"].observations.len(), 9);
+        // Each observation names its launch point as its run, in the launch points' order
+        // whatever the order they were measured in: the replicate shares its point's run.
+        let runs: Vec<Option<u64>> = by_id["hash/cpu"].observations.iter().map(|o| o.run).collect();
+        assert_eq!(runs, vec![Some(0), Some(0), Some(1)]);
+        let reordered = merge(&[run(2000.0, &[7.0]), run(1000.0, &[5.0, 1.0, 2.0])]);
+        let hash = &reordered.iter().find(|(e, _)| e.id == "hash/cpu").unwrap().1;
+        let runs: Vec<(f64, Option<u64>)> = hash.observations.iter().map(|o| (o.value, o.run)).collect();
+        assert_eq!(runs, vec![(7.0, Some(1)), (2.0, Some(0))]);
     }
 
     #[test]

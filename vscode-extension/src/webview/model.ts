@@ -189,7 +189,7 @@ export function evidenceRows(r: FittedResult): [string, string][] {
   const e = r.evidence;
   if (!e) return [];
   const rows: [string, string][] = [
-    ['Points', `${e.points} distinct (${e.repetitions[0]}–${e.repetitions[1]} repetitions, ${e.observations} observations)`],
+    ['Points', `${e.points} distinct${e.runs !== undefined ? ` from ${e.runs} runs` : ''} (${e.repetitions[0]}–${e.repetitions[1]} repetitions, ${e.observations} observations)`],
     ['Constants', `${e.constants} used, at most ${e.max_constants} supported`],
   ];
   if (e.holdout_error !== undefined) {

@@ -22,6 +22,7 @@ fn result(element: &str, values: &[f64]) -> MeasurementResult {
             .iter()
             .enumerate()
             .map(|(i, v)| Observation {
+                run: None,
                 parameters: [("n.VALUE".to_string(), i as f64)].into(),
                 value: *v,
             })

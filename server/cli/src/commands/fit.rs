@@ -140,9 +140,14 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
 pub fn evidence_lines(e: &beagle_fit::Evidence) -> Vec<String> {
     use beagle_fit::format_number;
     let mut out = vec![format!(
-        "evidence: {} observations at {} distinct points ({} to {} repetitions), at most {} coefficients supported, {} used{}",
+        "evidence: {} observations at {} distinct points{} ({} to {} repetitions), at most {} coefficients supported, {} used{}",
         e.rows,
         e.points,
+        if e.runs < e.points {
+            format!(" from {} runs", e.runs)
+        } else {
+            String::new()
+        },
         e.repetitions.0,
         e.repetitions.1,
         e.max_params,

@@ -71,6 +71,7 @@ pub fn drop_equivalent(data: &Dataset) -> (Dataset, Vec<usize>, Vec<Equivalence>
         columns: keep.iter().map(|i| data.columns[*i].clone()).collect(),
         y: data.y.clone(),
         target_name: data.target_name.clone(),
+        runs: data.runs.clone(),
     };
     (reduced, keep, dropped)
 }

@@ -1,7 +1,11 @@
 //! Held-out points: how well a form predicts a parameter point it was not fitted on.
 //!
-//! The points are split into folds (one point per fold up to [`LEAVE_ONE_OUT_UP_TO`] points,
-//! else [`K_FOLDS`] folds of points assigned by a seeded shuffle). For each fold, the form's
+//! The points are split into folds by block (a point is a block of its own unless the rows carry
+//! their runs, see [`super::points`]): one block per fold up to [`LEAVE_ONE_OUT_UP_TO`] blocks,
+//! else [`K_FOLDS`] folds of blocks assigned by a seeded shuffle. Holding out a whole run is
+//! what a fresh measurement is: points measured in one JVM right after one another share its
+//! state, and a neighbour from the same run in the training set would make the held-out
+//! prediction look better than a fresh run's. For each fold, the form's
 //! coefficients are fitted again on the other points ([`refit`]: Levenberg-Marquardt from the
 //! full-data values, with bisquare weights that keep gross outliers out) and the fold's points
 //! are predicted. The form is refitted as it is: no linear scaling, so a law without an
@@ -17,9 +21,9 @@ use crate::gp::program::{children, evaluate, from_expr, jacobian, Node, Op, Scra
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Points up to which every point is its own fold.
+/// Blocks (points) up to which every block is its own fold.
 pub const LEAVE_ONE_OUT_UP_TO: usize = 20;
-/// Folds beyond [`LEAVE_ONE_OUT_UP_TO`] points.
+/// Folds beyond [`LEAVE_ONE_OUT_UP_TO`] blocks.
 pub const K_FOLDS: usize = 10;
 /// Levenberg-Marquardt iterations of each refit (it starts at the full-data constants).
 const REFIT_ITERATIONS: usize = 20;
@@ -31,26 +35,33 @@ pub struct Folds {
     pub count: usize,
 }
 
-/// The folds of `points` points (see the module documentation).
+/// The folds of `points` points, each a block of its own (see the module documentation).
 pub fn folds(points: usize, seed: u64) -> Folds {
-    if points <= LEAVE_ONE_OUT_UP_TO {
+    folds_of_blocks(&(0..points).collect::<Vec<_>>(), seed)
+}
+
+/// The folds of points in `blocks` (the block of each point, numbered from 0; see the module
+/// documentation).
+pub fn folds_of_blocks(blocks: &[usize], seed: u64) -> Folds {
+    let count = blocks.iter().max().map_or(0, |b| b + 1);
+    if count <= LEAVE_ONE_OUT_UP_TO {
         return Folds {
-            of_point: (0..points).collect(),
-            count: points,
+            of_point: blocks.to_vec(),
+            count,
         };
     }
-    let mut order: Vec<usize> = (0..points).collect();
+    let mut order: Vec<usize> = (0..count).collect();
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_f01d);
-    for i in (1..points).rev() {
+    for i in (1..count).rev() {
         let j = rng.random_range(0..=i);
         order.swap(i, j);
     }
-    let mut of_point = vec![0; points];
-    for (rank, p) in order.into_iter().enumerate() {
-        of_point[p] = rank % K_FOLDS;
+    let mut fold_of_block = vec![0; count];
+    for (rank, b) in order.into_iter().enumerate() {
+        fold_of_block[b] = rank % K_FOLDS;
     }
     Folds {
-        of_point,
+        of_point: blocks.iter().map(|b| fold_of_block[*b]).collect(),
         count: K_FOLDS,
     }
 }
@@ -231,6 +242,22 @@ mod tests {
             assert!((4..=5).contains(&size), "fold {k}: {size}");
         }
         assert_eq!(folds(45, 7), f);
+    }
+
+    #[test]
+    fn a_block_is_held_out_whole() {
+        // 30 blocks of 1 to 3 points: 10 folds, and the points of a block always share theirs.
+        let blocks: Vec<usize> = (0..30).flat_map(|b| std::iter::repeat_n(b, 1 + b % 3)).collect();
+        let f = folds_of_blocks(&blocks, 3);
+        assert_eq!(f.count, K_FOLDS);
+        for (p, q) in (0..blocks.len()).flat_map(|p| (0..blocks.len()).map(move |q| (p, q))) {
+            if blocks[p] == blocks[q] {
+                assert_eq!(f.of_point[p], f.of_point[q]);
+            }
+        }
+        // Up to LEAVE_ONE_OUT_UP_TO blocks, each block is a fold.
+        let few = folds_of_blocks(&[0, 0, 1, 2, 2, 2], 3);
+        assert_eq!((few.count, few.of_point.clone()), (3, vec![0, 0, 1, 2, 2, 2]));
     }
 
     #[test]

@@ -13,6 +13,8 @@
 //!    variable; `benchmarks/trust` measures it).
 //! 4. **Complexity bounded by evidence**: at most [`max_params`] fitted constants from `d`
 //!    points (`d/2`, at least 1); an exact law (every point reproduced) may have up to `d - 1`.
+//!    Where the rows carry their runs, `d` counts the runs' blocks of points ([`points`]), and
+//!    the held-out folds leave whole blocks out.
 //! 5. **Held-out choice** ([`holdout`]): every admissible candidate is refitted without each
 //!    point (or fold of points) and predicts it (loss: Huber's, of the scaled residual at the
 //!    selection's noise level: quadratic near the noise, linear beyond, so that a wrong
@@ -93,6 +95,10 @@ pub struct Evidence {
     /// Rows (observations) and distinct parameter points.
     pub rows: usize,
     pub points: usize,
+    /// Blocks of points measured in one run each (for Java: launch points; see [`points`]):
+    /// what the complexity bound and the held-out folds count. Equal to `points` when the rows
+    /// carry no runs.
+    pub runs: usize,
     /// `(fewest, median)` repetitions per point.
     pub repetitions: (usize, usize),
     /// Most constants the evidence supports for a law that is not exact ([`max_params`]).
@@ -180,11 +186,13 @@ pub(crate) fn gather(
         notes.push(format!("{} {how} {}: the law uses {}", e.dropped, e.kept, e.kept));
     }
     let d = points.len();
+    let runs = points.block_count();
     Evidence {
         rows: data.len(),
         points: d,
+        runs,
         repetitions: points.repetitions(),
-        max_params: max_params(d),
+        max_params: max_params(runs.min(d)),
         dependency_p,
         equivalent,
         relative,
@@ -218,15 +226,15 @@ struct HeldOut {
 use crate::rms;
 use crate::stats::{mean, stddev};
 
-/// Whether a candidate has no more fitted constants than `points` distinct points support
-/// ([`max_params`]; an exact law up to `points - 1`).
-pub fn admissible(c: &Candidate, points: usize) -> bool {
+/// Whether a candidate has no more fitted constants than `points` distinct points in `runs`
+/// runs support ([`max_params`] of the runs; an exact law up to `points - 1`).
+pub fn admissible(c: &Candidate, points: usize, runs: usize) -> bool {
     if is_exact(c) {
         c.params < points || c.params <= 1
     } else {
         // A condition inside a condition (`x > a ? x : (x > b ? 1.02·x : 0.74·x)`) is what a
         // search finds in noise, and no one reads it: a law that is not exact has none.
-        c.params <= max_params(points) && !c.expr.nested_conditionals()
+        c.params <= max_params(runs.min(points)) && !c.expr.nested_conditionals()
     }
 }
 
@@ -246,13 +254,16 @@ pub(crate) struct HeldOutSetting<'a> {
     pub dependency: Dependency,
     /// The noise of a point's median, when repetitions measure it.
     pub point_noise: Option<f64>,
+    /// The block (run) of each point ([`Points::blocks`]).
+    pub blocks: &'a [usize],
 }
 
 /// What [`choose`] decided.
 #[derive(Clone, Debug)]
 pub(crate) struct Choice {
     pub index: usize,
-    /// Held-out scaled residuals of the chosen candidate and of the best constant (per point).
+    /// Held-out scaled residuals of the chosen candidate and of the best constant (per block:
+    /// per point when the rows carry no runs).
     pub residuals: Vec<f64>,
     pub constant_residuals: Vec<f64>,
     pub losses: Vec<f64>,
@@ -356,9 +367,11 @@ pub(crate) fn choose(
         seed,
         dependency,
         point_noise,
+        blocks,
     } = *setting;
-    let d = work.len();
-    let admissible = |c: &Candidate| admissible(c, d);
+    // Blocks, not points, are the evidence the rules below count (see [`points`]).
+    let d = blocks.iter().max().map_or(0, |b| b + 1);
+    let admissible = |c: &Candidate| admissible(c, work.len(), d);
     let mut pool: Vec<usize> = (0..candidates.len()).filter(|i| admissible(&candidates[*i])).collect();
     pool.sort_by(|a, b| scores[*a].total_cmp(&scores[*b]).then(a.cmp(b)));
     let constant = pool
@@ -377,24 +390,42 @@ pub(crate) fn choose(
         }
     }
     let pool = kept;
-    let folds = holdout::folds(d, seed);
+    let folds = holdout::folds_of_blocks(blocks, seed);
     // Points whose held-out prediction interpolates (inside the other points' range of every
     // input). A point at the end of an input's range is predicted by extrapolation, which a
     // design with one far point (sizes 16, 20, 651, 1427, 563395) turns into a lottery; with few
     // points the comparison uses the interpolated ones when there are at least two. (With many,
     // the ends are where an offset or a curvature shows: they stay.)
-    let interior: Vec<bool> = (0..d)
+    let n = work.len();
+    let interior: Vec<bool> = (0..n)
         .map(|r| {
             work.columns.iter().all(|c| {
-                let others = (0..d).filter(|o| folds.of_point[*o] != folds.of_point[r]).map(|o| c[o]);
+                let others = (0..n).filter(|o| folds.of_point[*o] != folds.of_point[r]).map(|o| c[o]);
                 let (lo, hi) = others.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
                 c[r] >= lo && c[r] <= hi
             })
         })
         .collect();
     let few = point_noise.is_some() && d <= holdout::LEAVE_ONE_OUT_UP_TO && dependency != Dependency::Untested;
-    let compared: Vec<bool> = if few && interior.iter().filter(|i| **i).count() >= 2 {
-        interior
+    // From here on the unit is the block (the run; a point when the rows carry no runs): a
+    // block's held-out residual is the mean of its points', and every comparison, test and the
+    // band count blocks. The 40 files of one upload share the run's context: counted as 40
+    // independent residuals they would make any difference between forms "significant".
+    let to_blocks = |r: &[f64]| -> Vec<f64> {
+        let mut sum = vec![0.0; d];
+        let mut count = vec![0usize; d];
+        for (v, b) in r.iter().zip(blocks) {
+            sum[*b] += v;
+            count[*b] += 1;
+        }
+        sum.iter().zip(&count).map(|(s, c)| s / (*c).max(1) as f64).collect()
+    };
+    let mut interior_blocks = vec![true; d];
+    for (inside, b) in interior.iter().zip(blocks) {
+        interior_blocks[*b] &= *inside;
+    }
+    let compared: Vec<bool> = if few && interior_blocks.iter().filter(|i| **i).count() >= 2 {
+        interior_blocks
     } else {
         vec![true; d]
     };
@@ -403,7 +434,7 @@ pub(crate) fn choose(
         .iter()
         .filter_map(|i| {
             let p = holdout::held_out(&candidates[*i].expr, work, scales, sigma, &folds)?;
-            Some((*i, holdout::residuals(work, &p, scales)))
+            Some((*i, to_blocks(&holdout::residuals(work, &p, scales))))
         })
         .collect();
     // The loss scale: the selection's noise level, but never below the robust scale of the best
@@ -591,6 +622,14 @@ pub(crate) fn judge(ev: &mut Evidence, choice: Option<&Choice>, k: usize, consta
             if ev.points == 1 { "" } else { "s" }
         ));
         wants.push(Want::Points);
+    } else if k > 0 && ev.runs < MIN_POINTS {
+        reasons.push(format!(
+            "{} distinct parameter points from {} run{}: at least {MIN_POINTS} runs are needed to tell a law",
+            ev.points,
+            ev.runs,
+            if ev.runs == 1 { "" } else { "s" }
+        ));
+        wants.push(Want::Points);
     } else if k == 0 && ev.rows < MIN_POINTS {
         reasons.push(format!(
             "only {} observation{}",
@@ -730,6 +769,7 @@ pub fn branch_evidence(data: &Dataset, fit: &crate::branch::BranchFit, trials: O
     let mut ev = Evidence {
         rows: data.len(),
         points: points.len(),
+        runs: points.block_count(),
         repetitions: points.repetitions(),
         max_params: max_params(points.len()),
         ..Evidence::default()
@@ -820,6 +860,7 @@ mod tests {
         Evidence {
             rows: 3 * points,
             points,
+            runs: points,
             repetitions: (3, 3),
             relative: true,
             noise: Some(noise),
@@ -864,6 +905,7 @@ mod tests {
         let unmeasured = || Evidence {
             rows: 30,
             points: 30,
+            runs: 30,
             repetitions: (1, 1),
             relative: true,
             ..Evidence::default()

@@ -8,6 +8,12 @@
 //!
 //! Points are kept in the order of their inputs (not of the rows), so the same measurements in
 //! any order give the same points, and the same answer.
+//!
+//! When the rows carry the run they were measured in ([`Dataset::runs`]; for Java, a launch
+//! point), the points of one run form a *block*: one upload of 40 files of one size gives a
+//! frame 40 distinct compressed sizes within 1 % of each other, measured in one JVM right after
+//! one another. They are one piece of evidence about the law, not 40: the held-out checks leave
+//! a whole block out, and the complexity bound counts blocks.
 
 use crate::criterion::ErrorScale;
 use crate::dataset::Dataset;
@@ -20,6 +26,9 @@ pub struct Point {
     /// The measured values, sorted.
     pub values: Vec<f64>,
     pub median: f64,
+    /// The first run (smallest label) that measured the point: the block it belongs to (`None`
+    /// when the rows carry no runs).
+    pub run: Option<u64>,
 }
 
 /// A dataset's rows grouped by identical inputs.
@@ -61,10 +70,14 @@ impl Points {
                     inputs: data.columns.iter().map(|c| key(c[r])).collect(),
                     values: Vec::new(),
                     median: 0.0,
+                    run: None,
                 });
             }
             if let Some(p) = points.last_mut() {
                 p.values.push(data.y[r]);
+                if let Some(run) = data.runs.get(r) {
+                    p.run = Some(p.run.map_or(*run, |q| q.min(*run)));
+                }
             }
             last = Some(r);
         }
@@ -83,6 +96,26 @@ impl Points {
 
     pub fn is_empty(&self) -> bool {
         self.points.is_empty()
+    }
+
+    /// The block of each point, numbered from 0 in the order of the runs' labels (see the module
+    /// documentation); without runs every point is a block of its own.
+    pub fn blocks(&self) -> Vec<usize> {
+        if self.points.iter().any(|p| p.run.is_none()) {
+            return (0..self.points.len()).collect();
+        }
+        let mut labels: Vec<u64> = self.points.iter().filter_map(|p| p.run).collect();
+        labels.sort_unstable();
+        labels.dedup();
+        self.points
+            .iter()
+            .map(|p| p.run.and_then(|r| labels.binary_search(&r).ok()).unwrap_or(0))
+            .collect()
+    }
+
+    /// How many blocks the points form ([`Points::blocks`]).
+    pub fn block_count(&self) -> usize {
+        self.blocks().iter().max().map_or(0, |b| b + 1)
     }
 
     /// Whether some point was measured more than once.
@@ -117,6 +150,7 @@ impl Points {
             columns,
             y: self.points.iter().map(|p| p.median).collect(),
             target_name: data.target_name.clone(),
+            runs: Vec::new(),
         }
     }
 
@@ -174,6 +208,28 @@ mod tests {
         assert_eq!(Points::group(&shuffled), p);
         let m = p.medians(&a);
         assert_eq!(m.y, vec![9.0, 2.0, 6.0]);
+    }
+
+    #[test]
+    fn points_of_one_run_form_a_block_whatever_the_row_order() {
+        // Run 7 measured x = 10.0 and 10.1 (one upload of similar files); run 3 measured 50 and,
+        // in a replicate, 10.0 again: the point belongs to its first run's block.
+        let d = Dataset::unnamed(vec![vec![10.0, 10.1, 50.0, 10.0]], vec![1.0, 1.1, 5.0, 1.0])
+            .unwrap()
+            .with_runs(vec![7, 7, 3, 3])
+            .unwrap();
+        let p = Points::group(&d);
+        assert_eq!(p.len(), 3);
+        assert_eq!(p.blocks(), vec![0, 1, 0], "10.0 (runs 3, 7), 10.1 (run 7), 50 (run 3)");
+        assert_eq!(p.block_count(), 2);
+        assert_eq!(Points::group(&d.subset(&[3, 1, 0, 2])).blocks(), p.blocks());
+        let plain = Dataset::unnamed(vec![vec![10.0, 10.1, 50.0]], vec![1.0, 1.1, 5.0]).unwrap();
+        assert_eq!(
+            Points::group(&plain).blocks(),
+            vec![0, 1, 2],
+            "without runs, a block per point"
+        );
+        assert!(d.clone().with_runs(vec![1]).is_err());
     }
 
     #[test]
