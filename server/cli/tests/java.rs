@@ -226,10 +226,13 @@ fn the_fileshare_system_is_measured_and_its_laws_recovered() {
     simple_laws(&report);
 }
 
+/// Issue 15's fresh-point check on every final timing of the bundled example. It holds because
+/// a law's band is measured on whole launch points held out (runs, `server/fit/README.md`): the
+/// fresh workload (4 files of one size) is a run the law has not seen, as a held-out one is.
+/// Counted by element point, 40 files of one upload made the held-out checks see their
+/// neighbours, and frame, hash and small write came out final with bands that fresh uploads
+/// missed by 80 % to 30 times.
 #[test]
-#[ignore = "open in issue 15: the fresh workload (4 files of one size) times frames, hashes and \
-            small writes of 2-3 KB 3 to 30 times faster than the training points (up to 40 \
-            files) did at the same size: a context the held-out points cannot see"]
 fn every_final_timing_predicts_fresh_points_within_its_band() {
     let _alone = one_at_a_time();
     let dir = fileshare_copy();
@@ -355,9 +358,6 @@ fn the_main_job_keeps_simple_laws_while_another_process_keeps_a_core_busy() {
 }
 
 #[test]
-#[ignore = "open in issue 15: compress is linear on most runs, but now and then a 1/x term fits \
-            the 1000-byte point; hash mixes two populations (hashed right after compression or \
-            not) and comes out slightly concave"]
 fn compress_and_hash_are_linear_in_the_bytes_while_a_core_is_busy() {
     let _alone = one_at_a_time();
     let dir = fileshare_copy();
