@@ -682,15 +682,14 @@ pub(crate) fn judge(ev: &mut Evidence, choice: Option<&Choice>, k: usize, consta
             let df = if measured { ev.noise_df } else { c.residuals.len() };
             let p = lack_of_fit_p(scatter, c.residuals.len(), noise, df);
             if scatter > NOISE_FLOOR && p < LACK_OF_FIT_ALPHA {
+                let against = match (measured, noise > 0.0) {
+                    (true, true) => format!("the repetitions' spread {}", ev.error_text(noise)),
+                    (true, false) => "the repetitions, which agree exactly".to_string(),
+                    (false, _) => format!("the residual noise {}", ev.error_text(noise)),
+                };
                 reasons.push(format!(
-                    "held-out points scatter {} about it, significantly more than the {} {} ({})",
+                    "held-out points scatter {} about it, significantly more than {against} ({})",
                     ev.error_text(scatter),
-                    if measured {
-                        "repetitions' spread"
-                    } else {
-                        "residual noise"
-                    },
-                    ev.error_text(noise),
                     p_text(p)
                 ));
                 // Where the law misses, points tell its form; an unmeasured noise (no
@@ -893,6 +892,22 @@ mod tests {
             ev.reasons
         );
         assert!(ev.wants.contains(&Want::Points));
+    }
+
+    #[test]
+    fn exactly_agreeing_repetitions_are_named_as_such() {
+        // Passed sizes repeat exactly between JVMs (the same files): no "spread 0" in the reason.
+        let mut ev = measured_noise(20, 0.0);
+        ev.relative = false;
+        let residuals: Vec<f64> = (0..20).map(|i| if i % 2 == 0 { 0.05 } else { -0.05 }).collect();
+        judge(&mut ev, Some(&choice(residuals, vec![0.5; 20])), 1, false, false, 0.05);
+        assert!(
+            ev.reasons
+                .iter()
+                .any(|r| r.ends_with("significantly more than the repetitions, which agree exactly (p < 0.001)")),
+            "{:?}",
+            ev.reasons
+        );
     }
 
     #[test]
