@@ -43,7 +43,7 @@ fn pending(results: &BTreeMap<String, MeasurementResult>, data: Option<&serde_js
     let s = seen(data);
     results
         .values()
-        .find(|r| !r.observations.is_empty() && s.get(&r.element) != Some(&r.observations.len()))
+        .find(|r| !r.observations.is_empty() && s.get(&r.element) != Some(&r.samples()))
         .map(|r| r.element.clone())
 }
 
@@ -96,7 +96,7 @@ fn proposal(analyser: &str, result: &MeasurementResult, expr: &Expr, names: &[St
         infix: beagle_fit::infix(expr),
         r2,
         relative_error,
-        samples: y.len(),
+        samples: result.samples(),
         parameter_ranges: ranges(result),
         size: expr.size(),
         depth: expr.depth(),
@@ -128,7 +128,7 @@ impl MeasurementResultAnalyser for ConstantAnalyser {
         let median = round_significant(stats::median(&y), 6);
         let p = proposal(self.id(), &result, &Expr::Const(median), &[]);
         view.add_proposal(p);
-        let data = mark(seen(view.private_data()), &id, y.len());
+        let data = mark(seen(view.private_data()), &id, result.samples());
         view.set_private_data(data);
         Some(id)
     }
@@ -178,6 +178,11 @@ impl MeasurementResultAnalyser for FitAnalyser {
                 let expr = if target == Target::Probability {
                     let mut branch = self.options.branch.clone();
                     branch.tree.constants = constants.clone();
+                    // Observations aggregated at the source are shares of their executions'
+                    // decisions: binomial trials, not coin tosses.
+                    if result.observations.iter().any(|o| o.executions > 1) {
+                        branch.trials = Some(result.observations.iter().map(|o| o.executions as f64).collect());
+                    }
                     fit_branch(&data, &branch).map(|b| {
                         let evidence = beagle_fit::evidence::branch_evidence(&data, &b, branch.trials.as_deref());
                         let guard = (b.kind == BranchKind::Guard).then_some(b.guard_stoex).flatten();
@@ -215,7 +220,7 @@ impl MeasurementResultAnalyser for FitAnalyser {
             }
             Err(e) => view.diagnostic(format!("{id}: no fit: {e}")),
         }
-        let data = mark(seen(view.private_data()), &id, result.observations.len());
+        let data = mark(seen(view.private_data()), &id, result.samples());
         view.set_private_data(data);
         Some(id)
     }
@@ -231,10 +236,11 @@ impl AveragingAnalyser {
     fn pending(&self, view: &ProposedExpressionAnalyserView) -> Option<(String, Vec<ProposedExpression>)> {
         let s = seen(view.private_data());
         view.proposals().iter().find_map(|(id, ps)| {
-            let samples = view.results().get(id)?.observations.len();
+            let result = view.results().get(id)?;
+            let (samples, kept) = (result.samples(), result.observations.len());
             let own: Vec<ProposedExpression> = ps
                 .iter()
-                .filter(|p| p.analyser != self.id() && p.samples == samples && p.predictions.len() == samples)
+                .filter(|p| p.analyser != self.id() && p.samples == samples && p.predictions.len() == kept)
                 .cloned()
                 .collect();
             (own.len() >= 2 && s.get(id) != Some(&own.len())).then(|| (id.clone(), own))
@@ -300,7 +306,7 @@ fn average(
         infix: join(|p| &p.infix, "/"),
         r2,
         relative_error,
-        samples: y.len(),
+        samples: result.samples(),
         parameter_ranges: ps[0].parameter_ranges.clone(),
         size: ps.iter().map(|p| p.size).sum::<usize>() + ps.len() + 1,
         depth: ps.iter().map(|p| p.depth).max().unwrap_or(0) + 2,
@@ -331,8 +337,10 @@ mod tests {
                     run: None,
                     parameters: Default::default(),
                     value,
+                    executions: 1,
                 })
                 .collect(),
+            overflow: Vec::new(),
         };
         let mut bb = Blackboard::new([element]);
         assert!(MeasurementToolView::new(&mut bb, "test").add_result(result.clone()));

@@ -107,13 +107,31 @@ pub struct Observation {
     /// out together and counts them as one piece of evidence (`beagle_fit::Dataset::runs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub run: Option<u64>,
+    /// How many executions the observation stands for: a measurement tool that aggregates at the
+    /// source (an action run 2,000 times in one service execution) reports their mean as `value`
+    /// (a branch transition: the share of executions that took it). 1 when absent.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub executions: u64,
 }
 
-/// Everything measured for one element (observations accumulate over measurement rounds).
+fn one() -> u64 {
+    1
+}
+
+fn is_one(n: &u64) -> bool {
+    *n == 1
+}
+
+/// Everything measured for one element (observations accumulate over measurement rounds), at most
+/// [`crate::point_sample::KEPT_PER_POINT`] per parameter point and run: add them with
+/// [`MeasurementResult::absorb`] (see [`crate::point_sample`]).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct MeasurementResult {
     pub element: String,
     pub observations: Vec<Observation>,
+    /// Points with more observations than kept: the tally of all of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overflow: Vec<crate::point_sample::PointTally>,
 }
 
 impl MeasurementResult {
@@ -168,6 +186,7 @@ pub struct ProposedExpression {
     pub r2: f64,
     #[serde(with = "non_finite")]
     pub relative_error: f64,
+    /// Observations made (kept or not: [`MeasurementResult::samples`]).
     pub samples: usize,
     /// Inputs the data covered: name -> (min, max).
     pub parameter_ranges: BTreeMap<String, (f64, f64)>,
@@ -180,8 +199,9 @@ pub struct ProposedExpression {
     /// (StoEx), which a guarded transition takes as it is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guard: Option<String>,
-    /// The expression's values on the `samples` observations (lets proposed-expression analysers
-    /// combine proposals without re-parsing them).
+    /// The expression's values on the kept observations ([`MeasurementResult::observations`], at
+    /// most a bounded sample per point: lets proposed-expression analysers combine proposals
+    /// without re-parsing them, and keeps a checkpoint small however many executions there were).
     #[serde(with = "non_finite::vec")]
     pub predictions: Vec<f64>,
     /// What the measurements support (held-out error, intervals, whether final and why not):
@@ -654,8 +674,9 @@ impl Blackboard {
         self.to_measure.remove(&result.element);
         if let Some(element) = self.elements.get(&result.element) {
             let mut dropped = BTreeSet::new();
-            for o in &mut result.observations {
-                o.parameters.retain(|name, _| {
+            let tallied = result.overflow.iter_mut().map(|t| &mut t.parameters);
+            for parameters in result.observations.iter_mut().map(|o| &mut o.parameters).chain(tallied) {
+                parameters.retain(|name, _| {
                     let keep = element.accepts(name);
                     if !keep {
                         dropped.insert(name.clone());
@@ -673,14 +694,11 @@ impl Blackboard {
                 }
             }
         }
-        self.results
+        let into = self
+            .results
             .entry(result.element.clone())
-            .or_insert_with(|| MeasurementResult {
-                element: result.element.clone(),
-                observations: Vec::new(),
-            })
-            .observations
-            .extend(result.observations);
+            .or_insert_with(|| MeasurementResult::new(result.element.clone(), Vec::new()));
+        into.merge(result);
     }
 
     pub(crate) fn add_proposal(&mut self, proposal: ProposedExpression) {
@@ -711,7 +729,9 @@ mod tests {
                 run: None,
                 parameters: [("n.VALUE".to_string(), 3.0)].into(),
                 value: 101.5,
+                executions: 1,
             }],
+            overflow: Vec::new(),
         });
         bb.add_proposal(ProposedExpression {
             element: e.id.clone(),
@@ -755,10 +775,12 @@ mod tests {
             run: None,
             parameters,
             value: 3.0,
+            executions: 1,
         };
         let r = MeasurementResult {
             element: "_l".into(),
             observations: vec![o.clone(), o],
+            overflow: Vec::new(),
         };
         bb.add_result(r);
         let kept: Vec<&String> = bb.results()["_l"].observations[1].parameters.keys().collect();
@@ -823,13 +845,16 @@ mod tests {
                     run: None,
                     parameters: [("a".to_string(), 1.0), ("b".to_string(), 2.0)].into(),
                     value: 1.0,
+                    executions: 1,
                 },
                 Observation {
                     run: None,
                     parameters: [("a".to_string(), 2.0)].into(),
                     value: 2.0,
+                    executions: 1,
                 },
             ],
+            overflow: Vec::new(),
         };
         let d = r.dataset().unwrap();
         assert_eq!(d.names, vec!["a".to_string()]);

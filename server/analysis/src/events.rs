@@ -50,12 +50,40 @@ pub enum MeasurementEvent {
         start_ns: u64,
         stop_ns: u64,
     },
+    /// Aggregated at the source: `count` executions of an internal action in one service
+    /// execution (under one parameterisation), `total_ns` of time on one resource type in all.
+    /// What a probe in a hot loop reports instead of a [`MeasurementEvent::ResourceDemand`] per
+    /// iteration.
+    ResourceDemandTotal {
+        execution: String,
+        action: String,
+        resource: String,
+        count: u64,
+        total_ns: u64,
+    },
     /// Iterations of a loop in one execution of it.
     Loop {
         execution: String,
         /// The `LoopAction` id.
         loop_id: String,
         count: u64,
+    },
+    /// Aggregated at the source: a loop executed `executions` times in one service execution,
+    /// `iterations` in all.
+    LoopTotal {
+        execution: String,
+        loop_id: String,
+        executions: u64,
+        iterations: u64,
+    },
+    /// Aggregated at the source: how often each transition of a branch ran in one service
+    /// execution, and how often none did.
+    BranchTotal {
+        execution: String,
+        branch: String,
+        transitions: BTreeMap<String, u64>,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        not_taken: u64,
     },
     /// The transition a branch took in one execution of it (`None`: no transition ran).
     Branch {
@@ -77,11 +105,18 @@ impl MeasurementEvent {
         match self {
             MeasurementEvent::ServiceCall { execution, .. }
             | MeasurementEvent::ResourceDemand { execution, .. }
+            | MeasurementEvent::ResourceDemandTotal { execution, .. }
             | MeasurementEvent::Loop { execution, .. }
+            | MeasurementEvent::LoopTotal { execution, .. }
+            | MeasurementEvent::BranchTotal { execution, .. }
             | MeasurementEvent::Branch { execution, .. }
             | MeasurementEvent::ParameterChange { execution, .. } => execution,
         }
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[cfg(test)]

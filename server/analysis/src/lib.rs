@@ -18,6 +18,7 @@ pub mod judge;
 pub mod measurement;
 pub mod model;
 pub mod order;
+pub mod point_sample;
 pub mod point_stats;
 pub mod results;
 pub mod store;
@@ -39,11 +40,12 @@ pub use judge::{FinalJudge, FinishReason, StepKind};
 pub use measurement::{EventsTool, MeasurementTool, RecordedResults};
 pub use model::{scope_elements, ModelScope, Scope, ScopeError, Service};
 pub use order::{CodeSection, LaunchConfiguration, MeasurementOrder, MeasurementSection, ParameterRange, SectionKind};
+pub use point_sample::{PointTally, KEPT_PER_POINT};
 pub use point_stats::{medians, point_stats, remove_outliers, PointStats};
-pub use results::{elements_of, results_from_events, ResultOptions};
+pub use results::{elements_of, results_from_events, EventDigest, ResultOptions};
 pub use store::{
-    content_key, EventsSummary, FinishedRun, ResumableRun, RunDescription, RunId, RunRow, RunStatus, Store, StoreError,
-    StoredMeasurement,
+    content_key, file_key, EventsSummary, FinishedRun, ResumableRun, RunDescription, RunId, RunRow, RunStatus, Store,
+    StoreError, StoredMeasurement, SummaryBuilder,
 };
 pub use views::{FinalJudgeView, MeasurementResultAnalyserView, MeasurementToolView, ProposedExpressionAnalyserView};
 pub use write_back::{write_back, Applied, WriteBack, WriteBackError};

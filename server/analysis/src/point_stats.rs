@@ -119,18 +119,17 @@ pub fn point_stats(result: &MeasurementResult) -> Vec<PointStats> {
 /// weigh every point alike however often it was measured, and a point's noise shrinks to its
 /// median's (PerfJavaDoc fits and shows medians per point).
 pub fn medians(result: &MeasurementResult) -> MeasurementResult {
-    MeasurementResult {
-        element: result.element.clone(),
-        observations: point_stats(result)
-            .into_iter()
-            .filter(|s| s.n > 0)
-            .map(|s| Observation {
-                run: None,
-                parameters: s.parameters,
-                value: s.median,
-            })
-            .collect(),
-    }
+    let observations = point_stats(result)
+        .into_iter()
+        .filter(|s| s.n > 0)
+        .map(|s| Observation {
+            run: None,
+            parameters: s.parameters,
+            value: s.median,
+            executions: 1,
+        })
+        .collect();
+    MeasurementResult::new(result.element.clone(), observations)
 }
 
 #[cfg(test)]
@@ -147,9 +146,11 @@ mod tests {
                         run: None,
                         parameters: [("n.VALUE".to_string(), *n)].into(),
                         value: *v,
+                        executions: 1,
                     })
                 })
                 .collect(),
+            overflow: Vec::new(),
         }
     }
 

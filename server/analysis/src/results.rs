@@ -3,17 +3,22 @@
 //! characterised inputs of the service execution the event belongs to).
 //!
 //! - resource demand: `stop - start`, in [`ResultOptions::time_unit_ns`] units, keyed by the
-//!   resource type's id (`CPU` in the events becomes Palladio's id);
-//! - loop: the iteration count;
-//! - branch: one observation per execution and known transition, 1 if that transition ran
-//!   (so a fit of the observations is the transition's probability);
+//!   resource type's id (`CPU` in the events becomes Palladio's id). The demands of one action in
+//!   one execution (under one parameterisation) are one observation, their mean, standing for
+//!   their number ([`Observation::executions`]); an aggregate event (`resource_demand_total`)
+//!   gives that directly. Demands are what a simulation adds up, so the mean is what a law of
+//!   them predicts; and an action in a hot loop then costs one observation per service call;
+//! - loop: the iteration count (an aggregate `loop_total`: the mean per execution of the loop);
+//! - branch: one observation per execution and known transition, the share of the execution's
+//!   decisions that took it (1 or 0 for a branch decided once), standing for their number (so a
+//!   fit of the observations is the transition's probability);
 //! - a service call made by an external call: per callee parameter, the value passed, observed
 //!   under the caller execution's parameters (the call's parameter data flow).
 //!
 //! The parameterisation in force for an execution is what its `ServiceCall` named at entry, changed
 //! by its `ParameterChange` events (return values of external calls) from where they stand in the
 //! stream on. Events are processed in stream order, so a service call must come before the events
-//! of its execution.
+//! of its execution. [`EventDigest`] takes them one at a time, so a file streams through.
 
 use crate::blackboard::{ElementKind, MeasurableElement, MeasurementResult, Observation};
 use crate::events::{MeasurementEvent, Parameters};
@@ -25,31 +30,21 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 pub struct ResultOptions {
     /// Nanoseconds per unit of a resource demand (default 1e6: milliseconds).
     pub time_unit_ns: f64,
+    /// One observation per resource demand and branch event, as recorded. Off (the default),
+    /// the demands of one action in one service execution under one parameterisation become one
+    /// observation, their mean, standing for their number of executions (an action in a loop of
+    /// 2,000 iterations gives one observation per service call, not 2,000), and so do a branch's
+    /// decisions (per transition, the share that took it).
+    pub per_iteration: bool,
 }
 
 impl Default for ResultOptions {
     fn default() -> Self {
-        ResultOptions { time_unit_ns: 1e6 }
-    }
-}
-
-/// Every transition seen per branch (a branch's elements are its transitions).
-fn transitions(events: &[MeasurementEvent]) -> BTreeMap<&str, BTreeSet<&str>> {
-    let mut t: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
-    for e in events {
-        if let MeasurementEvent::Branch { branch, transition, .. } = e {
-            let set = t.entry(branch.as_str()).or_default();
-            if let Some(tr) = transition {
-                set.insert(tr.as_str());
-            }
+        ResultOptions {
+            time_unit_ns: 1e6,
+            per_iteration: false,
         }
     }
-    t
-}
-
-/// The parameters in force for an execution (none for an execution without a `ServiceCall`).
-fn of(in_force: &HashMap<&str, Parameters>, execution: &str) -> Parameters {
-    in_force.get(execution).cloned().unwrap_or_default()
 }
 
 /// The elements the events measure (to build a blackboard when there is no model at hand).
@@ -66,26 +61,110 @@ pub fn results_from_events(
     events: &[MeasurementEvent],
     options: &ResultOptions,
 ) -> Vec<(MeasurableElement, MeasurementResult)> {
-    // The parameterisation in force per execution, as the stream unfolds.
-    let mut in_force: HashMap<&str, Parameters> = HashMap::new();
-    let branches = transitions(events);
-    let mut out: BTreeMap<String, (MeasurableElement, MeasurementResult)> = BTreeMap::new();
-    let mut add = |kind: ElementKind, parameters: Parameters, value: f64| {
+    let mut digest = EventDigest::new(options.clone());
+    for e in events {
+        digest.add(e);
+    }
+    digest.finish()
+}
+
+/// Observations waiting to be added to an element's result in one batch (bounded memory: the
+/// result keeps a bounded sample per point, [`crate::point_sample`]).
+const BATCH: usize = 4096;
+
+/// Per transition, how many decisions took it (`None`: no transition ran).
+type Taken = BTreeMap<Option<String>, u64>;
+
+/// Demands of one action, or decisions of one branch, in one execution so far.
+#[derive(Default)]
+struct Pending {
+    count: u64,
+    /// Resource demands: nanoseconds in all.
+    sum: f64,
+    /// Branches: per transition, how many decisions took it.
+    taken: Taken,
+}
+
+/// [`results_from_events`] one event at a time: memory grows with the executions and elements,
+/// not with the events (a file of millions of demands streams through it).
+pub struct EventDigest {
+    options: ResultOptions,
+    /// The parameterisation in force per execution, as the stream unfolds.
+    in_force: HashMap<String, Parameters>,
+    /// Aggregated per execution: (element kind, the action's or branch's pending values).
+    pending: HashMap<String, BTreeMap<ElementKind, Pending>>,
+    /// Branch decisions per branch: (parameters, per transition how many took it). The
+    /// transitions of a branch are known only at the end.
+    decisions: BTreeMap<String, Vec<(Parameters, Taken)>>,
+    out: BTreeMap<String, (MeasurableElement, MeasurementResult, Vec<Observation>)>,
+}
+
+impl EventDigest {
+    pub fn new(options: ResultOptions) -> EventDigest {
+        EventDigest {
+            options,
+            in_force: HashMap::new(),
+            pending: HashMap::new(),
+            decisions: BTreeMap::new(),
+            out: BTreeMap::new(),
+        }
+    }
+
+    fn parameters(&self, execution: &str) -> Parameters {
+        self.in_force.get(execution).cloned().unwrap_or_default()
+    }
+
+    fn add_observation(&mut self, kind: ElementKind, parameters: Parameters, value: f64, executions: u64) {
         let element = MeasurableElement::new(kind);
-        let entry = out.entry(element.id.clone()).or_insert_with(|| {
-            let r = MeasurementResult {
-                element: element.id.clone(),
-                observations: Vec::new(),
-            };
-            (element, r)
+        let entry = self.out.entry(element.id.clone()).or_insert_with(|| {
+            let r = MeasurementResult::new(element.id.clone(), Vec::new());
+            (element, r, Vec::new())
         });
-        entry.1.observations.push(Observation {
+        entry.2.push(Observation {
             run: None,
             parameters,
             value,
+            executions,
         });
-    };
-    for e in events {
+        if entry.2.len() >= BATCH {
+            let batch = std::mem::take(&mut entry.2);
+            entry.1.absorb(batch);
+        }
+    }
+
+    /// Turns what an execution aggregated into observations (before its parameters change, and
+    /// at the end).
+    fn flush(&mut self, execution: &str) {
+        let Some(pending) = self.pending.remove(execution) else {
+            return;
+        };
+        let parameters = self.parameters(execution);
+        for (kind, p) in pending {
+            match kind {
+                ElementKind::Branch { branch, .. } => {
+                    self.decisions
+                        .entry(branch)
+                        .or_default()
+                        .push((parameters.clone(), p.taken));
+                }
+                kind => {
+                    let mean = p.sum / p.count as f64 / self.options.time_unit_ns;
+                    self.add_observation(kind, parameters.clone(), mean, p.count)
+                }
+            }
+        }
+    }
+
+    fn aggregate(&mut self, execution: &str, kind: ElementKind) -> &mut Pending {
+        self.pending
+            .entry(execution.to_string())
+            .or_default()
+            .entry(kind)
+            .or_default()
+    }
+
+    /// Takes one event, in stream order.
+    pub fn add(&mut self, e: &MeasurementEvent) {
         match e {
             MeasurementEvent::ServiceCall {
                 execution,
@@ -95,18 +174,21 @@ pub fn results_from_events(
                 ..
             } => {
                 if let (Some(caller), Some(call)) = (caller_execution, call) {
+                    let at = self.parameters(caller);
                     for (name, value) in parameters {
                         let kind = ElementKind::CallParameter {
                             call: call.clone(),
                             parameter: name.clone(),
                         };
-                        add(kind, of(&in_force, caller), *value);
+                        self.add_observation(kind, at.clone(), *value, 1);
                     }
                 }
-                in_force.insert(execution, parameters.clone());
+                self.flush(execution);
+                self.in_force.insert(execution.clone(), parameters.clone());
             }
             MeasurementEvent::ParameterChange { execution, parameters } => {
-                let current = in_force.entry(execution).or_default();
+                self.flush(execution);
+                let current = self.in_force.entry(execution.clone()).or_default();
                 current.extend(parameters.iter().map(|(k, v)| (k.clone(), *v)));
             }
             MeasurementEvent::ResourceDemand {
@@ -116,42 +198,141 @@ pub fn results_from_events(
                 start_ns,
                 stop_ns,
             } => {
-                // Measurements may name Palladio's resource types (`CPU`); the model uses ids.
-                let kind = ElementKind::ResourceDemand {
-                    action: action.clone(),
-                    resource: resource_type_id(resource).to_string(),
-                };
                 let ns = stop_ns.saturating_sub(*start_ns) as f64;
-                add(kind, of(&in_force, execution), ns / options.time_unit_ns);
+                self.demands(execution, action, resource, 1, ns);
             }
+            MeasurementEvent::ResourceDemandTotal {
+                execution,
+                action,
+                resource,
+                count,
+                total_ns,
+            } => self.demands(execution, action, resource, *count, *total_ns as f64),
             MeasurementEvent::Loop {
                 execution,
                 loop_id,
                 count,
-            } => add(
-                ElementKind::Loop {
+            } => {
+                let kind = ElementKind::Loop {
                     loop_id: loop_id.clone(),
-                },
-                of(&in_force, execution),
-                *count as f64,
-            ),
+                };
+                let at = self.parameters(execution);
+                self.add_observation(kind, at, *count as f64, 1);
+            }
+            MeasurementEvent::LoopTotal {
+                execution,
+                loop_id,
+                executions,
+                iterations,
+            } => {
+                if *executions > 0 {
+                    let kind = ElementKind::Loop {
+                        loop_id: loop_id.clone(),
+                    };
+                    let at = self.parameters(execution);
+                    self.add_observation(kind, at, *iterations as f64 / *executions as f64, *executions);
+                }
+            }
             MeasurementEvent::Branch {
                 execution,
                 branch,
                 transition,
             } => {
-                for t in &branches[branch.as_str()] {
-                    let kind = ElementKind::Branch {
-                        branch: branch.clone(),
-                        transition: t.to_string(),
-                    };
-                    let taken = transition.as_deref() == Some(*t);
-                    add(kind, of(&in_force, execution), if taken { 1.0 } else { 0.0 });
+                let taken = [(transition.clone(), 1)].into();
+                self.decisions_of(execution, branch, taken);
+            }
+            MeasurementEvent::BranchTotal {
+                execution,
+                branch,
+                transitions,
+                not_taken,
+            } => {
+                let mut taken: Taken = transitions.iter().map(|(t, n)| (Some(t.clone()), *n)).collect();
+                if *not_taken > 0 {
+                    taken.insert(None, *not_taken);
                 }
+                self.decisions_of(execution, branch, taken);
             }
         }
     }
-    out.into_values().collect()
+
+    fn demands(&mut self, execution: &str, action: &str, resource: &str, count: u64, ns: f64) {
+        if count == 0 {
+            return;
+        }
+        // Measurements may name Palladio's resource types (`CPU`); the model uses ids.
+        let kind = ElementKind::ResourceDemand {
+            action: action.to_string(),
+            resource: resource_type_id(resource).to_string(),
+        };
+        let unit = self.options.time_unit_ns;
+        if self.options.per_iteration && count == 1 {
+            let at = self.parameters(execution);
+            self.add_observation(kind, at, ns / unit, 1);
+            return;
+        }
+        let p = self.aggregate(execution, kind);
+        p.count += count;
+        // In nanoseconds (whole numbers: exact), so totals and single records sum alike.
+        p.sum += ns;
+    }
+
+    fn decisions_of(&mut self, execution: &str, branch: &str, taken: Taken) {
+        if self.options.per_iteration && taken.values().sum::<u64>() == 1 {
+            let at = self.parameters(execution);
+            self.decisions.entry(branch.to_string()).or_default().push((at, taken));
+            return;
+        }
+        // Branch elements are keyed by the branch alone while pending (transition left empty).
+        let p = self.aggregate(
+            execution,
+            ElementKind::Branch {
+                branch: branch.to_string(),
+                transition: String::new(),
+            },
+        );
+        for (t, n) in taken {
+            *p.taken.entry(t).or_default() += n;
+        }
+    }
+
+    /// The results per element, in element id order.
+    pub fn finish(mut self) -> Vec<(MeasurableElement, MeasurementResult)> {
+        let mut executions: Vec<String> = self.pending.keys().cloned().collect();
+        // Sorted: the order of the observations (and of float sums) does not depend on hashing.
+        executions.sort_unstable();
+        for execution in executions {
+            self.flush(&execution);
+        }
+        // Every transition seen per branch (a branch's elements are its transitions).
+        for (branch, decisions) in std::mem::take(&mut self.decisions) {
+            let transitions: BTreeSet<String> = decisions
+                .iter()
+                .flat_map(|(_, taken)| taken.keys().flatten().cloned())
+                .collect();
+            for (parameters, taken) in decisions {
+                let n: u64 = taken.values().sum();
+                if n == 0 {
+                    continue;
+                }
+                for t in &transitions {
+                    let kind = ElementKind::Branch {
+                        branch: branch.clone(),
+                        transition: t.clone(),
+                    };
+                    let k = taken.get(&Some(t.clone())).copied().unwrap_or(0);
+                    self.add_observation(kind, parameters.clone(), k as f64 / n as f64, n);
+                }
+            }
+        }
+        self.out
+            .into_values()
+            .map(|(element, mut result, batch)| {
+                result.absorb(batch);
+                (element, result)
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -251,5 +432,94 @@ mod tests {
         assert_eq!(obs[0].parameters, before);
         assert_eq!(obs[1].parameters, after);
         assert_eq!(obs[2].parameters, [("n.VALUE".to_string(), 5.0)].into());
+    }
+
+    /// Per execution, `k` demands of `_a` and decisions of `_b`, as recorded one by one.
+    fn recorded(executions: &[(&str, f64, u64)]) -> Vec<MeasurementEvent> {
+        let mut events = Vec::new();
+        for (execution, n, k) in executions {
+            events.push(call(execution, *n));
+            for i in 0..*k {
+                events.push(MeasurementEvent::ResourceDemand {
+                    execution: execution.to_string(),
+                    action: "_a".into(),
+                    resource: "CPU".into(),
+                    start_ns: 0,
+                    stop_ns: 1_000_000 + 1000 * i,
+                });
+                events.push(MeasurementEvent::Branch {
+                    execution: execution.to_string(),
+                    branch: "_b".into(),
+                    transition: (i % 3 != 0).then(|| "_t1".to_string()),
+                });
+            }
+        }
+        events
+    }
+
+    #[test]
+    fn the_demands_and_decisions_of_one_execution_are_one_observation_however_recorded() {
+        let executions = [("e1", 4.0, 3), ("e2", 4.0, 6), ("e3", 9.0, 1)];
+        let raw = results_from_events(&recorded(&executions), &ResultOptions::default());
+        // The same as totals per execution.
+        let mut totals = Vec::new();
+        for (execution, n, k) in executions {
+            totals.push(call(execution, n));
+            totals.push(MeasurementEvent::ResourceDemandTotal {
+                execution: execution.into(),
+                action: "_a".into(),
+                resource: "CPU".into(),
+                count: k,
+                total_ns: (0..k).map(|i| 1_000_000 + 1000 * i).sum(),
+            });
+            totals.push(MeasurementEvent::BranchTotal {
+                execution: execution.into(),
+                branch: "_b".into(),
+                transitions: [("_t1".to_string(), (0..k).filter(|i| i % 3 != 0).count() as u64)].into(),
+                not_taken: (0..k).filter(|i| i % 3 == 0).count() as u64,
+            });
+        }
+        let aggregated = results_from_events(&totals, &ResultOptions::default());
+        assert_eq!(raw, aggregated);
+        let by: BTreeMap<String, &MeasurementResult> = raw.iter().map(|(e, r)| (e.id.clone(), r)).collect();
+        let demand = &by["_a/_oro4gG3fEdy4YaaT-RYrLQ"].observations;
+        let got: Vec<(f64, u64)> = demand.iter().map(|o| (o.value, o.executions)).collect();
+        let want = [(1.001, 3), (1.0025, 6), (1.0, 1)];
+        assert!(
+            got.iter()
+                .zip(want)
+                .all(|(g, w)| (g.0 - w.0).abs() < 1e-12 && g.1 == w.1),
+            "{got:?}"
+        );
+        let t1: Vec<(f64, u64)> = by["_b/_t1"]
+            .observations
+            .iter()
+            .map(|o| (o.value, o.executions))
+            .collect();
+        assert_eq!(t1, vec![(2.0 / 3.0, 3), (4.0 / 6.0, 6), (0.0, 1)]);
+        // Recorded one by one when asked.
+        let per_iteration = ResultOptions {
+            per_iteration: true,
+            ..ResultOptions::default()
+        };
+        let each = results_from_events(&recorded(&executions), &per_iteration);
+        let n: Vec<usize> = each.iter().map(|(_, r)| r.samples()).collect();
+        assert_eq!(n, vec![10, 10]);
+    }
+
+    #[test]
+    fn a_loop_total_is_the_mean_count_per_execution_of_the_loop() {
+        let events = vec![
+            call("e1", 4.0),
+            MeasurementEvent::LoopTotal {
+                execution: "e1".into(),
+                loop_id: "_l".into(),
+                executions: 4,
+                iterations: 10,
+            },
+        ];
+        let r = results_from_events(&events, &ResultOptions::default());
+        let o = &r[0].1.observations[0];
+        assert_eq!((o.value, o.executions), (2.5, 4));
     }
 }

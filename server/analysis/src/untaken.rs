@@ -6,6 +6,7 @@
 //! instead of "no measurement tool measured it".
 
 use crate::blackboard::{Blackboard, ElementKind, MeasurementResult, Observation};
+use crate::point_sample::PointTally;
 
 /// Gives every untaken transition of a measured branch its observations (see the module docs).
 /// Returns the ids it completed.
@@ -31,6 +32,19 @@ pub fn complete_untaken_transitions(bb: &mut Blackboard) -> Vec<String> {
                 run: o.run,
                 parameters: o.parameters.clone(),
                 value: 0.0,
+                executions: o.executions,
+            })
+            .collect();
+        // Points beyond the kept sample: every execution counted, none took this transition.
+        let overflow = sibling
+            .overflow
+            .iter()
+            .map(|t| PointTally {
+                sum: 0.0,
+                sum_squares: 0.0,
+                min: 0.0,
+                max: 0.0,
+                ..t.clone()
             })
             .collect();
         bb.results.insert(
@@ -38,6 +52,7 @@ pub fn complete_untaken_transitions(bb: &mut Blackboard) -> Vec<String> {
             MeasurementResult {
                 element: id.clone(),
                 observations,
+                overflow,
             },
         );
         bb.to_measure.remove(&id);
@@ -63,6 +78,7 @@ mod tests {
             run: None,
             parameters: [("n".to_string(), n)].into(),
             value,
+            executions: 1,
         }
     }
 
@@ -77,6 +93,7 @@ mod tests {
         let taken = MeasurementResult {
             element: "b/yes".into(),
             observations: vec![observed(1.0, 1.0), observed(2.0, 1.0), observed(3.0, 1.0)],
+            overflow: Vec::new(),
         };
         bb.results.insert("b/yes".into(), taken);
         bb.to_measure.remove("b/yes");

@@ -119,12 +119,8 @@ fn measure_fresh(dir: &Path, name: &str, points: &[Point]) -> BTreeMap<String, M
         .unwrap();
         for (e, r) in m.results {
             out.entry(e.id.clone())
-                .or_insert_with(|| MeasurementResult {
-                    element: e.id.clone(),
-                    observations: Vec::new(),
-                })
-                .observations
-                .extend(r.observations);
+                .or_insert_with(|| MeasurementResult::new(e.id.clone(), Vec::new()))
+                .merge(r);
         }
     }
     out
@@ -248,12 +244,8 @@ fn every_final_timing_predicts_fresh_points_within_its_band() {
     for (id, r) in measure_fresh(dir.path(), "fresh-packed", &packed) {
         fresh
             .entry(id)
-            .or_insert_with(|| MeasurementResult {
-                element: r.element.clone(),
-                observations: Vec::new(),
-            })
-            .observations
-            .extend(r.observations);
+            .or_insert_with(|| MeasurementResult::new(r.element.clone(), Vec::new()))
+            .merge(r);
     }
     let checked = finals_predict_fresh_points_within_their_band(&report, &fresh);
     // On a run whose JVMs disagree more than usual, every timing may be preliminary: then each

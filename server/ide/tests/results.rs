@@ -20,9 +20,11 @@ fn observations(element: &str, points: &[(f64, &[f64])]) -> MeasurementResult {
                     run: None,
                     parameters: [("files.NUMBER_OF_ELEMENTS".to_string(), *n)].into(),
                     value: *v,
+                    executions: 1,
                 })
             })
             .collect(),
+        overflow: Vec::new(),
     }
 }
 

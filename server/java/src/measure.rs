@@ -71,7 +71,13 @@ pub fn measure_point(
             notes.push(format!("{at}: {n} {what}"));
         }
     }
-    let mut results = results_from_events(&events, &ResultOptions::default());
+    // One observation per timed section: outliers (a GC pause in one section) are removed per
+    // point before the JVM's medians are taken (`beagle-job`'s `merge`).
+    let options = ResultOptions {
+        per_iteration: true,
+        ..ResultOptions::default()
+    };
+    let mut results = results_from_events(&events, &options);
     let mut outliers = 0;
     for (element, result) in &mut results {
         if matches!(element.kind, ElementKind::ResourceDemand { .. }) {

@@ -184,24 +184,20 @@ fn merge(done: &[Done]) -> Vec<(MeasurableElement, MeasurementResult)> {
     for d in done {
         let run = Some(runs[&launch_point(d)]);
         for (e, r) in &d.results {
-            let entry = by_id.entry(e.id.clone()).or_insert_with(|| {
-                (
-                    e.clone(),
-                    MeasurementResult {
-                        element: e.id.clone(),
-                        observations: Vec::new(),
-                    },
-                )
-            });
-            let observations = match e.kind {
-                beagle_analysis::ElementKind::ResourceDemand { .. } => beagle_analysis::medians(r).observations,
-                _ => r.observations.clone(),
+            let entry = by_id
+                .entry(e.id.clone())
+                .or_insert_with(|| (e.clone(), MeasurementResult::new(e.id.clone(), Vec::new())));
+            let mut r = match e.kind {
+                beagle_analysis::ElementKind::ResourceDemand { .. } => beagle_analysis::medians(r),
+                _ => r.clone(),
             };
-            entry.1.observations.extend(
-                observations
-                    .into_iter()
-                    .map(|o| beagle_analysis::Observation { run, ..o }),
-            );
+            for o in &mut r.observations {
+                o.run = run;
+            }
+            for t in &mut r.overflow {
+                t.run = run;
+            }
+            entry.1.merge(r);
         }
     }
     by_id.into_values().collect()
@@ -508,6 +504,7 @@ mod tests {
                     run: None,
                     parameters: [("data.BYTESIZE".to_string(), size)].into(),
                     value: *v,
+                    executions: 1,
                 })
                 .collect()
         };
@@ -528,6 +525,7 @@ mod tests {
                     MeasurementResult {
                         element: demand.id.clone(),
                         observations: observations(values),
+                        overflow: Vec::new(),
                     },
                 ),
                 (
@@ -535,6 +533,7 @@ mod tests {
                     MeasurementResult {
                         element: loop_.id.clone(),
                         observations: observations(&[3.0, 3.0, 3.0]),
+                        overflow: Vec::new(),
                     },
                 ),
             ],

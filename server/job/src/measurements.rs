@@ -3,8 +3,8 @@
 
 use crate::workspace::Source;
 use beagle_analysis::{
-    content_key, results_from_events, EventsSummary, MeasurableElement, MeasurementResult, ResultOptions, Store,
-    StoredMeasurement,
+    content_key, file_key, results_from_events, EventDigest, EventsSummary, MeasurableElement, MeasurementResult,
+    ResultOptions, Store, StoredMeasurement, SummaryBuilder,
 };
 use beagle_measure::{convert, read_log, read_mapping, OperationMapping};
 use std::path::{Path, PathBuf};
@@ -54,10 +54,17 @@ fn key_of(source: &Source, options: &ResultOptions) -> Result<(String, &'static 
         b"beagle-measurement".to_vec(),
         env!("CARGO_PKG_VERSION").as_bytes().to_vec(),
         options.time_unit_ns.to_le_bytes().to_vec(),
+        // Demands per execution as their mean (issue 16): results of before are not reused.
+        if options.per_iteration {
+            b"per-iteration".to_vec()
+        } else {
+            b"per-execution-means".to_vec()
+        },
     ];
     let tool = match source {
         Source::Events(path) => {
-            parts.push(read(path)?);
+            let key = file_key(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+            parts.push(key.into_bytes());
             "events"
         }
         Source::Kieker { dir, mapping } => {
@@ -92,7 +99,17 @@ pub fn load(source: &Source, store: &mut Store) -> Result<Measured, String> {
     }
     let mut notes = Vec::new();
     let events = match source {
-        Source::Events(path) => beagle_measure::events_format::read_events(path).map_err(|e| e.to_string())?,
+        Source::Events(path) => {
+            // Streamed: a file of millions of events never sits in memory as a whole.
+            let mut digest = EventDigest::new(options.clone());
+            let mut summary = SummaryBuilder::default();
+            beagle_measure::events_format::for_each_event(path, |e| {
+                summary.add(&e);
+                digest.add(&e);
+            })
+            .map_err(|e| e.to_string())?;
+            return stored(store, key, tool, summary.finish(), digest.finish(), notes);
+        }
         Source::Kieker { dir, mapping } => {
             let mapping = match mapping {
                 Some(p) => read_mapping(p)?,
@@ -124,10 +141,22 @@ pub fn load(source: &Source, store: &mut Store) -> Result<Measured, String> {
         Source::Java { .. } => return Err("the Java tool measures through its own driver, not from files".into()),
     };
     let results = results_from_events(&events, &options);
+    stored(store, key, tool, EventsSummary::of(&events), results, notes)
+}
+
+/// Saves what was read in the store, and returns it.
+fn stored(
+    store: &mut Store,
+    key: String,
+    tool: &str,
+    summary: EventsSummary,
+    results: Vec<(MeasurableElement, MeasurementResult)>,
+    notes: Vec<String>,
+) -> Result<Measured, String> {
     let m = StoredMeasurement {
         input_key: key.clone(),
         tool: tool.to_string(),
-        summary: EventsSummary::of(&events),
+        summary,
         results,
     };
     store.save_measurement(&m).map_err(|e| e.to_string())?;

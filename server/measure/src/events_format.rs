@@ -18,6 +18,20 @@
 //!
 //! Optional fields: `caller_execution`, `call` and `parameters` of a service call, `transition` of
 //! a branch (absent: no transition ran).
+//!
+//! Aggregate events: a probe or exporter that sees an element run many times in one execution
+//! (an action in a hot loop) may report totals instead of one event per run. Beagle turns the
+//! demands of an action in one execution into one observation (their mean) either way, so the
+//! results are the same; the file is smaller by the loop's length.
+//!
+//! ```text
+//! # 2000 runs of _action1 in execution e1, 9.1 ms of CPU in all
+//! {"event":"resource_demand_total","execution":"e1","action":"_action1","resource":"CPU","count":2000,"total_ns":9100000}
+//! # _loop2 ran 40 times in e1, 1200 iterations in all
+//! {"event":"loop_total","execution":"e1","loop_id":"_loop2","executions":40,"iterations":1200}
+//! # _branch1 decided 40 times in e1: 30 times _t1, 6 times _t2, 4 times neither
+//! {"event":"branch_total","execution":"e1","branch":"_branch1","transitions":{"_t1":30,"_t2":6},"not_taken":4}
+//! ```
 
 use beagle_analysis::MeasurementEvent;
 use std::io::Write;
@@ -56,11 +70,41 @@ pub fn parse_events(text: &str, path: &Path) -> Result<Vec<MeasurementEvent>, Ev
 
 /// Reads an events file.
 pub fn read_events(path: &Path) -> Result<Vec<MeasurementEvent>, EventsError> {
-    let text = std::fs::read_to_string(path).map_err(|source| EventsError::Io {
+    let mut events = Vec::new();
+    for_each_event(path, |e| events.push(e))?;
+    Ok(events)
+}
+
+/// Streams an events file through `f`, one event at a time in file order: memory does not grow
+/// with the file. On a bad line it stops with the error (events before it were given to `f`: the
+/// caller discards what it built, all or nothing).
+pub fn for_each_event(path: &Path, mut f: impl FnMut(MeasurementEvent)) -> Result<(), EventsError> {
+    use std::io::BufRead;
+    let io = |source| EventsError::Io {
         path: path.to_path_buf(),
         source,
-    })?;
-    parse_events(&text, path)
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, file);
+    let mut line = String::new();
+    let mut number = 0;
+    loop {
+        line.clear();
+        if reader.read_line(&mut line).map_err(io)? == 0 {
+            return Ok(());
+        }
+        number += 1;
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let event = serde_json::from_str(trimmed).map_err(|e| EventsError::Line {
+            path: path.to_path_buf(),
+            line: number,
+            message: e.to_string(),
+        })?;
+        f(event);
+    }
 }
 
 /// Writes events one per line (no comments), readable by [`read_events`].

@@ -33,7 +33,7 @@
 
 mod summary;
 
-pub use summary::{content_key, EventsSummary};
+pub use summary::{content_key, file_key, EventsSummary, SummaryBuilder};
 
 use crate::blackboard::{Blackboard, ElementKind, FitnessFunction, MeasurableElement, MeasurementResult, StopRules};
 use crate::judge::FinishReason;
@@ -614,7 +614,12 @@ impl Store {
             params![run.0, name_of(&reason), now],
         )
         .map_err(&e)?;
-        tx.commit().map_err(&e)
+        tx.commit().map_err(&e)?;
+        // The write-ahead log held every checkpoint of the run: fold it into the database and
+        // truncate it, so a finished analysis leaves one file of its final size. Best effort: a
+        // reader in another process may hold it, and the next write retries.
+        let _ = self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+        Ok(())
     }
 
     /// The user stopped the run, one transaction: `bb` replaces the latest snapshot (under the

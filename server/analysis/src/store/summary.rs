@@ -2,9 +2,10 @@
 
 use crate::events::MeasurementEvent;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
+use std::collections::HashSet;
 
-/// What the events held (stored per measurement, shown to users): counts per event kind, distinct
+/// What the events held (stored per measurement, shown to users): counts per event kind (an
+/// aggregate event counts the demands, loop executions or decisions it stands for), distinct
 /// executions, services, first and last timestamp (ns).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EventsSummary {
@@ -26,42 +27,67 @@ pub struct EventsSummary {
 
 impl EventsSummary {
     pub fn of(events: &[MeasurementEvent]) -> EventsSummary {
-        let mut s = EventsSummary {
-            events: events.len(),
-            ..EventsSummary::default()
-        };
-        let mut executions = BTreeSet::new();
-        let mut services = BTreeSet::new();
-        fn times(s: &mut EventsSummary, a: u64, b: u64) {
-            let (lo, hi) = (a.min(b), a.max(b));
-            s.first_ns = Some(s.first_ns.map_or(lo, |f| f.min(lo)));
-            s.last_ns = Some(s.last_ns.map_or(hi, |l| l.max(hi)));
-        }
+        let mut b = SummaryBuilder::default();
         for e in events {
-            executions.insert(e.execution());
-            match e {
-                MeasurementEvent::ServiceCall {
-                    service,
-                    entry_ns,
-                    exit_ns,
-                    ..
-                } => {
-                    s.service_calls += 1;
-                    services.insert(service.as_str());
-                    times(&mut s, *entry_ns, *exit_ns);
-                }
-                MeasurementEvent::ResourceDemand { start_ns, stop_ns, .. } => {
-                    s.resource_demands += 1;
-                    times(&mut s, *start_ns, *stop_ns);
-                }
-                MeasurementEvent::Loop { .. } => s.loops += 1,
-                MeasurementEvent::Branch { .. } => s.branches += 1,
-                MeasurementEvent::ParameterChange { .. } => s.parameter_changes += 1,
-            }
+            b.add(e);
         }
-        s.executions = executions.len();
-        s.services = services.len();
-        s
+        b.finish()
+    }
+}
+
+/// [`EventsSummary::of`] one event at a time (for events streamed from a file).
+#[derive(Default)]
+pub struct SummaryBuilder {
+    s: EventsSummary,
+    executions: HashSet<String>,
+    services: HashSet<String>,
+}
+
+impl SummaryBuilder {
+    fn times(&mut self, a: u64, b: u64) {
+        let s = &mut self.s;
+        let (lo, hi) = (a.min(b), a.max(b));
+        s.first_ns = Some(s.first_ns.map_or(lo, |f| f.min(lo)));
+        s.last_ns = Some(s.last_ns.map_or(hi, |l| l.max(hi)));
+    }
+
+    pub fn add(&mut self, e: &MeasurementEvent) {
+        self.s.events += 1;
+        if !self.executions.contains(e.execution()) {
+            self.executions.insert(e.execution().to_string());
+        }
+        match e {
+            MeasurementEvent::ServiceCall {
+                service,
+                entry_ns,
+                exit_ns,
+                ..
+            } => {
+                self.s.service_calls += 1;
+                if !self.services.contains(service) {
+                    self.services.insert(service.clone());
+                }
+                self.times(*entry_ns, *exit_ns);
+            }
+            MeasurementEvent::ResourceDemand { start_ns, stop_ns, .. } => {
+                self.s.resource_demands += 1;
+                self.times(*start_ns, *stop_ns);
+            }
+            MeasurementEvent::ResourceDemandTotal { count, .. } => self.s.resource_demands += *count as usize,
+            MeasurementEvent::Loop { .. } => self.s.loops += 1,
+            MeasurementEvent::LoopTotal { executions, .. } => self.s.loops += *executions as usize,
+            MeasurementEvent::Branch { .. } => self.s.branches += 1,
+            MeasurementEvent::BranchTotal {
+                transitions, not_taken, ..
+            } => self.s.branches += (transitions.values().sum::<u64>() + not_taken) as usize,
+            MeasurementEvent::ParameterChange { .. } => self.s.parameter_changes += 1,
+        }
+    }
+
+    pub fn finish(mut self) -> EventsSummary {
+        self.s.executions = self.executions.len();
+        self.s.services = self.services.len();
+        self.s
     }
 }
 
@@ -75,4 +101,12 @@ pub fn content_key(parts: &[&[u8]]) -> String {
         h.update(p);
     }
     h.finalize().to_hex().to_string()
+}
+
+/// A file's [`content_key`]-style hash, read in chunks (an events file of gigabytes is never
+/// held in memory).
+pub fn file_key(path: &std::path::Path) -> std::io::Result<String> {
+    let mut h = blake3::Hasher::new();
+    h.update_reader(std::fs::File::open(path)?)?;
+    Ok(h.finalize().to_hex().to_string())
 }

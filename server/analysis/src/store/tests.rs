@@ -25,8 +25,10 @@ fn result(element: &str, values: &[f64]) -> MeasurementResult {
                 run: None,
                 parameters: [("n.VALUE".to_string(), i as f64)].into(),
                 value: *v,
+                executions: 1,
             })
             .collect(),
+        overflow: Vec::new(),
     }
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a Beagle workspace whose one service loops over its items (issue 16's scale benchmark).
 
-    python3 generate.py DIR --per-point N [--points 50] [--seed 1]
+    python3 generate.py DIR --per-point N [--points 50] [--seed 1] [--aggregate]
 
 DIR gets `import.repository` (one component, one SEFF: an internal action `prepare`, then a loop
 over `items.NUMBER_OF_ELEMENTS` whose body is the internal action `process`), `beagle.toml` and
@@ -9,7 +9,9 @@ over `items.NUMBER_OF_ELEMENTS` whose body is the internal action `process`), `b
 `--points` parameter points (items = 100, 140, ..., distinct), at each as many service calls as
 make `process` run about N times in all. Demands: prepare 0.2 ms + 1 us per item, process 3 us +
 0.5 us per hundred items, both with 5 % lognormal noise (seeded, `random.Random`). Written as a
-stream: a million executions per point are about 6 GB of events at 50 points.
+stream: a million executions per point are about 6 GB of events at 50 points. With
+`--aggregate`, each call's runs of `process` are one `resource_demand_total` event (their count
+and total time: what a probe that aggregates at the source writes), from the same draws.
 """
 import argparse
 import math
@@ -73,6 +75,7 @@ def main():
     ap.add_argument("--per-point", type=int, required=True, help="executions of `process` per point")
     ap.add_argument("--points", type=int, default=50)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--aggregate", action="store_true", help="one total event per call for `process`")
     a = ap.parse_args()
     os.makedirs(a.dir, exist_ok=True)
     with open(os.path.join(a.dir, "import.repository"), "w") as fh:
@@ -97,11 +100,16 @@ def main():
                 lines.append('{"event":"resource_demand","execution":"%s","action":"_sc_prepare","resource":"CPU","start_ns":%d,"stop_ns":%d}' % (ex, t, t + d))
                 t += d
                 per_item = 3e3 + 5.0 * items
+                total = 0
                 for _ in range(items):
                     d = int(per_item * math.exp(0.05 * rng.gauss(0, 1)))
-                    lines.append('{"event":"resource_demand","execution":"%s","action":"_sc_process","resource":"CPU","start_ns":%d,"stop_ns":%d}' % (ex, t, t + d))
+                    if not a.aggregate:
+                        lines.append('{"event":"resource_demand","execution":"%s","action":"_sc_process","resource":"CPU","start_ns":%d,"stop_ns":%d}' % (ex, t, t + d))
                     t += d
+                    total += d
                     executions += 1
+                if a.aggregate:
+                    lines.append('{"event":"resource_demand_total","execution":"%s","action":"_sc_process","resource":"CPU","count":%d,"total_ns":%d}' % (ex, items, total))
                 lines.append('{"event":"loop","execution":"%s","loop_id":"_sc_per_item","count":%d}' % (ex, items))
                 out.write('{"event":"service_call","execution":"%s","service":"_sc_import_seff","parameters":{"items.NUMBER_OF_ELEMENTS":%d.0},"entry_ns":%d,"exit_ns":%d}\n'
                           % (ex, items, start, t + 1000))
