@@ -105,7 +105,7 @@ CPU="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') ($(npr
     echo
     echo "| configuration | before | no reuse | current |"
     echo "|---|---:|---:|---:|"
-    for c in cpu-section wall-section service service+cpu; do compare "$c"; done
+    for c in cpu-section wall-section service service+cpu cpu-section-in-loop; do compare "$c"; done
     echo
     echo "## Every variant"
     for v in before current-no-reuse current; do
@@ -114,6 +114,11 @@ CPU="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') ($(npr
         echo
         table "$v"
     done
+    # Sections of example-slowdown.sh runs (whole workloads), kept as they were.
+    if [ -f "$HERE/RESULTS.md" ]; then
+        echo
+        sed -n '/^## The example.s workloads/,$p' "$HERE/RESULTS.md"
+    fi
 } > "$HERE/RESULTS.md.new"
 mv "$HERE/RESULTS.md.new" "$HERE/RESULTS.md"
 cat "$HERE/RESULTS.md"

@@ -132,6 +132,14 @@ pub struct MeasurementResult {
     /// Points with more observations than kept: the tally of all of them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub overflow: Vec<crate::point_sample::PointTally>,
+    /// Observations not kept because the element reached its bound of kept observations
+    /// ([`crate::point_sample::KEPT_PER_ELEMENT`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub thinned: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl MeasurementResult {
@@ -732,6 +740,7 @@ mod tests {
                 executions: 1,
             }],
             overflow: Vec::new(),
+            thinned: 0,
         });
         bb.add_proposal(ProposedExpression {
             element: e.id.clone(),
@@ -781,6 +790,7 @@ mod tests {
             element: "_l".into(),
             observations: vec![o.clone(), o],
             overflow: Vec::new(),
+            thinned: 0,
         };
         bb.add_result(r);
         let kept: Vec<&String> = bb.results()["_l"].observations[1].parameters.keys().collect();
@@ -855,6 +865,7 @@ mod tests {
                 },
             ],
             overflow: Vec::new(),
+            thinned: 0,
         };
         let d = r.dataset().unwrap();
         assert_eq!(d.names, vec!["a".to_string()]);

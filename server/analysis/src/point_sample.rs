@@ -16,7 +16,9 @@
 //! would not depend on the order, but timings repeat exactly: equal values share a hash and enter
 //! or leave the sample together, ten copies of six values instead of sixty draws.)
 //!
-//! Below the bound nothing changes: every observation is kept, and no tally is written.
+//! Below the bound nothing changes: every observation is kept, and no tally is written. An element
+//! whose points are nearly all distinct (an input that changes at every execution) is bounded as
+//! a whole instead ([`KEPT_PER_ELEMENT`]).
 
 use crate::blackboard::{MeasurementResult, Observation};
 use crate::events::Parameters;
@@ -25,6 +27,12 @@ use std::collections::HashMap;
 
 /// Most observations kept per parameter point and run.
 pub const KEPT_PER_POINT: usize = 64;
+
+/// Most observations kept per element: reached only when an input takes a new value at nearly
+/// every execution (a loop index passed to a callee), where points are singletons and the element
+/// keeps a uniform sample of all its observations ([`MeasurementResult::thinned`] counts the
+/// others). Fifty points at the per-point bound keep 3,200.
+pub const KEPT_PER_ELEMENT: usize = 16_384;
 
 /// All observations of one parameter point and run, where more were made than kept.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -122,13 +130,13 @@ fn point_seed(key: &PointKey) -> u64 {
     h
 }
 
-/// Algorithm R's draw for the point's `i`-th observation (0-based, `i >= KEPT_PER_POINT`): the
-/// kept slot it replaces, if any.
-fn replaces(seed: u64, i: u64) -> Option<usize> {
+/// Algorithm R's draw for the `i`-th item (0-based, `i >= kept`) of a stream sampled into `kept`
+/// places: the place it takes, if any.
+fn replaces_among(seed: u64, i: u64, kept: usize) -> Option<usize> {
     use rand::{RngExt, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let j = rng.random_range(0..=i);
-    (j < KEPT_PER_POINT as u64).then_some(j as usize)
+    (j < kept as u64).then_some(j as usize)
 }
 
 /// Where a point's observations are: positions in `observations`, its tally if any.
@@ -145,6 +153,7 @@ impl MeasurementResult {
             element: element.into(),
             observations: Vec::new(),
             overflow: Vec::new(),
+            thinned: 0,
         };
         r.absorb(observations);
         r
@@ -152,7 +161,7 @@ impl MeasurementResult {
 
     /// Observations made (kept or not).
     pub fn samples(&self) -> usize {
-        self.observations.len() + self.overflow.iter().map(|t| t.unkept as usize).sum::<usize>()
+        self.observations.len() + self.overflow.iter().map(|t| t.unkept as usize).sum::<usize>() + self.thinned as usize
     }
 
     /// Adds another result's observations and tallies (of the same element): as if its
@@ -160,6 +169,7 @@ impl MeasurementResult {
     /// union is the bottom-k of the samples.
     pub fn merge(&mut self, other: MeasurementResult) {
         self.absorb(other.observations.iter().cloned());
+        self.thinned += other.thinned;
         for t in other.overflow {
             // What `t` counts beyond its kept observations (those were just absorbed).
             let kept: Vec<&Observation> = other
@@ -198,17 +208,45 @@ impl MeasurementResult {
     /// documentation).
     pub fn absorb(&mut self, observations: impl IntoIterator<Item = Observation>) {
         let mut slots: HashMap<PointKey, Slot> = HashMap::new();
+        // The point of each kept observation (to move a position between points).
+        let mut keys: Vec<PointKey> = Vec::with_capacity(self.observations.len());
         for (i, o) in self.observations.iter().enumerate() {
-            slots.entry(point_key(o)).or_default().kept.push(i);
+            let key = point_key(o);
+            slots.entry(key.clone()).or_default().kept.push(i);
+            keys.push(key);
         }
         for (i, t) in self.overflow.iter().enumerate() {
             slots.entry(key_of(&t.parameters, t.run)).or_default().tally = Some(i);
         }
+        let element_seed = point_seed(&(vec![(self.element.clone(), 0)], None));
         for o in observations {
-            let slot = slots.entry(point_key(&o)).or_default();
+            let key = point_key(&o);
+            let slot = slots.entry(key.clone()).or_default();
             if slot.tally.is_none() && slot.kept.len() < KEPT_PER_POINT {
-                slot.kept.push(self.observations.len());
-                self.observations.push(o);
+                if self.observations.len() < KEPT_PER_ELEMENT {
+                    slot.kept.push(self.observations.len());
+                    self.observations.push(o);
+                    keys.push(key);
+                    continue;
+                }
+                // So many points that the element's bound is reached (an input that takes a new
+                // value at nearly every execution): a uniform sample of all observations.
+                let seen = self.samples() as u64;
+                self.thinned += 1;
+                if let Some(j) = replaces_among(element_seed, seen, KEPT_PER_ELEMENT) {
+                    let old = std::mem::replace(&mut keys[j], key.clone());
+                    if let Some(previous) = slots.get_mut(&old) {
+                        previous.kept.retain(|at| *at != j);
+                        if previous.kept.is_empty() && previous.tally.is_none() {
+                            slots.remove(&old);
+                        }
+                    }
+                    slots.entry(key).or_default().kept.push(j);
+                    self.observations[j] = o;
+                } else if slot.kept.is_empty() && slot.tally.is_none() {
+                    // Bounded memory: no slot for a point that kept nothing.
+                    slots.remove(&key);
+                }
                 continue;
             }
             let tally = *slot.tally.get_or_insert_with(|| {
@@ -220,15 +258,17 @@ impl MeasurementResult {
             let i = t.observations;
             t.add(&o);
             t.unkept += 1;
-            if let Some(j) = replaces(point_seed(&point_key(&o)), i) {
+            if let Some(j) = replaces_among(point_seed(&key), i, KEPT_PER_POINT) {
                 match slot.kept.get(j) {
                     Some(at) => self.observations[*at] = o,
-                    None => {
+                    None if self.observations.len() < KEPT_PER_ELEMENT => {
                         // Fewer kept than the bound (outliers were removed): keep it as well.
                         t.unkept -= 1;
                         slot.kept.push(self.observations.len());
                         self.observations.push(o);
+                        keys.push(key);
                     }
+                    None => {}
                 }
             }
         }
@@ -335,6 +375,30 @@ mod tests {
             let median = values[values.len() / 2];
             assert!((median - 50.0).abs() < 8.0, "{median}");
         }
+    }
+
+    #[test]
+    fn an_element_of_singleton_points_keeps_a_uniform_sample_of_them() {
+        let n = 3 * KEPT_PER_ELEMENT;
+        let obs: Vec<Observation> = (0..n).map(|i| observation(i as f64, (i % 100) as f64, None)).collect();
+        let r = MeasurementResult::new("e", obs.clone());
+        assert_eq!(r.observations.len(), KEPT_PER_ELEMENT);
+        assert_eq!(r.samples(), n);
+        assert_eq!(r.thinned as usize, n - KEPT_PER_ELEMENT);
+        // Uniform over the stream: a third from each third of the inputs, within a few percent.
+        let early = r
+            .observations
+            .iter()
+            .filter(|o| o.parameters["n.VALUE"] < KEPT_PER_ELEMENT as f64)
+            .count();
+        let share = early as f64 / KEPT_PER_ELEMENT as f64;
+        assert!((share - 1.0 / 3.0).abs() < 0.03, "{share}");
+        // Merged in batches: the same.
+        let mut batched = MeasurementResult::new("e", Vec::new());
+        for chunk in obs.chunks(5000) {
+            batched.absorb(chunk.to_vec());
+        }
+        assert_eq!(batched, r);
     }
 
     #[test]

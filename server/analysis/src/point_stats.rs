@@ -151,6 +151,7 @@ mod tests {
                 })
                 .collect(),
             overflow: Vec::new(),
+            thinned: 0,
         }
     }
 

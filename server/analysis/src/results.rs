@@ -256,6 +256,14 @@ impl EventDigest {
         }
     }
 
+    /// The execution ended: no more events of it follow. Its aggregates become observations and
+    /// its parameterisation is forgotten (a stream of millions of executions keeps only the open
+    /// ones). Its callees' `ServiceCall`s came before, so nothing needs it any more.
+    pub fn end(&mut self, execution: &str) {
+        self.flush(execution);
+        self.in_force.remove(execution);
+    }
+
     fn demands(&mut self, execution: &str, action: &str, resource: &str, count: u64, ns: f64) {
         if count == 0 {
             return;

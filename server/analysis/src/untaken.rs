@@ -53,6 +53,7 @@ pub fn complete_untaken_transitions(bb: &mut Blackboard) -> Vec<String> {
                 element: id.clone(),
                 observations,
                 overflow,
+                thinned: sibling.thinned,
             },
         );
         bb.to_measure.remove(&id);
@@ -94,6 +95,7 @@ mod tests {
             element: "b/yes".into(),
             observations: vec![observed(1.0, 1.0), observed(2.0, 1.0), observed(3.0, 1.0)],
             overflow: Vec::new(),
+            thinned: 0,
         };
         bb.results.insert("b/yes".into(), taken);
         bb.to_measure.remove("b/yes");

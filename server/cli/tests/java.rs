@@ -373,6 +373,47 @@ fn compress_and_hash_are_linear_in_the_bytes_while_a_core_is_busy() {
     }
 }
 
+/// Issue 16: a service that loops up to 100,000 times per call, one internal action and one
+/// external call per iteration (`fixtures/hotloop`). The probe adds up the action's runs per
+/// call, the decoder streams, each point keeps a bounded sample: the analysis holds memory and
+/// time to a few minutes (the figures are in `benchmarks/analysis/scale/RESULTS.md`), and finds
+/// the loop law and the per-iteration demand's law in `rounds`.
+#[test]
+fn a_service_looping_100000_times_per_call_keeps_its_laws() {
+    let _alone = one_at_a_time();
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("fixtures/hotloop"), dir.path());
+    let report = json(&beagle(&["analyse", dir.path().to_str().unwrap(), "--json"]));
+    let x = expressions(&report);
+    assert_eq!(x["_hl_item_loop"], "items.NUMBER_OF_ELEMENTS");
+    // Per iteration: a base cost plus about a nanosecond per mixing round (100 to 2000 rounds).
+    let mix = &x[&format!("_hl_mix/{CPU}")];
+    let (low, high) = (
+        eval(mix, &[("rounds.VALUE", 100.0)]),
+        eval(mix, &[("rounds.VALUE", 2000.0)]),
+    );
+    assert!(
+        mix.contains("rounds.VALUE") && !mix.contains('?') && high > 1.5 * low && low > 0.0,
+        "mix item: {mix}"
+    );
+    assert!(
+        high - low > 0.0005 && high - low < 0.02,
+        "1900 rounds of a multiply and a shift: a few microseconds, not {} ms: {mix}",
+        high - low
+    );
+    // Every run of the action is counted, though few are kept.
+    let samples = |id: &str| {
+        report["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["element"] == id)
+            .and_then(|r| r["samples"].as_u64())
+            .unwrap_or(0)
+    };
+    assert!(samples(&format!("_hl_checksum/{CPU}")) > 100_000, "{report}");
+}
+
 /// A small, fast workload for the failure tests, and extra launches.
 fn quick_config(dir: &Path, extra: &str) {
     let text = std::fs::read_to_string(dir.join("beagle.toml")).unwrap();

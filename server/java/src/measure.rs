@@ -3,9 +3,10 @@
 
 use crate::launch::{describe, run_point, JavaConfig, Launch, Point, RunError};
 use crate::prepare::Prepared;
+use crate::probe::decode::Decoded;
 use beagle_analysis::blackboard::ElementKind;
 use beagle_analysis::{
-    remove_outliers, results_from_events, EventsSummary, MeasurableElement, MeasurementResult, ResultOptions,
+    remove_outliers, EventDigest, EventsSummary, MeasurableElement, MeasurementResult, ResultOptions, SummaryBuilder,
 };
 use std::path::Path;
 use std::time::Duration;
@@ -51,8 +52,27 @@ pub fn measure_point(
         warmup: 1,
         run: run_tag.to_string(),
     };
+    // One observation per timed section (or per total the probe wrote for a section in a loop):
+    // outliers (a GC pause in one section) are removed per point before the JVM's medians are
+    // taken (`beagle-job`'s `merge`).
+    let result_options = ResultOptions {
+        per_iteration: true,
+        ..ResultOptions::default()
+    };
+    // Streamed: a service that loops 100,000 times per call writes millions of records.
+    let mut digest = EventDigest::new(result_options);
+    let mut summary = SummaryBuilder::default();
+    let mut decoded = 0usize;
+    let sink = |d: Decoded| match d {
+        Decoded::Event(e) => {
+            decoded += 1;
+            summary.add(&e);
+            digest.add(&e);
+        }
+        Decoded::Ended(execution) => digest.end(&execution),
+    };
     // No file: the probes never ran (reported below as recording nothing).
-    let (events, s) = crate::probe::decode::decode_file(&out.events, &prepared.table, &options).unwrap_or_default();
+    let s = crate::probe::decode::decode_file_into(&out.events, &prepared.table, &options, sink).unwrap_or_default();
     let at = format!("launch `{}` at {}", launch.name, describe(point));
     let mut notes = Vec::new();
     for (n, what) in [
@@ -71,20 +91,14 @@ pub fn measure_point(
             notes.push(format!("{at}: {n} {what}"));
         }
     }
-    // One observation per timed section: outliers (a GC pause in one section) are removed per
-    // point before the JVM's medians are taken (`beagle-job`'s `merge`).
-    let options = ResultOptions {
-        per_iteration: true,
-        ..ResultOptions::default()
-    };
-    let mut results = results_from_events(&events, &options);
+    let mut results = digest.finish();
     let mut outliers = 0;
     for (element, result) in &mut results {
         if matches!(element.kind, ElementKind::ResourceDemand { .. }) {
             outliers += remove_outliers(result);
         }
     }
-    if events.is_empty() {
+    if decoded == 0 {
         notes.push(format!(
             "launch `{}` at {}: the probes recorded nothing (is the linked code on the launch's path?)",
             launch.name,
@@ -95,7 +109,7 @@ pub fn measure_point(
         launch: launch.name.clone(),
         point: point.clone(),
         results,
-        summary: EventsSummary::of(&events),
+        summary: summary.finish(),
         outliers,
         wall: out.wall,
         notes,

@@ -287,6 +287,8 @@ fn compile(javac: &Path, dir: &Path, class: &str, text: &str, probe: &Path) -> P
 fn execute(java: &Path, classes: &Path, class: &str, events: &Path) -> String {
     let o = Command::new(java)
         .arg(format!("-Dbeagle.events={}", events.display()))
+        // Placement is checked per run of each section (the default adds up runs per execution).
+        .arg("-Dbeagle.perIteration=true")
         .arg("-cp")
         .arg(classes)
         .arg(class)

@@ -232,9 +232,10 @@ fn a_hand_instrumented_program_decodes_to_what_it_did() {
             ..Default::default()
         }
     );
-    // Per upload: ENTER, 4 PARAMs (a map gives two), EXIT, a demand per file, LOOP, BRANCH;
-    // per store ENTER, 2 PARAMs, DEMAND, EXIT; per fact ENTER, PARAM, EXIT.
-    let per_iteration = 4 * (6 + 3 + 2) + 4 * (6 + 2 + 2) + 8 * 5 + 4 * 3;
+    // Per upload: ENTER, 4 PARAMs (a map gives two), EXIT, one DEMAND_TOTAL for its files' runs
+    // of the compress section, LOOP, BRANCH; per store ENTER, 2 PARAMs, DEMAND_TOTAL, EXIT; per
+    // fact ENTER, PARAM, EXIT.
+    let per_iteration = 4 * (6 + 1 + 2) + 4 * (6 + 1 + 2) + 8 * 5 + 4 * 3;
     assert_eq!(summary.warmup_records, per_iteration);
     assert_eq!(summary.records, 3 * per_iteration + 3);
 
@@ -327,13 +328,26 @@ fn a_hand_instrumented_program_decodes_to_what_it_did() {
     for e in &events {
         let x = &execs[e.execution()];
         let n = p(x, "files.NUMBER_OF_ELEMENTS");
-        match e {
+        // The runs of a section in one execution come as one total (the probe adds them up).
+        let demand = match e {
             MeasurementEvent::ResourceDemand {
                 action,
                 resource,
                 stop_ns,
                 ..
-            } => {
+            } => Some((action, resource, 1, *stop_ns)),
+            MeasurementEvent::ResourceDemandTotal {
+                action,
+                resource,
+                count,
+                total_ns,
+                ..
+            } => Some((action, resource, *count, *total_ns)),
+            _ => None,
+        };
+        if let Some((action, resource, runs, ns)) = demand {
+            let stop_ns = &ns;
+            {
                 match (action.as_str(), resource.as_str()) {
                     ("_compress", "CPU") => {
                         assert_eq!(x.service, "_upload");
@@ -348,8 +362,10 @@ fn a_hand_instrumented_program_decodes_to_what_it_did() {
                     }
                     other => panic!("unexpected demand {other:?}"),
                 }
-                *per_exec.entry((e.execution(), action.as_str())).or_default() += 1;
+                *per_exec.entry((e.execution(), action.as_str())).or_default() += runs;
             }
+        }
+        match e {
             MeasurementEvent::Loop { count, .. } => {
                 loops += 1;
                 assert_eq!(Some(*count as f64), n);

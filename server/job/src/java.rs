@@ -526,6 +526,7 @@ mod tests {
                         element: demand.id.clone(),
                         observations: observations(values),
                         overflow: Vec::new(),
+                        thinned: 0,
                     },
                 ),
                 (
@@ -534,6 +535,7 @@ mod tests {
                         element: loop_.id.clone(),
                         observations: observations(&[3.0, 3.0, 3.0]),
                         overflow: Vec::new(),
+                        thinned: 0,
                     },
                 ),
             ],

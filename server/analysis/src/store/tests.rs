@@ -29,6 +29,7 @@ fn result(element: &str, values: &[f64]) -> MeasurementResult {
             })
             .collect(),
         overflow: Vec::new(),
+        thinned: 0,
     }
 }
 

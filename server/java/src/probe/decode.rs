@@ -26,6 +26,7 @@ const EXIT: i32 = 3;
 const DEMAND: i32 = 4;
 const LOOP: i32 = 5;
 const BRANCH: i32 = 6;
+const DEMAND_TOTAL: i32 = 7;
 
 /// The PCM characterisation of a PARAM record's `a`.
 fn characterisation(code: i64) -> Option<&'static str> {
@@ -115,8 +116,20 @@ pub struct Decoder<'a> {
     table: &'a SectionTable,
     options: &'a DecodeOptions,
     live: HashMap<i64, Live>,
+    /// Emitted events not drained yet: those from absolute position `drained` on.
     events: Vec<MeasurementEvent>,
+    drained: usize,
+    /// Executions that exited, with the absolute position of the next event then.
+    ended: Vec<(usize, String)>,
     summary: DecodeSummary,
+}
+
+/// What [`Decoder::drain`] delivers, in stream order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decoded {
+    Event(MeasurementEvent),
+    /// The execution exited: no more events of it follow.
+    Ended(String),
 }
 
 /// One record's fields.
@@ -153,7 +166,33 @@ impl<'a> Decoder<'a> {
             options,
             live: HashMap::new(),
             events: Vec::new(),
+            drained: 0,
+            ended: Vec::new(),
             summary: DecodeSummary::default(),
+        }
+    }
+
+    /// Events decoded and not drained yet.
+    pub fn buffered(&self) -> usize {
+        self.events.len()
+    }
+
+    /// Hands every event decoded so far to `sink`, with the ends of executions between them.
+    /// Memory then stays bounded however long the file; the price: an execution drained before
+    /// its EXIT keeps `exit_ns` 0 (nothing in the analysis reads it for Java).
+    pub fn drain(&mut self, sink: &mut impl FnMut(Decoded)) {
+        let start = self.drained;
+        let events = std::mem::take(&mut self.events);
+        self.drained += events.len();
+        let mut ended = std::mem::take(&mut self.ended).into_iter().peekable();
+        for (i, e) in events.into_iter().enumerate() {
+            while let Some((_, execution)) = ended.next_if(|(at, _)| *at <= start + i) {
+                sink(Decoded::Ended(execution));
+            }
+            sink(Decoded::Event(e));
+        }
+        for (_, execution) in ended {
+            sink(Decoded::Ended(execution));
         }
     }
 
@@ -163,7 +202,7 @@ impl<'a> Decoder<'a> {
 
     /// Emits a pending execution's `ServiceCall` (no-op once emitted).
     fn emit(&mut self, execution: i64) {
-        let index = self.events.len();
+        let index = self.drained + self.events.len();
         if let Some(live @ Live::Pending(_)) = self.live.get_mut(&execution) {
             if let Live::Pending(pending) = std::mem::replace(live, Live::Emitted(index)) {
                 self.events.push(pending.event());
@@ -179,7 +218,7 @@ impl<'a> Decoder<'a> {
             ENTER => self.enter(&r),
             PARAM => self.param(&r),
             EXIT => self.exit(&r),
-            DEMAND | LOOP | BRANCH => self.inside(&r),
+            DEMAND | LOOP | BRANCH | DEMAND_TOTAL => self.inside(&r),
             _ => self.summary.unknown_types += 1,
         }
     }
@@ -275,19 +314,22 @@ impl<'a> Decoder<'a> {
             }
             Some(Live::Pending(_)) => {
                 self.emit(r.execution);
-                self.events.len() - 1
+                self.drained + self.events.len() - 1
             }
             Some(Live::Emitted(i)) => *i,
         };
         self.live.remove(&r.execution);
+        let here = self.drained + self.events.len();
+        self.ended.push((here, self.id(r.execution)));
+        let buffered = index.checked_sub(self.drained).and_then(|i| self.events.get_mut(i));
         if r.a < 0 {
             self.summary.invalid += 1;
-        } else if let Some(MeasurementEvent::ServiceCall { exit_ns, .. }) = self.events.get_mut(index) {
+        } else if let Some(MeasurementEvent::ServiceCall { exit_ns, .. }) = buffered {
             *exit_ns = r.a as u64;
         }
     }
 
-    /// DEMAND, LOOP, BRANCH: an event of the execution the record names.
+    /// DEMAND, DEMAND_TOTAL, LOOP, BRANCH: an event of the execution the record names.
     fn inside(&mut self, r: &Record) {
         match self.live.get(&r.execution) {
             None => return self.not_live(r.execution),
@@ -307,6 +349,15 @@ impl<'a> Decoder<'a> {
                 start_ns: 0,
                 stop_ns: r.a as u64,
             },
+            (DEMAND_TOTAL, Some(Section::Demand { action, resource, .. })) if r.a >= 0 && r.b > 0 => {
+                MeasurementEvent::ResourceDemandTotal {
+                    execution,
+                    action: action.clone(),
+                    resource: resource.clone(),
+                    count: r.b as u64,
+                    total_ns: r.a as u64,
+                }
+            }
             (LOOP, Some(Section::Loop { loop_id })) if r.a >= 0 => MeasurementEvent::Loop {
                 execution,
                 loop_id: loop_id.clone(),
@@ -317,7 +368,7 @@ impl<'a> Decoder<'a> {
                 branch: branch.clone(),
                 transition: Some(transition.clone()),
             },
-            (DEMAND, Some(Section::Demand { .. })) | (LOOP, Some(Section::Loop { .. })) => {
+            (DEMAND | DEMAND_TOTAL, Some(Section::Demand { .. })) | (LOOP, Some(Section::Loop { .. })) => {
                 self.summary.invalid += 1;
                 return;
             }
@@ -334,6 +385,13 @@ impl<'a> Decoder<'a> {
     /// their PARAMs) are emitted last, in execution id order; an execution without an EXIT (the
     /// process ended inside it) keeps duration 0.
     pub fn finish(mut self, truncated_bytes: usize) -> (Vec<MeasurementEvent>, DecodeSummary) {
+        self.emit_pending();
+        self.summary.truncated_bytes = truncated_bytes as u64;
+        (self.events, self.summary)
+    }
+
+    /// Emits the executions still pending, in execution id order.
+    fn emit_pending(&mut self) {
         let mut pending: Vec<i64> = (self.live.iter())
             .filter(|(_, l)| matches!(l, Live::Pending(_)))
             .map(|(e, _)| *e)
@@ -342,8 +400,6 @@ impl<'a> Decoder<'a> {
         for e in pending {
             self.emit(e);
         }
-        self.summary.truncated_bytes = truncated_bytes as u64;
-        (self.events, self.summary)
     }
 }
 
@@ -357,6 +413,41 @@ pub fn decode(bytes: &[u8], table: &SectionTable, options: &DecodeOptions) -> (V
         }
     }
     decoder.finish(chunks.remainder().len())
+}
+
+/// Events buffered before [`decode_file_into`] hands them on.
+const DRAIN_AT: usize = 1 << 16;
+
+/// Decodes an events file into `sink` as it reads (files of long runs are large: a service that
+/// loops 100,000 times per call makes millions of records), with the ends of executions.
+pub fn decode_file_into(
+    path: &Path,
+    table: &SectionTable,
+    options: &DecodeOptions,
+    mut sink: impl FnMut(Decoded),
+) -> std::io::Result<DecodeSummary> {
+    let mut reader = std::io::BufReader::with_capacity(1 << 16, std::fs::File::open(path)?);
+    let mut decoder = Decoder::new(table, options);
+    let mut record = [0u8; RECORD];
+    loop {
+        let mut filled = 0;
+        while filled < RECORD {
+            match reader.read(&mut record[filled..]) {
+                Ok(0) => {
+                    decoder.emit_pending();
+                    decoder.drain(&mut sink);
+                    return Ok(decoder.finish(filled).1);
+                }
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        decoder.record(&record);
+        if decoder.buffered() >= DRAIN_AT {
+            decoder.drain(&mut sink);
+        }
+    }
 }
 
 /// Decodes an events file, streaming (files of long runs are large).

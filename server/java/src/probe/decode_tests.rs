@@ -294,3 +294,32 @@ proptest! {
         prop_assert_eq!(calls, summary.executions);
     }
 }
+
+#[test]
+fn a_demand_total_is_the_runs_of_a_section_in_one_execution() {
+    let (events, summary) = run(
+        &[
+            enter(0, 1, 0, -1, 1),
+            param(1, 1, 1, 3.0),
+            rec(DEMAND_TOTAL, 3, 1, 250_000, 100_000),
+            rec(DEMAND_TOTAL, 3, 1, -1, 5), // a negative time
+            rec(DEMAND_TOTAL, 3, 1, 10, 0), // no runs
+            rec(EXIT, 0, 1, 9000, 0),
+        ],
+        1,
+    );
+    assert_eq!(
+        events,
+        vec![
+            call("r1:1", "_S", None, None, &[("n.VALUE", 3.0)], 9000),
+            MeasurementEvent::ResourceDemandTotal {
+                execution: "r1:1".into(),
+                action: "_A".into(),
+                resource: "CPU".into(),
+                count: 100_000,
+                total_ns: 250_000,
+            },
+        ]
+    );
+    assert_eq!(summary.invalid, 2);
+}

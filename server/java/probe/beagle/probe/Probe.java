@@ -33,9 +33,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * nanoseconds of the thread's last CPU clock reading (back-to-back sections, a section in a loop)
  * takes that reading plus the wall time since, instead of a new one: exact unless the thread was
  * descheduled in that short gap, and then too small by at most the gap. 0 turns it off.
+ *
+ * <p>A demand section that runs many times in one execution (an action in a loop of 100,000
+ * iterations) is not recorded per run: the thread adds up its count and time per section, and
+ * writes one DEMAND_TOTAL when the execution exits (or earlier, when another execution on the
+ * thread runs the same section: recursion). The analysis takes the demands of one execution as
+ * their mean anyway; the events file and its decoding then grow with executions, not iterations.
+ * {@code -Dbeagle.perIteration=true} writes a DEMAND per run instead.
  */
 public final class Probe {
-    static final int ENTER = 1, PARAM = 2, EXIT = 3, DEMAND = 4, LOOP = 5, BRANCH = 6;
+    static final int ENTER = 1, PARAM = 2, EXIT = 3, DEMAND = 4, LOOP = 5, BRANCH = 6, DEMAND_TOTAL = 7;
     static final int VALUE = 1, BYTESIZE = 2, NUMBER_OF_ELEMENTS = 3, INNER_BYTESIZE = 4;
     static final int RECORD = 32;
     static final int BUFFER = RECORD * 2048;
@@ -51,6 +58,7 @@ public final class Probe {
     /** Execution ids a thread takes at once: one shared counter increment per block, not per entry. */
     static final int ID_BLOCK = 1024;
     static final long CPU_REUSE_NS = Long.getLong("beagle.cpuReuseNs", 2000L);
+    static final boolean PER_ITERATION = Boolean.getBoolean("beagle.perIteration");
     private static final List<State> STATES = new ArrayList<>();
     private static final FileChannel OUT = open();
     /** Whether flushAll syncs the file: not for /dev/null and pipes (benchmarks), which cannot. */
@@ -78,6 +86,12 @@ public final class Probe {
         int depth;
         int pendingCall = -1;
         long pendingCaller;
+        /** Per demand section: the execution its totals belong to (0: none), count and time. */
+        long[] totalOwner = new long[64], totalCount = new long[64], totalNs = new long[64];
+        /** Sections with totals, as a stack; touchedFrom[d]: where depth d's begin. */
+        int[] touched = new int[64];
+        int touchedTop;
+        int[] touchedFrom = new int[64];
         final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER).order(ByteOrder.LITTLE_ENDIAN);
 
         long current() {
@@ -89,6 +103,48 @@ public final class Probe {
                 flush();
             }
             buffer.putInt(type).putInt(section).putLong(execution).putLong(a).putLong(b);
+        }
+
+        /** Adds one run of a demand section to the current execution's totals. */
+        void addDemand(int section, long ns) {
+            long e = current();
+            if (section >= totalOwner.length) {
+                int n = Math.max(section + 1, totalOwner.length * 2);
+                totalOwner = java.util.Arrays.copyOf(totalOwner, n);
+                totalCount = java.util.Arrays.copyOf(totalCount, n);
+                totalNs = java.util.Arrays.copyOf(totalNs, n);
+            }
+            if (totalOwner[section] != e) {
+                if (totalCount[section] > 0) {
+                    writeTotal(section);
+                }
+                totalOwner[section] = e;
+                if (touchedTop == touched.length) {
+                    touched = java.util.Arrays.copyOf(touched, touchedTop * 2);
+                }
+                touched[touchedTop++] = section;
+            }
+            totalCount[section]++;
+            totalNs[section] += ns;
+        }
+
+        void writeTotal(int section) {
+            record(DEMAND_TOTAL, section, totalOwner[section], totalNs[section], totalCount[section]);
+            totalCount[section] = 0;
+            totalNs[section] = 0;
+            totalOwner[section] = 0;
+        }
+
+        /** Writes the totals of the sections touched at depth `d` and above (their executions exit). */
+        void writeTotalsFrom(int d) {
+            int from = touchedFrom[d];
+            for (int i = touchedTop - 1; i >= from; i--) {
+                int section = touched[i];
+                if (totalCount[section] > 0) {
+                    writeTotal(section);
+                }
+            }
+            touchedTop = Math.min(touchedTop, from);
         }
 
         long newId() {
@@ -197,8 +253,10 @@ public final class Probe {
         if (s.depth == s.executions.length) {
             s.executions = java.util.Arrays.copyOf(s.executions, s.depth * 2);
             s.entered = java.util.Arrays.copyOf(s.entered, s.depth * 2);
+            s.touchedFrom = java.util.Arrays.copyOf(s.touchedFrom, s.depth * 2);
         }
         s.record(ENTER, service, e, caller, ((long) call << 32) | (iteration & 0xffffffffL));
+        s.touchedFrom[s.depth] = s.touchedTop;
         s.executions[s.depth] = e;
         s.entered[s.depth++] = System.nanoTime();
         return e;
@@ -211,6 +269,7 @@ public final class Probe {
         // Normally e is on top; after an unbalanced exit (cannot happen with try/finally) unwind to it.
         for (int i = s.depth - 1; i >= 0; i--) {
             if (s.executions[i] == e) {
+                s.writeTotalsFrom(i);
                 s.depth = i;
                 s.record(EXIT, 0, e, now - s.entered[i], 0);
                 return;
@@ -329,7 +388,15 @@ public final class Probe {
     public static void stopCpu(int section, long start) {
         State s = STATE.get();
         long ns = Math.max(0, s.cpuNow() - start);
-        s.record(DEMAND, section, s.current(), ns, 0);
+        demand(s, section, ns);
+    }
+
+    private static void demand(State s, int section, long ns) {
+        if (PER_ITERATION || s.depth == 0) {
+            s.record(DEMAND, section, s.current(), ns, 0);
+        } else {
+            s.addDemand(section, ns);
+        }
     }
 
     public static long startWall() {
@@ -339,7 +406,7 @@ public final class Probe {
     public static void stopWall(int section, long start) {
         long ns = System.nanoTime() - start;
         State s = STATE.get();
-        s.record(DEMAND, section, s.current(), ns, 0);
+        demand(s, section, ns);
     }
 
     public static void loop(int loop, int count) {
