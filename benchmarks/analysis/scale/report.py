@@ -8,6 +8,9 @@ import sys
 import datetime
 
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+java = []
+if len(sys.argv) > 2 and os.path.exists(sys.argv[2]):
+    java = [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
 binaries = list(dict.fromkeys(r["binary"] for r in rows))
 levels = sorted({r["per_point"] for r in rows})
 
@@ -55,3 +58,17 @@ for b in binaries:
             if r and r["laws"]:
                 laws = "; ".join(f"{k}: `{v[0]}` ({v[1]})" for k, v in sorted(r["laws"].items()))
                 print(f"- {b}, {level:,} per point, {fmt}: {laws}")
+
+if java:
+    print("\n## Java: a service looping up to 100,000 times per call\n")
+    print("`fixtures/hotloop` (`beagle analyse`, measuring included: instrumenting, compiling, running "
+          "the JVMs, decoding, fitting): its import service loops over 1,000-100,000 items per call, an "
+          "internal action and an external call per iteration. Goal: within 3 minutes.\n")
+    print("| binary | result |")
+    print("|---|---|")
+    for r in java:
+        print(f"| {r['binary']} | {cell(r)} |")
+    for r in java:
+        if r["laws"]:
+            laws = "; ".join(f"{k}: `{v[0]}` ({v[1]})" for k, v in sorted(r["laws"].items()))
+            print(f"- {r['binary']}: {laws}")

@@ -76,5 +76,17 @@ for level in $LEVELS; do
   measure "$last" aggregate "$level" "$dir" "$events_bytes"
   rm -rf "$dir"
 done
-"$PYTHON" "$HERE/report.py" "$OUT" > "$HERE/RESULTS.md"
+# The Java hot loop (fixtures/hotloop, measuring included), each binary once, unless JAVA=0.
+JAVA_OUT="$HERE/results/java.jsonl"
+if [ "${JAVA:-1}" != 0 ]; then
+  : > "$JAVA_OUT"
+  for i in "${!BINS[@]}"; do
+    dir="$WORK/hotloop"
+    rm -rf "$dir"; cp -r "$ROOT/fixtures/hotloop" "$dir"; rm -rf "$dir/.beagle"
+    echo "" > "$WORK/gen.txt"
+    OUT="$JAVA_OUT" measure "$i" java 0 "$dir" 0
+    rm -rf "$dir"
+  done
+fi
+"$PYTHON" "$HERE/report.py" "$OUT" "$JAVA_OUT" > "$HERE/RESULTS.md"
 echo "wrote $OUT and $HERE/RESULTS.md"
