@@ -10,6 +10,7 @@
 #
 #   BEFORE=/path/to/old/beagle BEFORE_NAME=5c34c8e bash benchmarks/analysis/scale/run.sh
 #   LEVELS="1000 10000" TIMEOUT=300 ... bash benchmarks/analysis/scale/run.sh
+#   LEVELS="" BEFORE=... bash benchmarks/analysis/scale/run.sh    # the Java hot loop only
 #
 # Does not build Beagle: AFTER defaults to <repo>/target/release/beagle. Each binary is copied
 # first, so a rebuild during the run does not mix versions. A run that exceeds TIMEOUT seconds
@@ -29,7 +30,8 @@ WORK="$(mktemp -d "${TMPDIR:-/tmp}/beagle-scale.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$HERE/results"
 OUT="$HERE/results/results.jsonl"
-: > "$OUT"
+# LEVELS="" measures only the Java hot loop and keeps the events levels of the last run.
+if [ -n "$LEVELS" ]; then : > "$OUT"; fi
 declare -a NAMES BINS
 if [ -n "${BEFORE:-}" ]; then
   cp "$BEFORE" "$WORK/beagle-before"; NAMES+=("${BEFORE_NAME:-before}"); BINS+=("$WORK/beagle-before")

@@ -425,6 +425,17 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     );
     ev.params = c.params;
     let rounded = canonical_sum(&evidence::intervals::round_to_evidence(&c.expr, &work, &scales), &work);
+    let cancellation = evidence::term_cancellation(&rounded, &work);
+    if !evidence::is_exact(c) && cancellation < evidence::CANCELLATION_RATIO {
+        ev.reasons.push(format!(
+            "its terms cancel: at the typical point its value is {} % of its largest term, so its constants do not carry it",
+            format_number(crate::regression::round_significant(100.0 * cancellation, 2))
+        ));
+        ev.wants.push(evidence::Want::Points);
+        ev.wants.sort();
+        ev.wants.dedup();
+        ev.is_final = false;
+    }
     ev.intervals = evidence::intervals::intervals(&rounded, &work, &scales);
     let expr = restore(&rounded, &kept);
     Ok(result(

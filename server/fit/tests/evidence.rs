@@ -520,3 +520,22 @@ fn the_points_of_one_run_are_one_piece_of_evidence() {
         "without runs {blind_hinges}/6 answers with more than 2 hinges"
     );
 }
+
+#[test]
+fn a_law_made_of_cancelling_terms_is_told_from_a_plain_one() {
+    // The bundled example's "partition files" once came out final as
+    // `0.0007*N + 0.0009*ln(S) + 27*S/(S + C) - 27`: hundredths of a millisecond from terms of 27.
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let rows = 40;
+    let n: Vec<f64> = (0..rows).map(|_| (1.0 + 39.0 * rng.random::<f64>()).round()).collect();
+    let c: Vec<f64> = n.iter().map(|n| (n * rng.random::<f64>()).round()).collect();
+    let s: Vec<f64> = (0..rows).map(|_| 1000.0 + 399000.0 * rng.random::<f64>()).collect();
+    let d = Dataset::unnamed(vec![n, s, c], vec![1.0; rows]).unwrap();
+    let ratio = |infix: &str| beagle_fit::evidence::term_cancellation(&beagle_fit::parse_infix(infix).unwrap(), &d);
+    let bad = ratio("0.0007*x1 + 0.0009*log(x2) + 27*x2/(x2 + x3) - 27");
+    assert!(bad < beagle_fit::evidence::CANCELLATION_RATIO, "{bad}");
+    for plain in ["1e-5*x2 - 0.002", "0.0008*x1 + 0.01", "x1 - x3 + 1", "2.5e-8*x2*x1 + 0.003*sqrt(x1)"] {
+        let r = ratio(plain);
+        assert!(r > 0.3, "{plain}: {r}");
+    }
+}

@@ -73,6 +73,9 @@ pub fn measure_point(
     };
     // No file: the probes never ran (reported below as recording nothing).
     let s = crate::probe::decode::decode_file_into(&out.events, &prepared.table, &options, sink).unwrap_or_default();
+    // Decoded, the records are in the results (and the store keeps those): the file of a service
+    // looping 100,000 times per call is tens of MB per point, and would fill `.beagle/`.
+    let _ = std::fs::remove_file(&out.events);
     let at = format!("launch `{}` at {}", launch.name, describe(point));
     let mut notes = Vec::new();
     for (n, what) in [

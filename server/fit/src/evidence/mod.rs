@@ -797,6 +797,52 @@ pub(crate) fn judge(ev: &mut Evidence, choice: Option<&Choice>, k: usize, consta
     ev.wants = wants;
 }
 
+/// Fewest share of its largest term a law's value may be at the typical point: below it the law
+/// is a small difference of large terms.
+pub const CANCELLATION_RATIO: f64 = 0.1;
+
+/// How much of its largest additive term a law's value is, at the median point of `data` (1 for
+/// a single term): `27*S/(S + C) - 27 + 0.0007*N` is a few hundredths of a millisecond made of
+/// terms of 27, so 0.001. Such a law is ill-conditioned: its printed constants, rounded to what
+/// the evidence supports, do not carry it, and it says nothing an architect can read.
+pub fn term_cancellation(expr: &crate::expr::Expr, data: &crate::dataset::Dataset) -> f64 {
+    use crate::expr::{BinaryOp, Expr};
+    fn terms(e: &Expr, sign: f64, out: &mut Vec<(f64, Expr)>) {
+        match e {
+            Expr::Binary(BinaryOp::Add, a, b) => {
+                terms(a, sign, out);
+                terms(b, sign, out);
+            }
+            Expr::Binary(BinaryOp::Sub, a, b) => {
+                terms(a, sign, out);
+                terms(b, -sign, out);
+            }
+            other => out.push((sign, other.clone())),
+        }
+    }
+    let mut parts = Vec::new();
+    terms(expr, 1.0, &mut parts);
+    if parts.len() < 2 || data.is_empty() {
+        return 1.0;
+    }
+    let values: Vec<Vec<f64>> = parts
+        .iter()
+        .map(|(sign, t)| crate::eval::eval(t, &data.columns, data.len()).iter().map(|v| sign * v).collect())
+        .collect();
+    let ratios: Vec<f64> = (0..data.len())
+        .filter_map(|i| {
+            let largest = values.iter().map(|v| v[i].abs()).fold(0.0, f64::max);
+            let sum: f64 = values.iter().map(|v| v[i]).sum();
+            (largest > 0.0 && largest.is_finite()).then(|| sum.abs() / largest)
+        })
+        .collect();
+    if ratios.is_empty() {
+        1.0
+    } else {
+        crate::stats::median(&ratios)
+    }
+}
+
 /// The lack-of-fit test (the textbook one, pure error from the repetitions, with held-out
 /// residuals in place of fitted ones): p-value of "the held-out residuals' spread `scatter` (from
 /// `points` residuals) exceeds the noise `noise` (with `df` degrees of freedom)", an F test of
