@@ -49,7 +49,14 @@ for level in levels:
             continue
         ev = got[0]["events_mb"]
         cells = [cell(find(b, level, fmt)) if find(b, level, fmt) else ("cannot read them" if fmt == "aggregate" else "-") for b in binaries]
-        print(f"| {level:,} | {fmt} | {ev:,.1f} MB | " + " | ".join(cells) + " |")
+        size = f"{ev * 1000:,.0f} kB" if ev < 1 else f"{ev:,.1f} MB"
+        print(f"| {level:,} | {fmt} | {size} | " + " | ".join(cells) + " |")
+goal = [r for r in rows if r["per_point"] == 1_000_000 and r["binary"] == binaries[-1] and r["exit"] in (0, 1)]
+if goal:
+    r = goal[0]
+    met = r["wall_s"] < 30 and r["peak_rss_mb"] < 300 and r["store_mb"] < 50
+    print(f"\n**Goal (issue 16): a million executions per point in under 30 s and 300 MB, the store under 50 MB: "
+          f"{'met' if met else 'not met'}** ({binaries[-1]}, {r.get('format', 'raw')} events: {cell(r)}).")
 print("\n## Laws found\n")
 for b in binaries:
     for level in levels:

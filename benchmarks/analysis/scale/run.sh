@@ -19,7 +19,7 @@
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
-LEVELS="${LEVELS:-1000 10000 100000 1000000}"
+LEVELS="${LEVELS-1000 10000 100000 1000000}"
 RAW_MAX="${RAW_MAX:-100000}"
 export MEMORY_LIMIT_MB="${MEMORY_LIMIT_MB:-8000}"   # address space per run: the machine stays usable
 TIMEOUT="${TIMEOUT:-900}"

@@ -534,7 +534,12 @@ fn a_law_made_of_cancelling_terms_is_told_from_a_plain_one() {
     let ratio = |infix: &str| beagle_fit::evidence::term_cancellation(&beagle_fit::parse_infix(infix).unwrap(), &d);
     let bad = ratio("0.0007*x1 + 0.0009*log(x2) + 27*x2/(x2 + x3) - 27");
     assert!(bad < beagle_fit::evidence::CANCELLATION_RATIO, "{bad}");
-    for plain in ["1e-5*x2 - 0.002", "0.0008*x1 + 0.01", "x1 - x3 + 1", "2.5e-8*x2*x1 + 0.003*sqrt(x1)"] {
+    for plain in [
+        "1e-5*x2 - 0.002",
+        "0.0008*x1 + 0.01",
+        "x1 - x3 + 1",
+        "2.5e-8*x2*x1 + 0.003*sqrt(x1)",
+    ] {
         let r = ratio(plain);
         assert!(r > 0.3, "{plain}: {r}");
     }

@@ -827,7 +827,12 @@ pub fn term_cancellation(expr: &crate::expr::Expr, data: &crate::dataset::Datase
     }
     let values: Vec<Vec<f64>> = parts
         .iter()
-        .map(|(sign, t)| crate::eval::eval(t, &data.columns, data.len()).iter().map(|v| sign * v).collect())
+        .map(|(sign, t)| {
+            crate::eval::eval(t, &data.columns, data.len())
+                .iter()
+                .map(|v| sign * v)
+                .collect()
+        })
         .collect();
     let ratios: Vec<f64> = (0..data.len())
         .filter_map(|i| {
