@@ -62,7 +62,11 @@ export interface ElementAt {
 
 export interface MeasuredPoint {
   parameters: [string, number][];
+  /** Observations the statistics are over. */
   n: number;
+  /** The element's measured runs behind them (more than `n` where an observation stands for
+   * several runs or the point kept a bounded sample); absent from older servers. */
+  executions?: number;
   median: number;
   q1: number;
   q3: number;

@@ -16,6 +16,7 @@ import {
   evidenceRows,
   reasonsAndNotes,
   tableRows,
+  showsExecutions,
 } from '../src/webview/model';
 
 const pt = (n: number, files: number, size: number, median: number) => ({
@@ -119,9 +120,17 @@ describe('results model', () => {
     const fitted = result.points.map((_, i) => (i === 2 ? null : i * 1.5));
     const rows = tableRows(result, fitted);
     expect(rows).toHaveLength(6);
-    expect(rows[1]).toEqual({ parameters: [50, 10], n: 10, median: 250, q1: 225, q3: 275, fitted: 1.5 });
+    expect(rows[1]).toEqual({ parameters: [50, 10], n: 10, executions: 10, median: 250, q1: 225, q3: 275, fitted: 1.5 });
     expect(rows[2].fitted).toBeNull();
     expect(tableRows(result, null)[0].fitted).toBeNull();
+  });
+
+  it('shows the runs behind a point only where they outnumber its observations', () => {
+    expect(showsExecutions(result)).toBe(false);
+    const sampled = { ...result, points: result.points.map((p, i) => ({ ...p, executions: i === 3 ? 100_000 : p.n })) };
+    expect(showsExecutions(sampled)).toBe(true);
+    expect(tableRows(sampled, null)[3].executions).toBe(100_000);
+    expect(tableRows(sampled, null)[0].executions).toBe(sampled.points[0].n);
   });
 
   it('formats numbers and quality figures', () => {

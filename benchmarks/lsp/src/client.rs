@@ -76,6 +76,10 @@ fn reader(stdout: impl Read, stdin: Arc<Mutex<ChildStdin>>, tx: std::sync::mpsc:
                 let path = p.as_str().or_else(|| p[0].as_str()).unwrap_or("");
                 let path = path.strip_prefix("file://").unwrap_or(path);
                 Value::String(std::fs::read_to_string(path).unwrap_or_default())
+            } else if value["method"] == "workspace/applyEdit" {
+                // The benchmark client holds no documents to edit: it says so, and the server
+                // keeps its results as unwritten (what an editor that refuses does).
+                json!({"applied": false, "failureReason": "the benchmark client applies no edits"})
             } else {
                 Value::Null
             };
@@ -127,41 +131,55 @@ impl Client {
 
     /// Sends a request and waits for its response: (latency, result).
     pub fn request(&mut self, method: &str, params: Value, timeout: Duration) -> (Duration, Value) {
+        match self.try_request(method, params, timeout) {
+            Ok(answer) => answer,
+            Err(e) => panic!("{method}: {e}"),
+        }
+    }
+
+    /// [`Client::request`] that says why instead of panicking (the server died, timed out or
+    /// answered with an error).
+    pub fn try_request(&mut self, method: &str, params: Value, timeout: Duration) -> Result<(Duration, Value), String> {
         self.next_id += 1;
         let id = self.next_id;
         let msg = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         let sent = {
             let mut w = self.stdin.lock().unwrap();
             let at = Instant::now();
-            write_message(&mut *w, &msg).expect("server's stdin");
+            write_message(&mut *w, &msg).map_err(|e| format!("the server's stdin: {e}"))?;
             at
         };
-        let m = self.wait(timeout, |v| v.get("method").is_none() && v["id"] == json!(id));
+        let m = self.try_wait(timeout, |v| v.get("method").is_none() && v["id"] == json!(id))?;
         if let Some(e) = m.value.get("error") {
-            panic!("{method} failed: {e}");
+            return Err(format!("failed: {e}"));
         }
-        (m.at - sent, m.value["result"].clone())
+        Ok((m.at - sent, m.value["result"].clone()))
     }
 
     /// Waits for the first message that `pred` accepts (looking at the backlog first); keeps
     /// the others in the backlog.
     pub fn wait(&mut self, timeout: Duration, pred: impl Fn(&Value) -> bool) -> Message {
+        self.try_wait(timeout, pred).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Client::wait`] that says why it found nothing.
+    pub fn try_wait(&mut self, timeout: Duration, pred: impl Fn(&Value) -> bool) -> Result<Message, String> {
         if let Some(i) = self.backlog.iter().position(|m| pred(&m.value)) {
-            return self.backlog.remove(i);
+            return Ok(self.backlog.remove(i));
         }
         let deadline = Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.incoming.recv_timeout(left) {
-                Ok(m) if pred(&m.value) => return m,
+                Ok(m) if pred(&m.value) => return Ok(m),
                 Ok(m) => {
                     // Keep notifications that matter (diagnostics); drop log chatter.
                     if m.value["method"] == "textDocument/publishDiagnostics" {
                         self.backlog.push(m);
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => panic!("no answer from the server within {timeout:?}"),
-                Err(RecvTimeoutError::Disconnected) => panic!("the server closed its output"),
+                Err(RecvTimeoutError::Timeout) => return Err(format!("no answer from the server within {timeout:?}")),
+                Err(RecvTimeoutError::Disconnected) => return Err("the server closed its output".into()),
             }
         }
     }

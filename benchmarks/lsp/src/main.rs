@@ -3,6 +3,8 @@
 //! and didChange), idle and while an analysis runs. See README.md; `run.sh` runs everything.
 
 mod client;
+mod during;
+mod during_report;
 mod generate;
 mod measure;
 mod report;
@@ -79,6 +81,59 @@ enum Cmd {
         #[arg(last = true, required = true)]
         cmd: Vec<String>,
     },
+    /// Starts a server, opens the inputs, and hovers on them while an analysis runs inside the
+    /// server (--analyse) or beside it (the command after --beside-cmd, up to `--`); appends
+    /// JSON lines (hovers per input and phase, memory of the run) to --out.
+    During {
+        #[arg(long)]
+        server: String,
+        #[arg(long, default_value = "")]
+        server_version: String,
+        /// in-server | beside
+        #[arg(long)]
+        mode: String,
+        /// Workspace folders (repeatable; the first is the rootUri).
+        #[arg(long, required = true)]
+        folder: Vec<PathBuf>,
+        /// LABEL=FILE of a document to open and hover on (repeatable).
+        #[arg(long, required = true)]
+        input: Vec<String>,
+        #[arg(long, default_value = "xml")]
+        language_id: String,
+        #[arg(long, default_value = "{}")]
+        init_options: String,
+        /// The model the server analyses (`beagle.analyseRepository`).
+        #[arg(long)]
+        analyse: Option<PathBuf>,
+        /// A command that runs beside the server instead (space-separated words).
+        #[arg(long, default_value = "")]
+        beside_cmd: String,
+        #[arg(long, default_value = "/dev/null")]
+        beside_log: PathBuf,
+        #[arg(long, default_value_t = 100)]
+        before_hovers: usize,
+        /// Pause after each hover (ms).
+        #[arg(long, default_value_t = 20)]
+        gap_ms: u64,
+        #[arg(long, default_value_t = 4000)]
+        rss_limit_mb: u64,
+        #[arg(long, default_value_t = 600)]
+        max_s: u64,
+        #[arg(long)]
+        env: Vec<String>,
+        #[arg(long, default_value = "/dev/null")]
+        stderr: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(last = true, required = true)]
+        cmd: Vec<String>,
+    },
+    /// Renders the results of `during` runs as markdown.
+    ReportDuring {
+        results: PathBuf,
+        #[arg(long)]
+        fact: Vec<String>,
+    },
     /// Renders RESULTS.md from the JSON lines.
     Report {
         results: PathBuf,
@@ -86,6 +141,15 @@ enum Cmd {
         #[arg(long)]
         fact: Vec<String>,
     },
+}
+
+fn parse_env(env: &[String]) -> Vec<(String, String)> {
+    env.iter()
+        .map(|kv| {
+            let (k, v) = kv.split_once('=').expect("--env KEY=VALUE");
+            (k.to_string(), v.to_string())
+        })
+        .collect()
 }
 
 fn main() {
@@ -123,13 +187,7 @@ fn main() {
             out,
             cmd,
         } => {
-            let env = env
-                .iter()
-                .map(|kv| {
-                    let (k, v) = kv.split_once('=').expect("--env KEY=VALUE");
-                    (k.to_string(), v.to_string())
-                })
-                .collect();
+            let env = parse_env(&env);
             let o = measure::Options {
                 server,
                 server_version,
@@ -169,6 +227,66 @@ fn main() {
                 );
                 writeln!(f, "{line}").unwrap();
             }
+        }
+        Cmd::During {
+            server,
+            server_version,
+            mode,
+            folder,
+            input,
+            language_id,
+            init_options,
+            analyse,
+            beside_cmd,
+            beside_log,
+            before_hovers,
+            gap_ms,
+            rss_limit_mb,
+            max_s,
+            env,
+            stderr,
+            out,
+            cmd,
+        } => {
+            let o = during::Options {
+                server,
+                server_version,
+                mode,
+                folders: folder.iter().map(|f| f.canonicalize().expect("folder")).collect(),
+                inputs: input
+                    .iter()
+                    .map(|kv| {
+                        let (k, v) = kv.split_once('=').expect("--input LABEL=FILE");
+                        (k.to_string(), PathBuf::from(v).canonicalize().expect("input file"))
+                    })
+                    .collect(),
+                language_id,
+                init_options: serde_json::from_str(&init_options).expect("--init-options: JSON"),
+                env: parse_env(&env),
+                stderr,
+                analyse: analyse.map(|a| a.canonicalize().expect("--analyse")),
+                beside: beside_cmd.split_whitespace().map(String::from).collect(),
+                beside_log,
+                before_hovers,
+                gap: std::time::Duration::from_millis(gap_ms),
+                rss_limit_mb,
+                max: std::time::Duration::from_secs(max_s),
+                cmd,
+            };
+            let lines = during::run(&o);
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&out)
+                .expect("results file");
+            for line in &lines {
+                eprintln!("  {line}");
+                writeln!(f, "{line}").unwrap();
+            }
+        }
+        Cmd::ReportDuring { results, fact } => {
+            let text = std::fs::read_to_string(&results).expect("results");
+            print!("{}", during_report::render(&text, &fact));
         }
         Cmd::Report { results, fact } => {
             let text = std::fs::read_to_string(&results).expect("results");

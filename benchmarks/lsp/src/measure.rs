@@ -43,12 +43,12 @@ pub fn uri_of(path: &Path) -> String {
 }
 
 /// Byte offset to an LSP position (UTF-16 columns).
-struct Lines {
+pub(crate) struct Lines {
     starts: Vec<usize>,
 }
 
 impl Lines {
-    fn new(text: &str) -> Lines {
+    pub(crate) fn new(text: &str) -> Lines {
         let mut starts = vec![0];
         starts.extend(
             text.bytes()
@@ -58,7 +58,7 @@ impl Lines {
         );
         Lines { starts }
     }
-    fn position(&self, text: &str, offset: usize) -> Value {
+    pub(crate) fn position(&self, text: &str, offset: usize) -> Value {
         let line = self.starts.partition_point(|s| *s <= offset) - 1;
         let col = text[self.starts[line]..offset].encode_utf16().count();
         json!({"line": line, "character": col})
@@ -66,12 +66,12 @@ impl Lines {
 }
 
 /// Byte offsets of every occurrence of `needle`.
-fn find_all(text: &str, needle: &str) -> Vec<usize> {
+pub(crate) fn find_all(text: &str, needle: &str) -> Vec<usize> {
     text.match_indices(needle).map(|(i, _)| i).collect()
 }
 
 /// `n` items spread evenly over `all` (repeating when there are fewer).
-fn spread<T: Copy>(all: &[T], n: usize) -> Vec<T> {
+pub(crate) fn spread<T: Copy>(all: &[T], n: usize) -> Vec<T> {
     if all.is_empty() {
         return Vec::new();
     }
@@ -80,7 +80,7 @@ fn spread<T: Copy>(all: &[T], n: usize) -> Vec<T> {
         .collect()
 }
 
-fn cpu_ticks() -> (u64, u64) {
+pub(crate) fn cpu_ticks() -> (u64, u64) {
     let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
     let Some(line) = stat.lines().next() else { return (0, 0) };
     let v: Vec<u64> = line.split_whitespace().skip(1).filter_map(|x| x.parse().ok()).collect();

@@ -25,6 +25,14 @@ pub struct PointStats {
     pub n: usize,
     /// Observations removed as outliers.
     pub outliers: usize,
+    /// Observations made at the point: `n` and `outliers`, and those a full point left out of
+    /// its sample (`MeasurementResult::overflow`). The statistics are over the sample.
+    #[serde(default)]
+    pub measured: u64,
+    /// Service executions those observations stand for (an observation may be the mean of an
+    /// action's runs in one execution, or of a loop's executions).
+    #[serde(default)]
+    pub executions: u64,
     pub mean: f64,
     pub median: f64,
     pub std_dev: f64,
@@ -91,11 +99,32 @@ pub fn remove_outliers(result: &mut MeasurementResult) -> usize {
     removed
 }
 
+/// `(observations, executions)` made at a point: per run, the exact tally where the point's
+/// sample is full, else its observations.
+fn measured(result: &MeasurementResult, parameters: &Parameters, rows: &[usize]) -> (u64, u64) {
+    let tallies: Vec<_> = result.overflow.iter().filter(|t| &t.parameters == parameters).collect();
+    let mut observations = 0;
+    let mut executions = 0;
+    for t in &tallies {
+        observations += t.observations;
+        executions += t.executions;
+    }
+    for r in rows {
+        let o = &result.observations[*r];
+        if !tallies.iter().any(|t| t.run == o.run) {
+            observations += 1;
+            executions += o.executions.max(1);
+        }
+    }
+    (observations, executions)
+}
+
 /// Statistics per parameter point, outliers left out of them (and counted).
 pub fn point_stats(result: &MeasurementResult) -> Vec<PointStats> {
     groups(&result.observations)
         .into_iter()
         .map(|(parameters, rows)| {
+            let (measured, executions) = measured(result, &parameters, &rows);
             let all = sorted_values(&result.observations, &rows);
             let (lo, hi) = fences(&all);
             let kept: Vec<f64> = all.iter().copied().filter(|v| *v >= lo && *v <= hi).collect();
@@ -103,6 +132,8 @@ pub fn point_stats(result: &MeasurementResult) -> Vec<PointStats> {
                 parameters,
                 n: kept.len(),
                 outliers: all.len() - kept.len(),
+                measured,
+                executions,
                 mean: mean(&kept),
                 median: quantile_sorted(&kept, 0.5),
                 std_dev: stddev(&kept),
@@ -185,5 +216,34 @@ mod tests {
         assert_eq!(remove_outliers(&mut r), 0);
         let s = &point_stats(&r)[0];
         assert_eq!((s.n, s.q1, s.median, s.q3), (3, 1.0, 1.0, 500.5));
+    }
+
+    #[test]
+    fn a_point_tells_how_much_was_measured_beyond_its_sample() {
+        let obs = |n: f64, run: u64, count: usize, executions: u64| {
+            (0..count).map(move |i| Observation {
+                run: Some(run),
+                parameters: [("n.VALUE".to_string(), n)].into(),
+                value: 1.0 + (i % 10) as f64 / 100.0,
+                executions,
+            })
+        };
+        // Point 1: two runs, one far beyond the sample bound; point 2: a handful.
+        let all: Vec<Observation> = obs(1.0, 0, 10_000, 3)
+            .chain(obs(1.0, 1, 7, 2))
+            .chain(obs(2.0, 0, 5, 1))
+            .collect();
+        let stats = point_stats(&MeasurementResult::new("e", all));
+        assert_eq!(stats.len(), 2);
+        let big = &stats[0];
+        assert_eq!((big.measured, big.executions), (10_007, 30_014));
+        assert!(
+            big.n + big.outliers < 200,
+            "the statistics are over the sample: {}",
+            big.n
+        );
+        let small = &stats[1];
+        assert_eq!((small.measured, small.executions), (5, 5));
+        assert_eq!(small.n + small.outliers, 5);
     }
 }

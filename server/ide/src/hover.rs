@@ -390,7 +390,16 @@ fn point_table(points: &[PointRow], out: &mut String) {
         .collect();
     names.sort_unstable();
     names.dedup();
-    let header: Vec<&str> = names.iter().copied().chain(["n", "median", "Q1", "Q3"]).collect();
+    // Where observations stand for several executions (aggregated loops, sampled points), the
+    // table says how many executions are behind each row.
+    let executions = points.iter().any(|p| p.executions > p.n as u64);
+    let counts: &[&str] = if executions { &["n", "executions"] } else { &["n"] };
+    let header: Vec<&str> = names
+        .iter()
+        .copied()
+        .chain(counts.iter().copied())
+        .chain(["median", "Q1", "Q3"])
+        .collect();
     let _ = writeln!(out, "| {} |", header.join(" | "));
     let _ = writeln!(out, "|{}", "---:|".repeat(header.len()));
     let shown = pick_evenly(points.len(), MAX_POINT_ROWS);
@@ -406,11 +415,20 @@ fn point_table(points: &[PointRow], out: &mut String) {
             })
             .collect();
         cells.push(p.n.to_string());
+        if executions {
+            cells.push(p.executions.to_string());
+        }
         cells.extend([p.median, p.q1, p.q3].map(format_number));
         let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
     if shown.len() < points.len() {
         let _ = writeln!(out, "\n{} of {} parameter points shown", shown.len(), points.len());
+    }
+    if executions {
+        let _ = writeln!(
+            out,
+            "\nn: observations the statistics are over (each point keeps a bounded sample); executions: the element's measured runs behind them"
+        );
     }
 }
 

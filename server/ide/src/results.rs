@@ -49,8 +49,12 @@ pub enum ResultStatus {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PointRow {
     pub parameters: Vec<(String, f64)>,
-    /// Observations kept.
+    /// Observations the statistics are over (outliers and anything beyond a point's sample left
+    /// out).
     pub n: usize,
+    /// Service executions measured at the point (more than `n` where observations stand for
+    /// several executions or the point kept a sample).
+    pub executions: u64,
     pub median: f64,
     pub q1: f64,
     pub q3: f64,
@@ -105,6 +109,7 @@ fn result(
         .map(|s| PointRow {
             parameters: s.parameters.into_iter().collect(),
             n: s.n,
+            executions: s.executions,
             median: s.median,
             q1: s.q1,
             q3: s.q3,

@@ -25,6 +25,7 @@ fn results() -> Vec<ElementResult> {
                     ("alreadyCompressed.VALUE".into(), 0.0),
                 ],
                 n: 5,
+                executions: 5,
                 median: 1.234_567 * n,
                 q1: 1.2 * n,
                 q3: 1.3 * n,
@@ -112,6 +113,23 @@ fn action_with_results() {
         "{markdown}"
     );
     insta::assert_snapshot!(markdown);
+}
+
+#[test]
+fn a_table_over_samples_says_how_many_runs_stand_behind_each_point() {
+    let mut results = results();
+    let plain = hover_on(FILESHARE, "entityName=\"partition files\"", &results);
+    assert!(!plain.contains("executions"), "every observation is one run: {plain}");
+    // A point in a hot loop: 64 observations kept of 100,000 runs.
+    for (i, p) in results[0].points.iter_mut().enumerate() {
+        p.n = 64;
+        p.executions = 100_000 + i as u64;
+    }
+    let sampled = hover_on(FILESHARE, "entityName=\"partition files\"", &results);
+    assert!(sampled.contains("| n | executions | median |"), "{sampled}");
+    assert!(sampled.contains("| 64 | 100000 |"), "{sampled}");
+    assert!(sampled.contains("| 64 | 100014 |"), "the last point: {sampled}");
+    assert!(sampled.contains("executions: the element's measured runs"), "{sampled}");
 }
 
 #[test]

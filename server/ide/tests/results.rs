@@ -111,6 +111,8 @@ fn results_have_points_medians_and_quartiles() {
             PointRow {
                 parameters: n(1.0),
                 n: 4,
+                // The outlier was measured too.
+                executions: 5,
                 median: 11.5,
                 q1: 10.75,
                 q3: 12.25
@@ -119,6 +121,7 @@ fn results_have_points_medians_and_quartiles() {
             PointRow {
                 parameters: n(2.0),
                 n: 3,
+                executions: 3,
                 median: 22.0,
                 q1: 21.0,
                 q3: 23.0

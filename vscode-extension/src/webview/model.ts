@@ -128,10 +128,17 @@ export function pointsOnSlice(r: FittedResult, chosen: string, fixed: Values): S
 export interface TableRow {
   parameters: (number | null)[];
   n: number;
+  executions: number;
   median: number;
   q1: number;
   q3: number;
   fitted: number | null;
+}
+
+/** Whether the table needs an "executions" column: some point's observations stand for more
+ * runs than they count (aggregated loops, bounded samples of hot points). */
+export function showsExecutions(r: FittedResult): boolean {
+  return r.points.some((p) => (p.executions ?? p.n) > p.n);
 }
 
 /** The table #points: every measured point with its own parameter values, and the fitted
@@ -143,6 +150,7 @@ export function tableRows(r: FittedResult, fitted: (number | null)[] | null): Ta
     return {
       parameters: names.map((n) => (n in v ? v[n] : null)),
       n: p.n,
+      executions: p.executions ?? p.n,
       median: p.median,
       q1: p.q1,
       q3: p.q3,

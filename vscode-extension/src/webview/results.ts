@@ -31,6 +31,7 @@ import {
   reasonsAndNotes,
   resultLabel,
   tableRows,
+  showsExecutions,
   type Values,
 } from './model';
 
@@ -183,15 +184,17 @@ function fillQuality(r: FittedResult) {
 
 function fillTable(r: FittedResult, fitted: (number | null)[] | null) {
   const names = parameterNames(r);
+  const executions = showsExecutions(r);
   const head = document.createElement('tr');
-  for (const h of [...names, 'n', 'median', 'Q1', 'Q3', 'fitted']) {
+  for (const h of [...names, 'n', ...(executions ? ['executions'] : []), 'median', 'Q1', 'Q3', 'fitted']) {
     const th = document.createElement('th');
     th.textContent = h;
     head.append(th);
   }
   const rows = tableRows(r, fitted).map((row) => {
     const tr = document.createElement('tr');
-    for (const v of [...row.parameters, row.n, row.median, row.q1, row.q3, row.fitted]) {
+    const counts = executions ? [row.n, row.executions] : [row.n];
+    for (const v of [...row.parameters, ...counts, row.median, row.q1, row.q3, row.fitted]) {
       const td = document.createElement('td');
       td.textContent = formatNumber(v);
       tr.append(td);
