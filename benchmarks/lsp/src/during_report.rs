@@ -169,7 +169,10 @@ mod tests {
         .join("\n");
         let md = render(&lines, &["Date=today".into()]);
         assert!(md.contains("- Date: today"));
-        assert!(md.contains("while the server analyses: met** (worst input: 4.00 ms)"), "{md}");
+        assert!(
+            md.contains("while the server analyses: met** (worst input: 4.00 ms)"),
+            "{md}"
+        );
         assert!(md.contains("the server peaked at 250.0 MB"), "{md}");
         assert!(md.contains("| **0.50x** | **0.50x** |"), "{md}");
         let slow = lines.replace("\"p99_ms\":4.0", "\"p99_ms\":12.0");

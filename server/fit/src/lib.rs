@@ -436,6 +436,27 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         ev.wants.dedup();
         ev.is_final = false;
     }
+    if !evidence::is_exact(c) {
+        if let Some((lowest, at)) = evidence::edges::lowest_in_range(&rounded, &work) {
+            if lowest <= 0.0 {
+                let at: Vec<String> = work
+                    .names
+                    .iter()
+                    .zip(&at)
+                    .map(|(n, v)| format!("{n} = {}", format_number(*v)))
+                    .collect();
+                ev.reasons.push(format!(
+                    "inside the measured range it predicts {} at {}, where every measurement was positive: its form is not carried there by measurements",
+                    format_number(crate::regression::round_significant(lowest, 2)),
+                    at.join(", ")
+                ));
+                ev.wants.push(evidence::Want::Points);
+                ev.wants.sort();
+                ev.wants.dedup();
+                ev.is_final = false;
+            }
+        }
+    }
     ev.intervals = evidence::intervals::intervals(&rounded, &work, &scales);
     let expr = restore(&rounded, &kept);
     Ok(result(

@@ -35,6 +35,7 @@
 //! 7. **Confidence** ([`intervals`]): 95 % intervals of each coefficient; a band of the
 //!    prediction error ([`Evidence::band`]).
 
+pub mod edges;
 pub mod equivalent;
 pub mod holdout;
 pub mod hypothesis;
