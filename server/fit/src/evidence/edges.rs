@@ -21,7 +21,7 @@ const MAX_GRID: usize = 2187;
 /// it is reached, when every measured target is positive (else there is no sign to keep).
 pub fn lowest_in_range(expr: &Expr, data: &Dataset) -> Option<(f64, Vec<f64>)> {
     let k = data.columns.len();
-    if data.is_empty() || k == 0 || data.y.iter().any(|y| !(*y > 0.0)) {
+    if data.is_empty() || k == 0 || !data.y.iter().all(|y| *y > 0.0) {
         return None;
     }
     let levels: Vec<Vec<f64>> = data
