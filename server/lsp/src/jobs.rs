@@ -133,12 +133,25 @@ pub async fn worker(shared: Arc<Shared>) {
         };
         shared.publish_status(true).await;
         let outcome = run_job(&shared, &spec).await;
+        release_freed_memory();
         {
             let mut q = shared.jobs();
             q.running = None;
             q.last = Some(format!("{}: {outcome}", spec.label));
         }
         shared.publish_status(true).await;
+    }
+}
+
+/// Hands the memory a finished job freed back to the system. The analysis allocates on its own
+/// blocking thread, whose malloc arena keeps what it freed: without this the server stayed at its
+/// peak (about 320 MB after an analysis of `fixtures/hotloop`, `benchmarks/lsp/DURING-ANALYSIS.md`)
+/// for the rest of the editing session.
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free pages of the allocator's arenas to the kernel.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 
