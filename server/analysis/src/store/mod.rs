@@ -568,7 +568,8 @@ impl Store {
     }
 
     /// Finishes a run, one transaction: the final snapshot (the step after the latest), one
-    /// `results` row per final expression, status `finished` with the reason.
+    /// `results` row per final expression, status `finished` with the reason; earlier runs of
+    /// the same key that are not running lose their snapshots (compaction).
     pub fn finish_run(&mut self, run: RunId, reason: FinishReason, bb: &Blackboard) -> Result<(), StoreError> {
         let snapshot = encode(&self.name, "blackboard", bb)?;
         let name = &self.name;
@@ -612,6 +613,15 @@ impl Store {
         tx.execute(
             "UPDATE runs SET status = 'finished', reason = ?2, updated_at_ms = ?3, finished_at_ms = ?3 WHERE id = ?1",
             params![run.0, name_of(&reason), now],
+        )
+        .map_err(&e)?;
+        // Earlier runs of the same analysis (same key: model, scope, measurements, settings)
+        // that are not running any more are superseded: their blackboards go, their rows and
+        // results stay as history. Runs of other keys are kept whole: their finals are reused.
+        tx.execute(
+            "DELETE FROM snapshots WHERE run IN (SELECT id FROM runs WHERE id < ?1 AND status <> 'running' \
+             AND run_key = (SELECT run_key FROM runs WHERE id = ?1))",
+            [run.0],
         )
         .map_err(&e)?;
         tx.commit().map_err(&e)?;

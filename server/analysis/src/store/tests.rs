@@ -398,7 +398,9 @@ fn abort_keeps_the_run_resumable() {
     assert_eq!(store.runs().unwrap()[1].status, RunStatus::Running);
     store.finish_run(run, FinishReason::AllFinal, &board(3)).unwrap();
     let finished: Vec<RunId> = store.finished_runs("m1").unwrap().iter().map(|f| f.run).collect();
-    assert_eq!(finished, vec![run, old], "newest first");
+    // The earlier finished run of the same analysis is superseded: compacted to its row.
+    assert_eq!(finished, vec![run]);
+    assert!(snapshot_rows(&store, old).is_empty());
 }
 
 #[test]
@@ -628,4 +630,38 @@ fn a_killed_process_resumes_from_its_last_checkpoint() {
     assert_eq!(resumable.blackboard, board(resumable.step));
     let run = resumable.run;
     assert_eq!(snapshot_rows(&store, run), vec![resumable.step]);
+}
+
+#[test]
+fn a_finished_run_compacts_the_earlier_runs_of_its_analysis_only() {
+    let mut store = Store::open_in_memory().unwrap();
+    // An aborted and a finished run of key "k", a finished run of key "other", one running "k".
+    let aborted = store.start_run(&description("k"), &board(1)).unwrap();
+    store.abort_run(aborted, &board(1)).unwrap();
+    let first = store.start_run(&description("k"), &board(0)).unwrap();
+    store.finish_run(first, FinishReason::AllFinal, &board(2)).unwrap();
+    let other = store.start_run(&description("other"), &board(0)).unwrap();
+    store.finish_run(other, FinishReason::AllFinal, &board(2)).unwrap();
+    let running = store.start_run(&description("k"), &board(0)).unwrap();
+    let second = store.start_run(&description("k"), &board(0)).unwrap();
+    store.checkpoint(second, 1, &board(1)).unwrap();
+    store.finish_run(second, FinishReason::AllFinal, &board(2)).unwrap();
+
+    for gone in [aborted, first] {
+        assert!(snapshot_rows(&store, gone).is_empty(), "run {gone:?} kept its snapshot");
+        assert_eq!(store.latest_snapshot(gone).unwrap(), None);
+    }
+    assert_eq!(snapshot_rows(&store, second).len(), 1);
+    assert_eq!(snapshot_rows(&store, other).len(), 1, "another analysis keeps its blackboard");
+    assert_eq!(snapshot_rows(&store, running).len(), 1, "a running one is not touched");
+    // The history stays: every run's row, and the superseded run's results.
+    assert_eq!(store.runs().unwrap().len(), 5);
+    let first_results: i64 = store
+        .conn
+        .query_row("SELECT COUNT(*) FROM results WHERE run = ?1", [first.0], |r| r.get(0))
+        .unwrap();
+    assert_eq!(first_results, 2);
+    // The finished runs that can still be reused: the newest of "k" and "other".
+    let ids: Vec<RunId> = store.finished_runs("m1").unwrap().iter().map(|f| f.run).collect();
+    assert_eq!(ids, vec![second, other]);
 }
