@@ -61,6 +61,17 @@ describe('results model', () => {
     // A name inside a longer one does not count.
     expect(defaultParameter({ ...result, expression: 'xsize.VALUE + 1' })).toBe('files.NUMBER_OF_ELEMENTS');
     expect(defaultParameter({ ...result, parameter_ranges: [], points: [] })).toBe('');
+    // A constant: the parameter measured at the most values, not one that never varied.
+    const fixedFirst = {
+      ...result,
+      expression: '0.027',
+      points: result.points.map((p) => ({ ...p, parameters: [['flag.VALUE', 9] as [string, number], ...p.parameters] })),
+      parameter_ranges: [['flag.VALUE', 9, 9] as [string, number, number], ...result.parameter_ranges],
+    };
+    expect(parameterNames(fixedFirst)[0]).toBe('flag.VALUE');
+    const distinct = (n: string) => new Set(result.points.map((p) => p.parameters.find(([k]) => k === n)?.[1])).size;
+    const most = distinct('size.VALUE') > distinct('files.NUMBER_OF_ELEMENTS') ? 'size.VALUE' : 'files.NUMBER_OF_ELEMENTS';
+    expect(defaultParameter(fixedFirst)).toBe(most);
   });
 
   it('makes an evenly spaced grid including both ends', () => {

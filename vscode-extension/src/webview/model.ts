@@ -15,11 +15,19 @@ export function parameterNames(r: FittedResult): string[] {
 }
 
 /** The parameter shown first: the first one the expression uses (a curve over a parameter the
- * expression ignores is flat), else the first one. */
+ * expression ignores is flat), else the one measured at the most distinct values (a constant
+ * law over a parameter that never varied would put every point on one vertical line). */
 export function defaultParameter(r: FittedResult): string {
   const names = parameterNames(r);
   const used = names.find((n) => new RegExp(`(^|[^\\w.])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w.])`).test(r.expression));
-  return used ?? names[0] ?? '';
+  if (used !== undefined) return used;
+  let best = names[0] ?? '';
+  let most = -1;
+  for (const n of names) {
+    const distinct = measuredValues(r, n).length;
+    if (distinct > most) [best, most] = [n, distinct];
+  }
+  return best;
 }
 
 export function pointValues(p: MeasuredPoint): Values {
