@@ -652,7 +652,11 @@ fn a_finished_run_compacts_the_earlier_runs_of_its_analysis_only() {
         assert_eq!(store.latest_snapshot(gone).unwrap(), None);
     }
     assert_eq!(snapshot_rows(&store, second).len(), 1);
-    assert_eq!(snapshot_rows(&store, other).len(), 1, "another analysis keeps its blackboard");
+    assert_eq!(
+        snapshot_rows(&store, other).len(),
+        1,
+        "another analysis keeps its blackboard"
+    );
     assert_eq!(snapshot_rows(&store, running).len(), 1, "a running one is not touched");
     // The history stays: every run's row, and the superseded run's results.
     assert_eq!(store.runs().unwrap().len(), 5);

@@ -674,7 +674,11 @@ pub(crate) fn judge(ev: &mut Evidence, choice: Option<&Choice>, k: usize, consta
         ev.holdout_error = Some(e);
         ev.constant_holdout_error = Some(rms(&c.constant_point_residuals));
         let point_noise = ev.point_noise().unwrap_or(0.0);
-        ev.band = Some((2.0 * e).max(2.0 * point_noise));
+        // The RMS comes from `runs` independent pieces of evidence (the points of one run
+        // share its context): the band is a tolerance interval over them.
+        let independent = ev.runs.min(c.point_residuals.len());
+        let factor = hypothesis::tolerance_factor(independent);
+        ev.band = factor.is_finite().then(|| (factor * e).max(2.0 * point_noise));
         if !constant {
             let diff: Vec<f64> = c.constant_losses.iter().zip(&c.losses).map(|(a, b)| a - b).collect();
             ev.better_than_constant_p = hypothesis::wilcoxon_greater(&diff).or(Some(1.0));
