@@ -6,7 +6,7 @@
 # server doing the same. Both servers hold the hotloop repository and a generated 10 MB
 # repository open and are hovered on throughout. Rewrites results/during-analysis.jsonl and
 # DURING-ANALYSIS.md beside this file. About 4 minutes (7 with BEFORE) on the 2-core machine.
-# Needs Java 17, Node.js/npm (the peer, installed by run.sh's recipe into .work/).
+# Needs Java 17, Node.js/npm (the peer, installed by peer.sh into .work/).
 #
 #   cargo build --release -p beagle-cli && bash benchmarks/lsp/during-analysis.sh
 #   BEFORE=/path/to/old/beagle BEFORE_NAME=8df9627 bash benchmarks/lsp/during-analysis.sh
@@ -15,8 +15,6 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 GAP_MS="${GAP_MS:-20}"
 RSS_LIMIT_MB="${RSS_LIMIT_MB:-4000}"
-PEER_PACKAGE="vscode-langservers-extracted"
-PEER_VERSION="4.10.0"
 OUT="$HERE/results"
 RES="$OUT/during-analysis.jsonl"
 mkdir -p "$OUT"
@@ -28,13 +26,7 @@ BEAGLE="${BEAGLE:-$TARGET/release/beagle}"
 cargo build --release --locked -p beagle-bench-lsp --manifest-path "$ROOT/Cargo.toml"
 BIN="$TARGET/release/beagle-bench-lsp"
 
-PEER_DIR="$HERE/.work/peer"
-if ! grep -qs "\"version\": \"$PEER_VERSION\"" "$PEER_DIR/node_modules/$PEER_PACKAGE/package.json"; then
-  step "install the peer: $PEER_PACKAGE@$PEER_VERSION"
-  mkdir -p "$PEER_DIR"
-  [ -f "$PEER_DIR/package.json" ] || printf '{"name":"beagle-bench-lsp-peer","private":true}\n' > "$PEER_DIR/package.json"
-  (cd "$PEER_DIR" && npm install --no-audit --no-fund --save-exact "$PEER_PACKAGE@$PEER_VERSION" >&2)
-fi
+source "$HERE/peer.sh"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/beagle-bench-during.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
@@ -56,7 +48,7 @@ run() {
     "$BIN" during --server vscode-html-language-server --server-version "$PEER_VERSION" "${common[@]}" \
       --language-id html --init-options "{\"dataPaths\":[\"$HERE/pcm.html-data.json\"]}" \
       --beside-cmd "$BEAGLE analyse $hl --threads 1" --beside-log "$WORK/$name-beside.log" \
-      -- node "$PEER_DIR/node_modules/$PEER_PACKAGE/bin/vscode-html-language-server" --stdio
+      -- node "$PEER_JS" --stdio
     tail -3 "$WORK/$name-beside.log" >&2
   else
     "$BIN" during --server "$name" --server-version "$("$server" --version | awk '{print $2}')" "${common[@]}" \

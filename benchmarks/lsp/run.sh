@@ -22,8 +22,6 @@ CHANGES="${CHANGES:-20}"
 EDIT_HOVERS="${EDIT_HOVERS:-10}"
 OPENS="${OPENS:-5}"
 BYTES="${BYTES:-10000000}"
-PEER_PACKAGE="vscode-langservers-extracted"
-PEER_VERSION="4.10.0"
 OUT="$HERE/results"
 RES="$OUT/results.jsonl"
 mkdir -p "$OUT"
@@ -38,15 +36,7 @@ fi
 cargo build --release --locked -p beagle-bench-lsp --manifest-path "$ROOT/Cargo.toml"
 BIN="$TARGET/release/beagle-bench-lsp"
 
-# The peer, pinned, into .work/ (its own package.json, so nothing leaks into the repository).
-PEER_DIR="$HERE/.work/peer"
-PEER="$PEER_DIR/node_modules/.bin/vscode-html-language-server"
-if [ ! -x "$PEER" ] || ! grep -q "\"version\": \"$PEER_VERSION\"" "$PEER_DIR/node_modules/$PEER_PACKAGE/package.json"; then
-  step "install the peer: $PEER_PACKAGE@$PEER_VERSION"
-  mkdir -p "$PEER_DIR"
-  [ -f "$PEER_DIR/package.json" ] || printf '{"name":"beagle-bench-lsp-peer","private":true}\n' > "$PEER_DIR/package.json"
-  (cd "$PEER_DIR" && npm install --no-audit --no-fund --save-exact "$PEER_PACKAGE@$PEER_VERSION" >&2)
-fi
+source "$HERE/peer.sh"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/beagle-bench-lsp.XXXXXX")"
 ANALYSIS_PID=""
@@ -93,7 +83,7 @@ measure() {
   "$BIN" measure --server vscode-html-language-server --server-version "$PEER_VERSION" "${common[@]}" \
     --language-id html --init-options "{\"dataPaths\":[\"$HERE/pcm.html-data.json\"]}" \
     --open-delay-ms 500 --change-delay-ms 500 \
-    --stderr "$WORK/peer-$phase-$label.log" -- node "$PEER_DIR/node_modules/$PEER_PACKAGE/bin/vscode-html-language-server" --stdio
+    --stderr "$WORK/peer-$phase-$label.log" -- node "$PEER_JS" --stdio
 }
 all_inputs() {
   measure "$1" fileshare fileshare.repository "$SYMBOLS"

@@ -7,7 +7,7 @@
 //! server idle with the documents open; "during": until the analysis ends) and one for the run.
 
 use crate::client::Client;
-use crate::measure::{cpu_ticks, find_all, percentile, spread, uri_of, Lines};
+use crate::measure::{cpu_ticks, hover_positions, percentile, uri_of, Lines};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -131,22 +131,7 @@ struct Doc {
 
 fn doc(label: &str, path: &std::path::Path) -> (Doc, String) {
     let text = std::fs::read_to_string(path).expect("input");
-    let lines = Lines::new(&text);
-    let mut starts: Vec<usize> = [
-        "<components__Repository",
-        "<serviceEffectSpecifications__BasicComponent",
-        "<steps_Behaviour",
-        "<branches_Branch",
-    ]
-    .iter()
-    .flat_map(|n| find_all(&text, n))
-    .collect();
-    starts.sort_unstable();
-    let positions = spread(&starts, 500)
-        .iter()
-        .enumerate()
-        .map(|(i, s)| lines.position(&text, s + 1 + i % 5))
-        .collect();
+    let positions = hover_positions(&text, &Lines::new(&text), 500);
     (
         Doc {
             label: label.to_string(),

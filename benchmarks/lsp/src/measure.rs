@@ -80,6 +80,26 @@ pub(crate) fn spread<T: Copy>(all: &[T], n: usize) -> Vec<T> {
         .collect()
 }
 
+/// `n` hover positions: inside the tag names of element starts (components, SEFFs, actions,
+/// branch transitions), spread over the whole file.
+pub(crate) fn hover_positions(text: &str, lines: &Lines, n: usize) -> Vec<Value> {
+    let mut starts: Vec<usize> = [
+        "<components__Repository",
+        "<serviceEffectSpecifications__BasicComponent",
+        "<steps_Behaviour",
+        "<branches_Branch",
+    ]
+    .iter()
+    .flat_map(|tag| find_all(text, tag))
+    .collect();
+    starts.sort_unstable();
+    spread(&starts, n)
+        .iter()
+        .enumerate()
+        .map(|(i, s)| lines.position(text, s + 1 + i % 5))
+        .collect()
+}
+
 pub(crate) fn cpu_ticks() -> (u64, u64) {
     let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
     let Some(line) = stat.lines().next() else { return (0, 0) };
@@ -189,23 +209,7 @@ pub fn run(o: &Options) -> Vec<Row> {
         extra: json!({"diagnostics": open_diags, "server_delay_ms": o.open_delay_ms}),
     });
 
-    // Hover positions: inside the tag names of element starts (components, SEFFs, actions,
-    // branch transitions), spread over the whole file.
-    let mut starts: Vec<usize> = [
-        "<components__Repository",
-        "<serviceEffectSpecifications__BasicComponent",
-        "<steps_Behaviour",
-        "<branches_Branch",
-    ]
-    .iter()
-    .flat_map(|n| find_all(&text, n))
-    .collect();
-    starts.sort_unstable();
-    let positions: Vec<Value> = spread(&starts, o.hovers)
-        .iter()
-        .enumerate()
-        .map(|(i, s)| lines.position(&text, s + 1 + i % 5))
-        .collect();
+    let positions = hover_positions(&text, &lines, o.hovers);
     let hover = |c: &mut Client, pos: &Value| {
         c.request(
             "textDocument/hover",
