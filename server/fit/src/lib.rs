@@ -425,36 +425,14 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     );
     ev.params = c.params;
     let rounded = canonical_sum(&evidence::intervals::round_to_evidence(&c.expr, &work, &scales), &work);
-    let cancellation = evidence::term_cancellation(&rounded, &work);
-    if !evidence::is_exact(c) && cancellation < evidence::CANCELLATION_RATIO {
-        ev.reasons.push(format!(
-            "its terms cancel: at the typical point its value is {} % of its largest term, so its constants do not carry it",
-            format_number(crate::regression::round_significant(100.0 * cancellation, 2))
-        ));
-        ev.wants.push(evidence::Want::Points);
-        ev.wants.sort();
-        ev.wants.dedup();
-        ev.is_final = false;
-    }
     if !evidence::is_exact(c) {
-        if let Some((lowest, at)) = evidence::edges::lowest_in_range(&rounded, &work) {
-            if lowest <= 0.0 {
-                let at: Vec<String> = work
-                    .names
-                    .iter()
-                    .zip(&at)
-                    .map(|(n, v)| format!("{n} = {}", format_number(*v)))
-                    .collect();
-                ev.reasons.push(format!(
-                    "inside the measured range it predicts {} at {}, where every measurement was positive: its form is not carried there by measurements",
-                    format_number(crate::regression::round_significant(lowest, 2)),
-                    at.join(", ")
-                ));
-                ev.wants.push(evidence::Want::Points);
-                ev.wants.sort();
-                ev.wants.dedup();
-                ev.is_final = false;
-            }
+        let reasons = evidence::shape_reasons(&rounded, &work);
+        if !reasons.is_empty() {
+            ev.reasons.extend(reasons);
+            ev.wants.push(evidence::Want::Points);
+            ev.wants.sort();
+            ev.wants.dedup();
+            ev.is_final = false;
         }
     }
     ev.intervals = evidence::intervals::intervals(&rounded, &work, &scales);

@@ -802,6 +802,36 @@ pub(crate) fn judge(ev: &mut Evidence, choice: Option<&Choice>, k: usize, consta
     ev.wants = wants;
 }
 
+/// Why the shape of a law that is not exact keeps it from being final, whatever its held-out
+/// figures: its terms cancel at the typical point ([`term_cancellation`]), or it drops to zero
+/// or below inside the measured range ([`edges::lowest_in_range`]). More points settle both.
+pub fn shape_reasons(expr: &crate::expr::Expr, data: &crate::dataset::Dataset) -> Vec<String> {
+    use crate::print::format_number;
+    use crate::regression::round_significant;
+    let mut reasons = Vec::new();
+    let cancellation = term_cancellation(expr, data);
+    if cancellation < CANCELLATION_RATIO {
+        reasons.push(format!(
+            "its terms cancel: at the typical point its value is {} % of its largest term, so its constants do not carry it",
+            format_number(round_significant(100.0 * cancellation, 2))
+        ));
+    }
+    if let Some((lowest, at)) = edges::lowest_in_range(expr, data).filter(|(lowest, _)| *lowest <= 0.0) {
+        let at: Vec<String> = data
+            .names
+            .iter()
+            .zip(&at)
+            .map(|(n, v)| format!("{n} = {}", format_number(*v)))
+            .collect();
+        reasons.push(format!(
+            "inside the measured range it predicts {} at {}, where every measurement was positive: its form is not carried there by measurements",
+            format_number(round_significant(lowest, 2)),
+            at.join(", ")
+        ));
+    }
+    reasons
+}
+
 /// Fewest share of its largest term a law's value may be at the typical point: below it the law
 /// is a small difference of large terms.
 pub const CANCELLATION_RATIO: f64 = 0.1;
