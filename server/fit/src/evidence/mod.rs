@@ -32,9 +32,13 @@
 //!    Wilcoxon signed-rank, [`BETTER_THAN_CONSTANT_ALPHA`]). Otherwise the result is
 //!    preliminary and [`Evidence::reasons`] says why. For Java measurements a repetition is a
 //!    JVM (see `server/job/src/java.rs`).
+//!    A law that is not exact is not final either when its shape is unsupported
+//!    ([`shape_reasons`]): its terms cancel, it dips to zero inside the measured range, or its
+//!    inputs leave a hole of more than a decade unmeasured ([`coverage`]).
 //! 7. **Confidence** ([`intervals`]): 95 % intervals of each coefficient; a band of the
 //!    prediction error ([`Evidence::band`]).
 
+pub mod coverage;
 pub mod edges;
 pub mod equivalent;
 pub mod holdout;
@@ -804,7 +808,9 @@ pub(crate) fn judge(ev: &mut Evidence, choice: Option<&Choice>, k: usize, consta
 
 /// Why the shape of a law that is not exact keeps it from being final, whatever its held-out
 /// figures: its terms cancel at the typical point ([`term_cancellation`]), or it drops to zero
-/// or below inside the measured range ([`edges::lowest_in_range`]). More points settle both.
+/// or below inside the measured range ([`edges::lowest_in_range`]), or an input it uses was not
+/// measured over a hole of more than a decade of its range ([`coverage::gaps`]). More points
+/// settle all three.
 pub fn shape_reasons(expr: &crate::expr::Expr, data: &crate::dataset::Dataset) -> Vec<String> {
     use crate::print::format_number;
     use crate::regression::round_significant;
@@ -827,6 +833,16 @@ pub fn shape_reasons(expr: &crate::expr::Expr, data: &crate::dataset::Dataset) -
             "inside the measured range it predicts {} at {}, where every measurement was positive: its form is not carried there by measurements",
             format_number(round_significant(lowest, 2)),
             at.join(", ")
+        ));
+    }
+    for gap in coverage::gaps(expr, data) {
+        reasons.push(format!(
+            "no measurement of {} between {} and {}: a hole of {} of the {} decades measured, where the law is not checked",
+            data.names[gap.input],
+            format_number(round_significant(gap.below, 3)),
+            format_number(round_significant(gap.above, 3)),
+            format_number(round_significant(gap.decades(), 2)),
+            format_number(round_significant(gap.span_decades, 2)),
         ));
     }
     reasons
