@@ -101,7 +101,9 @@ fn measure_fresh(dir: &Path, name: &str, points: &[Point]) -> BTreeMap<String, M
     let file = ModelFile::from_bytes(repo_path.clone(), std::fs::read(&repo_path).unwrap());
     let repo = file.repository.as_ref().unwrap();
     let scope = scope_elements(repo, &Scope::Repository).unwrap();
-    let links = beagle_java::links::read_links(&dir.join("model/links.toml"), &config.root, &config.sources).unwrap();
+    let links = beagle_java::links::read_links(&dir.join("model/links.toml"), &config.root, &config.sources)
+        .unwrap()
+        .links;
     let services = scope.services.keys().cloned().collect();
     let work = dir.join(".beagle").join(name);
     let prepared = prepare(&config, &[repo], &scope.elements, &services, &links, &work).unwrap();

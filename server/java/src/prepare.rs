@@ -265,8 +265,10 @@ pub fn prepare(
     for (i, root) in config.sources.iter().enumerate() {
         for rel in crate::links::java_files(root)? {
             let original = root.join(&rel);
-            let text =
-                std::fs::read_to_string(&original).map_err(|e| format!("{}: cannot read: {e}", original.display()))?;
+            // Old code bases mix encodings (an ISO-8859-1 file among UTF-8 ones): every file is
+            // decoded ([`crate::encoding`]) and the copy written as UTF-8, which javac is told.
+            // The same characters reach the compiler, whatever each file was saved in.
+            let text = crate::encoding::read(&original, config.encoding)?.text;
             // Links name files relative to the workspace root.
             let key = original.strip_prefix(&config.root).unwrap_or(&original).to_path_buf();
             let sites = plan.sites.remove(&key).unwrap_or_default();

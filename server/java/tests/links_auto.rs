@@ -40,7 +40,9 @@ fn reason(l: &CodeLink) -> &str {
 fn reproduces_the_hand_written_links_of_the_fileshare_example() {
     let root = repo_root().join("fixtures/fileshare");
     let models = load(&root.join("model/fileshare.repository"));
-    let hand = read_links(&root.join("model/links.toml"), &root, &[PathBuf::from("src")]).unwrap();
+    let hand = read_links(&root.join("model/links.toml"), &root, &[PathBuf::from("src")])
+        .unwrap()
+        .links;
     // As `beagle.toml`'s reader passes source roots: joined with the workspace root.
     let auto = auto(&models, &root, &[root.join("src")]);
     assert!(

@@ -17,8 +17,46 @@ fn models() -> ModelSet {
     m
 }
 
+/// The links of `text`, or its first problem (a damaged file, or a link that does not resolve).
 fn parse(text: &str) -> Result<Vec<CodeLink>, beagle_java::links::LinkError> {
-    parse_links(text.as_bytes(), Path::new("links.toml"), &quirks(), &[])
+    let set = parse_links(text.as_bytes(), Path::new("links.toml"), &quirks(), &[])?;
+    match set.problems.into_iter().next() {
+        Some(problem) => Err(problem),
+        None => Ok(set.links),
+    }
+}
+
+#[test]
+fn a_link_that_does_not_resolve_costs_only_itself() {
+    let text = [
+        link("_a", "10:13", "10:27"),
+        link("_gone", "10:13", "10:27").replace("Quirks.java", "Gone.java"),
+        link("_late", "900:1", "900:2"),
+        link("_b", "8:9", "8:20"),
+    ]
+    .concat();
+    let set = parse_links(text.as_bytes(), Path::new("links.toml"), &quirks(), &[]).unwrap();
+    let linked: Vec<&str> = set.links.iter().map(|l| l.element.as_str()).collect();
+    assert_eq!(linked, ["_a", "_b"]);
+    let problems: Vec<(Option<usize>, bool, beagle_pcm::Severity)> = set
+        .problems
+        .iter()
+        .map(|p| {
+            (
+                p.line,
+                p.message
+                    .starts_with(if p.line == Some(6) { "`_gone`" } else { "`_late`" }),
+                p.severity,
+            )
+        })
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            (Some(6), true, beagle_pcm::Severity::Warning),
+            (Some(11), true, beagle_pcm::Severity::Warning)
+        ]
+    );
 }
 
 fn link(element: &str, from: &str, to: &str) -> String {
@@ -28,7 +66,7 @@ fn link(element: &str, from: &str, to: &str) -> String {
 #[test]
 fn reads_links_as_whole_nodes() {
     let root = quirks();
-    let links = read_links(&root.join("links.toml"), &root, &[]).unwrap();
+    let links = read_links(&root.join("links.toml"), &root, &[]).unwrap().links;
     let java = std::fs::read_to_string(root.join("src/q/Quirks.java")).unwrap();
     let texts: Vec<&str> = links.iter().map(|l| &java[l.range.clone()]).collect();
     assert!(texts[0].starts_with("public int work(int[] data) {") && texts[0].ends_with("return sum;\n    }"));
@@ -117,8 +155,13 @@ fn a_symlink_out_of_the_workspace_is_refused() {
     std::fs::write(outside.path().join("X.java"), "class X { void f() { g(); } }").unwrap();
     std::os::unix::fs::symlink(outside.path(), dir.path().join("src")).unwrap();
     let text = "[[link]]\nelement = \"_a\"\nfile = \"src/X.java\"\nfrom = \"1:22\"\nto = \"1:25\"\n";
-    let e = parse_links(text.as_bytes(), Path::new("links.toml"), dir.path(), &[]).unwrap_err();
-    assert!(e.message.contains("leads out of the workspace"), "{e}");
+    let set = parse_links(text.as_bytes(), Path::new("links.toml"), dir.path(), &[]).unwrap();
+    assert!(set.links.is_empty());
+    assert!(
+        set.problems[0].message.contains("leads out of the workspace"),
+        "{:?}",
+        set.problems
+    );
 }
 
 #[test]
@@ -216,7 +259,7 @@ proptest! {
             });
         }
         let written = own::write(&links, &mut Sources::new(dir.path())).unwrap();
-        let read = parse_links(written.as_bytes(), Path::new("links.toml"), dir.path(), &[]).unwrap();
+        let read = parse_links(written.as_bytes(), Path::new("links.toml"), dir.path(), &[]).unwrap().links;
         let key = |l: &CodeLink| (l.element.clone(), l.name.clone(), l.file.clone(), l.range.clone());
         let mut want: Vec<_> = links.iter().map(key).collect();
         let mut got: Vec<_> = read.iter().map(key).collect();

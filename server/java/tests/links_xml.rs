@@ -18,7 +18,7 @@ const REAL_XML: &str = "internal_architecture_model_source_statement_links.xml";
 fn reads_every_link_of_the_real_file() {
     let path = dir("palladiofileshare").join(REAL_XML);
     let text = std::fs::read_to_string(&path).unwrap();
-    let links = parse_xml(&text, &path).unwrap();
+    let links = parse_xml(&text, &path).unwrap().links;
     assert_eq!(links.len(), 61);
     let first = &links[0];
     assert_eq!(first.element, "_DrQdUue1EeW5NafnxUciog");
@@ -63,7 +63,12 @@ fn behaviour_ids(repo: &beagle_pcm::model::Repository) -> Vec<&str> {
 #[test]
 fn missing_sources_name_the_class() {
     let root = dir("palladiofileshare");
-    let err = read_links(&root.join(REAL_XML), &root, &[PathBuf::from("src")]).unwrap_err();
+    // No class of the file is there: every link is a warning of its own, none stops the reading.
+    let set = read_links(&root.join(REAL_XML), &root, &[PathBuf::from("src")]).unwrap();
+    assert!(set.links.is_empty());
+    assert_eq!(set.problems.len(), 61);
+    assert!(set.problems.iter().all(|p| p.severity == beagle_pcm::Severity::Warning));
+    let err = &set.problems[0];
     assert_eq!(err.line, Some(5));
     let text = err.to_string();
     assert!(text.contains(REAL_XML), "{text}");
@@ -81,10 +86,17 @@ fn rejects_what_is_not_a_link_file() {
     let e = parse_links(b"<a/>", p, &root, &[]).unwrap_err();
     assert!(e.message.contains("not a PcmSourceStatementLinkRepository"), "{e}");
     let bad = b"<PcmSourceStatementLinkRepository>\n<PcmSourceStatementLink pcmElementId=\"_a\">\n<FirstStatement sourceCodeFile=\"q.Quirks\">abc</FirstStatement></PcmSourceStatementLink></PcmSourceStatementLinkRepository>";
-    let e = parse_links(bad, p, &root, &[PathBuf::from("src")]).unwrap_err();
+    // A damaged offset is a warning about its link; the file is still read.
+    let set = parse_links(bad, p, &root, &[PathBuf::from("src")]).unwrap();
+    assert!(set.links.is_empty());
+    let e = &set.problems[0];
     assert_eq!(
-        (e.line, e.message.as_str()),
-        (Some(3), "`abc` is not a character offset")
+        (e.line, e.message.as_str(), e.severity),
+        (
+            Some(3),
+            "`_a`: `abc` is not a character offset",
+            beagle_pcm::Severity::Warning
+        )
     );
 }
 
@@ -175,7 +187,9 @@ fn resolves_links_to_whole_statements_and_converts_to_own_format() {
         ret = c("return sum;", 10),
     );
     let path = root.join("links.xml");
-    let links = parse_links(xml.as_bytes(), &path, &root, &[PathBuf::from("src")]).unwrap();
+    let links = parse_links(xml.as_bytes(), &path, &root, &[PathBuf::from("src")])
+        .unwrap()
+        .links;
     let got: Vec<(&str, &str)> = links
         .iter()
         .map(|l| (l.element.as_str(), &q.text[l.range.clone()]))
@@ -215,7 +229,9 @@ fn resolves_links_to_whole_statements_and_converts_to_own_format() {
         toml.contains("element = \"_loop\"\nfile = \"src/q/Quirks.java\"\nfrom = \"9:9\"\nto = \"12:9\""),
         "{toml}"
     );
-    let again = parse_links(toml.as_bytes(), &root.join("links.toml"), &root, &[]).unwrap();
+    let again = parse_links(toml.as_bytes(), &root.join("links.toml"), &root, &[])
+        .unwrap()
+        .links;
     let ranges = |ls: &[beagle_java::links::CodeLink]| {
         let mut v: Vec<(String, std::ops::Range<usize>)> =
             ls.iter().map(|l| (l.element.clone(), l.range.clone())).collect();
@@ -249,5 +265,102 @@ fn converts_a_link_file_to_the_own_format() {
             "\n[[link]]\nelement = \"_loop\"\nfile = \"src/q/Quirks.java\"\nfrom = \"9:9\"\nto = \"12:9\"\n"
         ),
         "{toml}"
+    );
+}
+
+/// The XML of `quirks/` links `_init`, `_loop`, `_sum_ia`, `_put` and `_ret` at SoMoX-style
+/// offsets (all three kinds), with `hash` as the class's MD5.
+fn quirks_links(q: &Quirks, hash: &str) -> String {
+    let c = |s: &str, delta: isize| q.chars((q.byte(s) as isize + delta) as usize);
+    let link = |id: &str, first: usize, last: Option<usize>| {
+        let last = last.map_or(String::new(), |l| {
+            format!("<LastStatement sourceCodeFile=\"q.Quirks\">{l}</LastStatement>")
+        });
+        format!("<PcmSourceStatementLink pcmElementId=\"{id}\"><FirstStatement sourceCodeFile=\"q.Quirks\">{first}</FirstStatement>{last}</PcmSourceStatementLink>\n")
+    };
+    format!(
+        "<PcmSourceStatementLinkRepository>\n{}{}{}{}{}<SourceCodeFileHash sourceCodeFile=\"q.Quirks\">{hash}</SourceCodeFileHash>\n</PcmSourceStatementLinkRepository>\n",
+        link("_init", c("int sum = 0;", -1), None),
+        link("_loop", c("for (int i", 0), Some(c("}\n        if", 0))),
+        link("_sum_ia", c("sum += data[i];", 14), None),
+        link("_put", c("sink.put(i);", 11), None),
+        link("_ret", c("return sum;", 10), None),
+    )
+}
+
+fn md5_hex(bytes: &[u8]) -> String {
+    use md5::Digest;
+    md5::Md5::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The statement texts (first line) the links of `set` resolve to, by element.
+fn statements(set: &beagle_java::links::LinkSet, text: &str) -> Vec<(String, String)> {
+    set.links
+        .iter()
+        .map(|l| {
+            (
+                l.element.clone(),
+                text[l.range.clone()].lines().next().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn links_into_a_changed_class_are_re_anchored_by_its_hash() {
+    let q = Quirks::load();
+    let original = std::fs::read(dir("quirks").join("src/q/Quirks.java")).unwrap();
+    let xml = quirks_links(&q, &md5_hex(&original));
+    let before = parse_links(
+        xml.as_bytes(),
+        Path::new("links.xml"),
+        &dir("quirks"),
+        &[PathBuf::from("src")],
+    )
+    .unwrap();
+    assert!(before.problems.is_empty(), "hash agrees: {:?}", before.problems);
+    assert_eq!(before.links.len(), 5);
+
+    // The class got a header comment and an import since the links were made.
+    let ws = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(ws.path().join("src/q")).unwrap();
+    let added = "// Edited after the links were made.\nimport java.util.List;\n";
+    let changed = format!("{added}{}", q.text);
+    std::fs::write(ws.path().join("src/q/Quirks.java"), &changed).unwrap();
+    let after = parse_links(
+        xml.as_bytes(),
+        Path::new("links.xml"),
+        ws.path(),
+        &[PathBuf::from("src")],
+    )
+    .unwrap();
+    assert_eq!(statements(&after, &changed), statements(&before, &q.text));
+    assert_eq!(after.problems.len(), 5, "{:?}", after.problems);
+    let shift = added.encode_utf16().count();
+    for p in &after.problems {
+        assert_eq!(p.severity, beagle_pcm::Severity::Info, "{p}");
+        assert!(p.message.starts_with("re-anchored: `q.Quirks` changed"), "{p}");
+        assert!(p.message.contains(&format!("moved by +{shift} characters")), "{p}");
+        assert!(p.message.contains("confidence 1.00"), "{p}");
+    }
+
+    // Rewritten beyond recognition: every link is a warning, nothing binds to the wrong code.
+    let rewritten = "package q;\nclass Quirks {\n    int f() { return 1; }\n}\n";
+    std::fs::write(ws.path().join("src/q/Quirks.java"), rewritten).unwrap();
+    let lost = parse_links(
+        xml.as_bytes(),
+        Path::new("links.xml"),
+        ws.path(),
+        &[PathBuf::from("src")],
+    )
+    .unwrap();
+    assert!(lost.links.is_empty(), "{:?}", statements(&lost, rewritten));
+    assert_eq!(lost.problems.len(), 5);
+    assert!(
+        lost.problems
+            .iter()
+            .all(|p| p.severity == beagle_pcm::Severity::Warning && p.message.contains("cannot be re-anchored")),
+        "{:?}",
+        lost.problems
     );
 }

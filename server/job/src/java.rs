@@ -282,10 +282,34 @@ fn links_for(
     repositories: &[&beagle_pcm::model::Repository],
     report: &mut Report,
 ) -> Result<Vec<CodeLink>, String> {
+    let mut sources = beagle_java::links::Sources::with_encoding(&config.root, config.encoding);
     let mut links = match links_path {
-        Some(p) => beagle_java::links::read_links(p, &config.root, &config.sources).map_err(|e| e.to_string())?,
+        Some(p) => {
+            let set = beagle_java::links::read_links_in(p, &mut sources, &config.sources).map_err(|e| e.to_string())?;
+            // One link that does not resolve (a class this version lacks, an offset past the end
+            // of a changed file) costs only its element, which falls back to automatic linking.
+            for problem in &set.problems {
+                let severity = match problem.severity {
+                    beagle_pcm::Severity::Error | beagle_pcm::Severity::Warning => "warning",
+                    beagle_pcm::Severity::Info => "info",
+                };
+                info(report, severity, problem.element.clone(), problem.to_string());
+            }
+            set.links
+        }
         None => Vec::new(),
     };
+    for file in sources.fell_back() {
+        info(
+            report,
+            "info",
+            None,
+            format!(
+                "{}: not UTF-8, read as windows-1252 (ISO-8859-1); set `[java] encoding` if it is another encoding",
+                file.display()
+            ),
+        );
+    }
     if config.automatic_links {
         let linked: BTreeSet<String> = links.iter().map(|l| l.element.clone()).collect();
         for l in beagle_java::links::auto::automatic_links(repositories, &config.root, &config.sources, &linked) {
@@ -348,6 +372,15 @@ pub(crate) fn measure(
     }
     cx.observer.on(Event::Stage("linking the model to the code"));
     let links = links_for(config, links_path, &repos, cx.report)?;
+    // Measuring without a single link runs every launch for nothing: stop here and say why.
+    if links.is_empty() {
+        return Err(format!(
+            "nothing to measure: no SEFF element is linked to code ({}; automatic linking found no class and method for any SEFF{}). \
+             Name the link file under [model] `links`, fix the links the warnings above name, or name the components like their classes",
+            links_path.map_or("no link file".to_string(), |p| format!("{} gave no usable link", p.display())),
+            if config.automatic_links { "" } else { ", and is off" }
+        ));
+    }
     let work = root.join(".beagle").join("java");
     cx.observer
         .on(Event::Stage("instrumenting and compiling the Java sources"));

@@ -183,14 +183,14 @@ fn of_links(doc: &Snapshot, root: Option<&Path>) -> Vec<Diagnostic> {
         if let Some(element) = &e.element {
             message = format!("{element}: {message}");
         }
-        let severity = if e.severity == Severity::Warning {
-            DiagnosticSeverity::WARNING
-        } else {
-            DiagnosticSeverity::ERROR
+        let severity = match e.severity {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Warning => DiagnosticSeverity::WARNING,
+            Severity::Info => DiagnosticSeverity::INFORMATION,
         };
         diagnostic(line_range(&doc.rope, e.line.unwrap_or(1)), severity, "links", message)
     };
-    let links = match beagle_java::links::parse_links(text.as_bytes(), &doc.path, &java_root, &sources) {
+    let set = match beagle_java::links::parse_links(text.as_bytes(), &doc.path, &java_root, &sources) {
         Ok(l) => l,
         Err(e) => return vec![located(&e)],
     };
@@ -198,8 +198,11 @@ fn of_links(doc: &Snapshot, root: Option<&Path>) -> Vec<Diagnostic> {
     for r in &ws.repositories {
         let _ = models.load(r);
     }
-    beagle_java::links::validate(&links, &models, &java_root)
+    // The words `beagle analyse` prints: links that do not resolve or were re-anchored, then
+    // links that resolve to the wrong kind of code.
+    set.problems
         .iter()
+        .chain(&beagle_java::links::validate(&set.links, &models, &java_root))
         .filter(|e| e.file.as_deref().is_none_or(|f| f == doc.path))
         .map(located)
         .collect()

@@ -28,7 +28,9 @@ pub fn proposal(repository: &Path, root: &Path, id: &str) -> Result<(PathBuf, St
     let name = file
         .node_by_id(id)
         .and_then(|n| file.tree.value(n, "entityName").map(|v| v.to_string()));
-    let existing = beagle_java::links::read_links(&links, &config.root, &config.sources).unwrap_or_default();
+    let existing = beagle_java::links::read_links(&links, &config.root, &config.sources)
+        .unwrap_or_default()
+        .links;
     if existing.iter().any(|l| l.element == id) {
         return Err(format!("{id} is linked already ({})", links.display()));
     }

@@ -12,10 +12,14 @@
 //! points = 12                  # parameter points of the quick first pass
 //! refine = 8                   # points added by the second pass
 //! replicates = 6               # quick-pass points measured again in a fresh JVM (the noise)
+//! encoding = "iso-8859-1"      # of the sources (default: UTF-8, non-UTF-8 files as windows-1252)
 //! [[launch]]
 //! name = "upload"
 //! main = "app.Driver"          # or: command = ["mvn", "-q", "exec:java", "-Dexec.args={args}"]
 //! args = ["--files", "{files}"]
+//! jvm_args = ["-Xmx1g"]        # options of the JVM (`main` launches)
+//! cwd = "work"                 # working directory (default: a scratch folder under .beagle/)
+//! env = { APP_MODE = "bench" } # environment variables
 //! [launch.parameters]
 //! files = { from = 1, to = 40 }           # a range: Beagle picks the points
 //! compressed = { values = [true, false] } # numbers, booleans or strings
@@ -78,6 +82,10 @@ pub struct Launch {
     pub parameters: BTreeMap<String, ParameterSpec>,
     pub env: BTreeMap<String, String>,
     pub jvm_args: Vec<String>,
+    /// `cwd`: the working directory of the launched processes (resolved against the folder of
+    /// `beagle.toml`); `None`: a scratch folder per point under `.beagle/`, so that what the
+    /// system writes never lands in the user's folders.
+    pub cwd: Option<PathBuf>,
 }
 
 /// How much to measure.
@@ -121,6 +129,9 @@ pub struct JavaConfig {
     pub launches: Vec<Launch>,
     /// Use automatic links (proposed, with confidence) for elements without a link.
     pub automatic_links: bool,
+    /// `[java] encoding` of the sources; `None`: UTF-8, files that are not read as windows-1252
+    /// ([`crate::encoding`]).
+    pub encoding: Option<&'static encoding_rs::Encoding>,
 }
 
 #[derive(Deserialize)]
@@ -146,6 +157,7 @@ struct JavaTable {
     refine: Option<usize>,
     replicates: Option<usize>,
     automatic_links: Option<bool>,
+    encoding: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -162,6 +174,7 @@ struct LaunchTable {
     env: BTreeMap<String, String>,
     #[serde(default)]
     jvm_args: Vec<String>,
+    cwd: Option<PathBuf>,
 }
 
 #[derive(Deserialize)]
@@ -224,9 +237,15 @@ pub fn read_java_config(toml_path: &Path, text: &str) -> Result<Option<JavaConfi
             "{shown}: [java] needs at least one [[launch]] to run the system"
         ));
     }
+    let encoding = match &java.encoding {
+        None => None,
+        Some(label) => Some(crate::encoding::by_label(label).ok_or_else(|| {
+            format!("{shown}: [java] encoding = \"{label}\" is not an encoding (e.g. \"utf-8\", \"iso-8859-1\", \"windows-1252\")")
+        })?),
+    };
     let mut launches = Vec::new();
     for l in file.launch {
-        launches.push(launch(&shown.to_string(), l)?);
+        launches.push(launch(&shown.to_string(), l, &root)?);
     }
     let mut names: Vec<&str> = launches.iter().map(|l| l.name.as_str()).collect();
     names.sort_unstable();
@@ -241,11 +260,12 @@ pub fn read_java_config(toml_path: &Path, text: &str) -> Result<Option<JavaConfi
         workload,
         launches,
         automatic_links: java.automatic_links.unwrap_or(true),
+        encoding,
         root,
     }))
 }
 
-fn launch(shown: &str, l: LaunchTable) -> Result<Launch, String> {
+fn launch(shown: &str, l: LaunchTable, root: &Path) -> Result<Launch, String> {
     let at = format!("{shown}: launch `{}`", l.name);
     let target = match (l.main, l.command) {
         (Some(m), None) => Target::Main(m),
@@ -317,6 +337,7 @@ fn launch(shown: &str, l: LaunchTable) -> Result<Launch, String> {
         parameters,
         env: l.env,
         jvm_args: l.jvm_args,
+        cwd: l.cwd.map(|c| root.join(c)),
     })
 }
 

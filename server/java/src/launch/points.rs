@@ -228,6 +228,7 @@ mod tests {
             .into(),
             env: Default::default(),
             jvm_args: vec![],
+            cwd: None,
         }
     }
 

@@ -166,6 +166,19 @@ pub fn run_point(
     };
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).map_err(|e| error(RunFailure::Spawn(format!("{}: {e}", dir.display()))))?;
+    // The processes run in another folder: every path they are given must be absolute.
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let dir = &absolute(dir);
+    let classpath = &Classpath {
+        entries: classpath.entries.iter().map(|p| absolute(p)).collect(),
+    };
+    // What the system under test writes (logs, uploads, temporary files) lands in a scratch
+    // folder of the point, never in the folder `beagle` was started from.
+    let cwd = match &launch.cwd {
+        Some(c) => absolute(c),
+        None => dir.join("cwd"),
+    };
+    std::fs::create_dir_all(&cwd).map_err(|e| error(RunFailure::Spawn(format!("{}: {e}", cwd.display()))))?;
     let events = dir.join("events.bin");
     let args = arguments(launch, point);
     let timeout = Duration::from_secs_f64(workload.timeout_s);
@@ -183,7 +196,8 @@ pub fn run_point(
                 .arg(workload.repetitions.to_string())
                 .arg(main)
                 .args(&args)
-                .envs(&launch.env);
+                .envs(&launch.env)
+                .current_dir(&cwd);
             run_process(cmd, dir, timeout).map_err(error)?;
         }
         Target::Command(command) => {
@@ -192,12 +206,20 @@ pub fn run_point(
             values.insert("args".into(), args.join(" "));
             let words: Vec<String> = command.iter().map(|w| substitute(w, &values)).collect();
             let runs = (0..workload.warmup).map(|_| 0).chain(1..=workload.repetitions);
+            // A program named by a relative path (`./run.sh`) means the one it named before the
+            // working directory changed.
+            let program = if words[0].contains('/') {
+                absolute(Path::new(&words[0]))
+            } else {
+                PathBuf::from(&words[0])
+            };
             for iteration in runs {
-                let mut cmd = Command::new(&words[0]);
+                let mut cmd = Command::new(&program);
                 cmd.args(&words[1..])
                     .env("BEAGLE_EVENTS", &events)
                     .env("BEAGLE_ITERATION", iteration.to_string())
-                    .envs(&launch.env);
+                    .envs(&launch.env)
+                    .current_dir(&cwd);
                 run_process(cmd, dir, timeout).map_err(error)?;
             }
         }
@@ -221,6 +243,7 @@ mod tests {
             parameters: Default::default(),
             env: Default::default(),
             jvm_args: vec![],
+            cwd: None,
         }
     }
 
@@ -318,6 +341,56 @@ mod tests {
             entries: vec!["a".into(), "b".into()],
         };
         run_point(Path::new("java"), &cp, &l, &point(), &w, &dir.path().join("r")).unwrap();
-        assert_eq!(std::fs::read_to_string(out).unwrap(), "0 3 a:b\n1 3 a:b\n2 3 a:b\n");
+        // Classpath entries become absolute: the process runs in a folder of its own.
+        let here = std::env::current_dir().unwrap();
+        let cp = format!("{}:{}", here.join("a").display(), here.join("b").display());
+        assert_eq!(
+            std::fs::read_to_string(out).unwrap(),
+            format!("0 3 {cp}\n1 3 {cp}\n2 3 {cp}\n")
+        );
+    }
+
+    #[test]
+    fn what_the_system_writes_lands_in_a_scratch_folder_or_the_launch_cwd() {
+        let dir = tempfile::tempdir().unwrap();
+        let before: Vec<_> = std::fs::read_dir(".")
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        let l = launch(vec!["sh", "-c", "echo {n} > written.txt"]);
+        run_point(
+            Path::new("java"),
+            &Classpath { entries: vec![] },
+            &l,
+            &point(),
+            &workload(10.0),
+            &dir.path().join("r"),
+        )
+        .unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("r/cwd/written.txt")).unwrap(),
+            "3\n"
+        );
+        let after: Vec<_> = std::fs::read_dir(".")
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(before, after, "the folder beagle runs in is left alone");
+        let own = dir.path().join("mine");
+        std::fs::create_dir_all(&own).unwrap();
+        let l = Launch {
+            cwd: Some(own.clone()),
+            ..l
+        };
+        run_point(
+            Path::new("java"),
+            &Classpath { entries: vec![] },
+            &l,
+            &point(),
+            &workload(10.0),
+            &dir.path().join("r"),
+        )
+        .unwrap();
+        assert!(own.join("written.txt").is_file());
     }
 }

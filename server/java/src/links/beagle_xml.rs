@@ -6,10 +6,11 @@
 //! put it on the `;` that ends a statement or on the whitespace just before one. [`resolve_offset`]
 //! accepts all three.
 
-use super::{line_of, normalise, CodeLink, LinkError, LinkOrigin, Sources};
+use super::{line_of, normalise, CodeLink, LinkError, LinkOrigin, LinkSet, Sources};
 use crate::syntax::JavaFile;
 use quick_xml::events::Event;
 use quick_xml::Reader;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use tree_sitter::Node;
@@ -34,10 +35,28 @@ pub struct Position {
     pub line: usize,
 }
 
-/// Reads the links of the XML without touching any Java file.
-pub fn parse_xml(text: &str, path: &Path) -> Result<Vec<XmlLink>, LinkError> {
+/// What the XML says, read without touching any Java file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct XmlFile {
+    pub links: Vec<XmlLink>,
+    /// `SourceCodeFileHash` per fully qualified class name: the MD5 of the file the offsets were
+    /// taken from, and the line it is given on.
+    pub hashes: BTreeMap<String, (String, usize)>,
+    /// Links that could not be read (a position that is not a number): warnings.
+    pub problems: Vec<LinkError>,
+}
+
+/// Reads the links of the XML without touching any Java file. An error only when the file is
+/// not the original Beagle's link file or not well-formed XML.
+pub fn parse_xml(text: &str, path: &Path) -> Result<XmlFile, LinkError> {
     let mut reader = Reader::from_str(text);
     let mut out: Vec<XmlLink> = Vec::new();
+    let mut hashes = BTreeMap::new();
+    let mut problems = Vec::new();
+    // Links with a damaged position, dropped after reading.
+    let mut damaged: BTreeSet<usize> = BTreeSet::new();
+    // A `SourceCodeFileHash` being read: (class, line), waiting for its text.
+    let mut hash_of: Option<(String, usize)> = None;
     let mut seen_root = false;
     // The position element being read: (is_first, class, line), waiting for its text.
     let mut pending: Option<(bool, String, usize)> = None;
@@ -94,21 +113,41 @@ pub fn parse_xml(text: &str, path: &Path) -> Result<Vec<XmlLink>, LinkError> {
                         pending = Some((name == "FirstStatement", class, line));
                         number.clear();
                     }
+                    "SourceCodeFileHash" => {
+                        if let Some(class) = attr("sourceCodeFile")? {
+                            let md5 = attr("algorithm")?.is_none_or(|a| a.eq_ignore_ascii_case("md5"));
+                            if md5 {
+                                hash_of = Some((class, line));
+                                number.clear();
+                            }
+                        }
+                    }
                     _ => {}
                 }
             }
-            Event::Text(t) if pending.is_some() => number.push_str(&String::from_utf8_lossy(&t)),
+            Event::Text(t) if pending.is_some() || hash_of.is_some() => number.push_str(&String::from_utf8_lossy(&t)),
             Event::End(e) => {
                 let name = e.local_name();
+                if name.as_ref() == b"SourceCodeFileHash" {
+                    if let Some((class, hline)) = hash_of.take() {
+                        hashes.insert(class, (number.trim().to_ascii_lowercase(), hline));
+                    }
+                }
                 let is_position = matches!(name.as_ref(), b"FirstStatement" | b"LastStatement");
                 if let (true, Some((first, class, pline))) = (is_position, pending.take()) {
-                    let offset = number.trim().parse::<usize>().map_err(|_| {
-                        LinkError::at(
-                            path,
-                            Some(pline),
-                            format!("`{}` is not a character offset", number.trim()),
-                        )
-                    })?;
+                    let Ok(offset) = number.trim().parse::<usize>() else {
+                        let element = out.last().map(|l| l.element.clone()).unwrap_or_default();
+                        problems.push(
+                            LinkError::at(
+                                path,
+                                Some(pline),
+                                format!("`{element}`: `{}` is not a character offset", number.trim()),
+                            )
+                            .warning(),
+                        );
+                        damaged.insert(out.len() - 1);
+                        continue;
+                    };
                     let position = Position {
                         class,
                         offset,
@@ -133,14 +172,22 @@ pub fn parse_xml(text: &str, path: &Path) -> Result<Vec<XmlLink>, LinkError> {
             "not a PcmSourceStatementLinkRepository (the original Beagle's link file)",
         ));
     }
-    if let Some(l) = out.iter().find(|l| l.first.class.is_empty()) {
-        return Err(LinkError::at(
-            path,
-            Some(l.line),
-            format!("`{}`: no FirstStatement", l.element),
-        ));
+    let mut links = Vec::with_capacity(out.len());
+    for (i, l) in out.into_iter().enumerate() {
+        if damaged.contains(&i) {
+            continue;
+        }
+        if l.first.class.is_empty() {
+            problems.push(LinkError::at(path, Some(l.line), format!("`{}`: no FirstStatement", l.element)).warning());
+            continue;
+        }
+        links.push(l);
     }
-    Ok(out)
+    Ok(XmlFile {
+        links,
+        hashes,
+        problems,
+    })
 }
 
 /// The workspace-relative file of a fully qualified class name: `a.b.C` is `a/b/C.java` under
@@ -197,58 +244,220 @@ pub fn resolve_offset(file: &JavaFile, byte: usize) -> Option<Node<'_>> {
     file.statement_at(byte).or_else(|| file.statement_after(byte))
 }
 
-/// Reads the XML and resolves every link to its Java code.
-pub fn parse(
-    text: &str,
+/// Reads the XML and resolves every link to its Java code. A link that does not resolve is a
+/// warning; the links of a class whose file changed since they were made (its MD5 differs) are
+/// re-anchored ([`super::reanchor`]) with an info each, or are warnings when they cannot be.
+pub fn parse(text: &str, path: &Path, sources: &mut Sources, source_roots: &[PathBuf]) -> Result<LinkSet, LinkError> {
+    let xml = parse_xml(text, path)?;
+    let mut out = LinkSet {
+        links: Vec::new(),
+        problems: xml.problems.clone(),
+    };
+    for (link, resolved) in resolve_all(&xml, path, sources, source_roots) {
+        match resolved {
+            Ok(Resolved { range, file, moved }) => {
+                if let Some(m) = moved {
+                    out.problems.push(m);
+                }
+                out.links.push(CodeLink {
+                    element: link.element.clone(),
+                    name: None,
+                    file,
+                    range,
+                    origin: LinkOrigin::File {
+                        path: path.to_path_buf(),
+                        line: link.line,
+                    },
+                });
+            }
+            Err(e) => out.problems.push(e.warning()),
+        }
+    }
+    Ok(out)
+}
+
+/// A link resolved: its file, its range, and the info saying it was re-anchored.
+struct Resolved {
+    file: PathBuf,
+    range: Range<usize>,
+    moved: Option<LinkError>,
+}
+
+/// Every link of the XML with its resolution, in file order.
+fn resolve_all<'x>(
+    xml: &'x XmlFile,
     path: &Path,
     sources: &mut Sources,
     source_roots: &[PathBuf],
-) -> Result<Vec<CodeLink>, LinkError> {
-    let mut out = Vec::new();
-    for link in parse_xml(text, path)? {
-        let last = link.last.clone().unwrap_or_else(|| link.first.clone());
-        if last.class != link.first.class {
+) -> Vec<(&'x XmlLink, Result<Resolved, LinkError>)> {
+    let shifts = class_shifts(xml, sources, source_roots);
+    xml.links
+        .iter()
+        .enumerate()
+        .map(|(i, link)| (link, resolve_one(i, link, &shifts, path, sources, source_roots)))
+        .collect()
+}
+
+/// Per class whose file changed: the shift of each position (by link index and first/last), the
+/// confidence, and the class's positions count; `Err` with why when its links cannot be
+/// re-anchored.
+type ClassShifts = BTreeMap<String, Result<(BTreeMap<(usize, bool), isize>, f64, usize), String>>;
+
+fn class_shifts(xml: &XmlFile, sources: &mut Sources, source_roots: &[PathBuf]) -> ClassShifts {
+    let mut out = ClassShifts::new();
+    for (class, (hash, _)) in &xml.hashes {
+        let Ok(file) = class_file(class, sources, source_roots) else {
+            continue;
+        };
+        let Ok(now) = sources.md5(&file) else { continue };
+        if now == *hash {
+            continue;
+        }
+        let mut keys = Vec::new();
+        let mut positions = Vec::new();
+        for (i, l) in xml.links.iter().enumerate() {
+            if l.first.class == *class {
+                keys.push((i, true));
+                positions.push(l.first.offset);
+            }
+            if let Some(last) = l.last.as_ref().filter(|p| p.class == *class) {
+                keys.push((i, false));
+                positions.push(last.offset);
+            }
+        }
+        let Ok(java) = sources.load(&file) else { continue };
+        let a = super::reanchor::reanchor(java, &positions);
+        let entry = if a.confidence >= super::reanchor::MIN_CONFIDENCE {
+            let shifts = keys
+                .into_iter()
+                .zip(&a.shifts)
+                .filter_map(|(k, d)| d.map(|d| (k, d)))
+                .collect();
+            Ok((shifts, a.confidence, positions.len()))
+        } else {
+            Err(format!(
+                "`{class}` changed since the links were made (its MD5 differs) and its links cannot be re-anchored: only {} of its {} positions land on statements under any consistent shift",
+                a.shifts.iter().filter(|s| s.is_some()).count(),
+                positions.len()
+            ))
+        };
+        out.insert(class.clone(), entry);
+    }
+    out
+}
+
+fn resolve_one(
+    index: usize,
+    link: &XmlLink,
+    shifts: &ClassShifts,
+    path: &Path,
+    sources: &mut Sources,
+    source_roots: &[PathBuf],
+) -> Result<Resolved, LinkError> {
+    let last = link.last.clone().unwrap_or_else(|| link.first.clone());
+    if last.class != link.first.class {
+        return Err(LinkError::at(
+            path,
+            Some(last.line),
+            format!(
+                "`{}`: first and last statement are in different classes (`{}`, `{}`)",
+                link.element, link.first.class, last.class
+            ),
+        ));
+    }
+    let file = class_file(&link.first.class, sources, source_roots)
+        .map_err(|m| LinkError::at(path, Some(link.first.line), format!("`{}`: {m}", link.element)))?;
+    // Positions as they are now: shifted when the class changed.
+    let (first_offset, last_offset, moved) = match shifts.get(&link.first.class) {
+        None => (link.first.offset, last.offset, None),
+        Some(Err(why)) => {
             return Err(LinkError::at(
                 path,
-                Some(last.line),
-                format!(
-                    "`{}`: first and last statement are in different classes (`{}`, `{}`)",
-                    link.element, link.first.class, last.class
-                ),
+                Some(link.line),
+                format!("`{}`: {why}", link.element),
             ));
         }
-        let file = class_file(&link.first.class, sources, source_roots)
-            .map_err(|m| LinkError::at(path, Some(link.first.line), format!("`{}`: {m}", link.element)))?;
-        let java = sources
-            .load(&file)
-            .map_err(|m| LinkError::at(path, Some(link.first.line), format!("`{}`: {m}", link.element)))?;
-        let first = statement(java, &link.first, path, &link.element)?;
-        let last = statement(java, &last, path, &link.element)?;
-        let range = normalise(java, first.start..last.end.max(first.start)).ok_or_else(|| {
-            LinkError::at(
-                path,
-                Some(link.line),
-                format!(
-                    "`{}`: no statement from {} to {} in `{}`",
-                    link.element,
-                    link.first.offset,
-                    link.last.as_ref().map_or(link.first.offset, |l| l.offset),
-                    file.display()
+        Some(Ok((by_position, confidence, count))) => {
+            let (Some(d1), d2) = (
+                by_position.get(&(index, true)).copied(),
+                by_position.get(&(index, false)).copied(),
+            ) else {
+                return Err(LinkError::at(
+                    path,
+                    Some(link.line),
+                    format!(
+                        "`{}`: `{}` changed since the links were made (its MD5 differs) and offset {} lands on no statement under the shifts that re-anchor the class's other links",
+                        link.element, link.first.class, link.first.offset
+                    ),
+                ));
+            };
+            let d2 = match (link.last.is_some(), d2) {
+                (false, _) => d1,
+                (true, Some(d)) => d,
+                (true, None) => {
+                    return Err(LinkError::at(
+                        path,
+                        Some(last.line),
+                        format!(
+                            "`{}`: `{}` changed since the links were made (its MD5 differs) and its last offset {} lands on no statement",
+                            link.element, link.first.class, last.offset
+                        ),
+                    ));
+                }
+            };
+            let moved = |p: usize, d: isize| (p as isize + d).max(0) as usize;
+            let shown = |d: isize| {
+                if d == 0 {
+                    "unmoved".to_string()
+                } else {
+                    format!("moved by {d:+} characters")
+                }
+            };
+            let what = if d1 == d2 {
+                shown(d1)
+            } else {
+                format!("{} (first), {} (last)", shown(d1), shown(d2))
+            };
+            let info = LinkError {
+                severity: beagle_pcm::Severity::Info,
+                file: Some(path.to_path_buf()),
+                line: Some(link.line),
+                element: Some(link.element.clone()),
+                message: format!(
+                    "re-anchored: `{}` changed since the links were made (its MD5 differs); this link is {what} (confidence {:.2}: {} of the class's {count} positions land on statements)",
+                    link.first.class,
+                    confidence,
+                    (confidence * *count as f64).round() as usize
                 ),
-            )
-        })?;
-        out.push(CodeLink {
-            element: link.element,
-            name: None,
-            file,
-            range,
-            origin: LinkOrigin::File {
-                path: path.to_path_buf(),
-                line: link.line,
-            },
-        });
-    }
-    Ok(out)
+            };
+            (moved(link.first.offset, d1), moved(last.offset, d2), Some(info))
+        }
+    };
+    let java = sources
+        .load(&file)
+        .map_err(|m| LinkError::at(path, Some(link.first.line), format!("`{}`: {m}", link.element)))?;
+    let first_at = Position {
+        offset: first_offset,
+        ..link.first.clone()
+    };
+    let last_at = Position {
+        offset: last_offset,
+        ..last.clone()
+    };
+    let first = statement(java, &first_at, path, &link.element)?;
+    let last = statement(java, &last_at, path, &link.element)?;
+    let range = normalise(java, first.start..last.end.max(first.start)).ok_or_else(|| {
+        LinkError::at(
+            path,
+            Some(link.line),
+            format!(
+                "`{}`: no statement from {first_offset} to {last_offset} in `{}`",
+                link.element,
+                file.display()
+            ),
+        )
+    })?;
+    Ok(Resolved { file, range, moved })
 }
 
 /// The byte range of the statement at a position.
@@ -278,5 +487,5 @@ fn statement(java: &JavaFile, p: &Position, path: &Path, element: &str) -> Resul
 pub fn convert(path: &Path, root: &Path, source_roots: &[PathBuf]) -> Result<String, LinkError> {
     let links = super::read_links(path, root, source_roots)?;
     let mut sources = Sources::new(root);
-    super::own::write(&links, &mut sources).map_err(|m| LinkError::at(path, None, m))
+    super::own::write(&links.links, &mut sources).map_err(|m| LinkError::at(path, None, m))
 }

@@ -9,6 +9,7 @@ pub mod auto;
 pub mod beagle_xml;
 mod check;
 pub mod own;
+pub mod reanchor;
 mod sources;
 pub use sources::java_files;
 
@@ -107,20 +108,41 @@ impl fmt::Display for LinkError {
 
 impl std::error::Error for LinkError {}
 
+/// What a link file gives: the links that resolve, and a problem for each that does not (a
+/// class the code no longer has, an offset past the end of a changed file) or that was
+/// re-anchored. One bad link never costs the others: its element falls back to automatic
+/// linking or stays unmeasured, with the problem as the reason.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LinkSet {
+    pub links: Vec<CodeLink>,
+    /// Warnings for links that were dropped, infos for links that were re-anchored.
+    pub problems: Vec<LinkError>,
+}
+
 /// Reads a link file, the original Beagle's XML or Beagle's own TOML (told apart by content).
 /// `source_roots` (relative to `root` or absolute inside it) resolve the XML's class names.
-pub fn read_links(path: &Path, root: &Path, source_roots: &[PathBuf]) -> Result<Vec<CodeLink>, LinkError> {
+/// An error only when the file as a whole cannot be read; see [`LinkSet`].
+pub fn read_links(path: &Path, root: &Path, source_roots: &[PathBuf]) -> Result<LinkSet, LinkError> {
+    read_links_in(path, &mut Sources::new(root), source_roots)
+}
+
+/// [`read_links`] with the Java files read through `sources` (its encoding).
+pub fn read_links_in(path: &Path, sources: &mut Sources, source_roots: &[PathBuf]) -> Result<LinkSet, LinkError> {
     let bytes = std::fs::read(path).map_err(|e| LinkError::at(path, None, format!("cannot read: {e}")))?;
-    parse_links(&bytes, path, root, source_roots)
+    parse_links_in(&bytes, path, sources, source_roots)
 }
 
 /// [`read_links`] on the bytes of a link file; `path` names it in errors.
-pub fn parse_links(
+pub fn parse_links(bytes: &[u8], path: &Path, root: &Path, source_roots: &[PathBuf]) -> Result<LinkSet, LinkError> {
+    parse_links_in(bytes, path, &mut Sources::new(root), source_roots)
+}
+
+fn parse_links_in(
     bytes: &[u8],
     path: &Path,
-    root: &Path,
+    sources: &mut Sources,
     source_roots: &[PathBuf],
-) -> Result<Vec<CodeLink>, LinkError> {
+) -> Result<LinkSet, LinkError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         LinkError::at(
             path,
@@ -128,11 +150,10 @@ pub fn parse_links(
             format!("not UTF-8 (byte {})", e.valid_up_to()),
         )
     })?;
-    let mut sources = Sources::new(root);
     if text.trim_start_matches('\u{feff}').trim_start().starts_with('<') {
-        beagle_xml::parse(text, path, &mut sources, source_roots)
+        beagle_xml::parse(text, path, sources, source_roots)
     } else {
-        own::parse(text, path, &mut sources)
+        own::parse(text, path, sources)
     }
 }
 

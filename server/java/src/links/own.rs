@@ -2,7 +2,7 @@
 //! diffable, positions as an editor shows them (1-based line:column, columns in characters,
 //! `to` the last character, inclusive).
 
-use super::{line_of, normalise, CodeLink, LinkError, LinkOrigin, Sources};
+use super::{line_of, normalise, CodeLink, LinkError, LinkOrigin, LinkSet, Sources};
 use serde::Deserialize;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -25,64 +25,73 @@ struct Entry {
 }
 
 /// Reads `links.toml` text; Java files are read through `sources` to turn positions into byte
-/// ranges of whole statements. Errors name `path` and the line of the offending link.
-pub fn parse(text: &str, path: &Path, sources: &mut Sources) -> Result<Vec<CodeLink>, LinkError> {
+/// ranges of whole statements. Problems name `path` and the line of the offending link; a link
+/// that does not resolve is a warning and the others are still read.
+pub fn parse(text: &str, path: &Path, sources: &mut Sources) -> Result<LinkSet, LinkError> {
     let file: File = toml::from_str(text).map_err(|e| {
         let line = e.span().map(|s| line_of(text.as_bytes(), s.start));
         LinkError::at(path, line, e.message().trim_end().to_string())
     })?;
-    let mut out = Vec::with_capacity(file.link.len());
+    let mut out = LinkSet::default();
     for spanned in file.link {
         let line = line_of(text.as_bytes(), spanned.span().start);
         let entry = spanned.into_inner();
-        let error = |m: String| LinkError::at(path, Some(line), format!("`{}`: {m}", entry.element));
-        let java = sources.load(&entry.file).map_err(error)?;
-        let position = |key: &str, value: &str| -> Result<usize, LinkError> {
-            let (l, c) = value
-                .split_once(':')
-                .and_then(|(l, c)| Some((l.trim().parse::<usize>().ok()?, c.trim().parse::<usize>().ok()?)))
-                .ok_or_else(|| error(format!("{key} = \"{value}\" is not \"line:column\"")))?;
-            java.offset_of(l, c).ok_or_else(|| {
-                let size = match java.text.split('\n').nth(l.wrapping_sub(1)) {
-                    Some(line) if l > 0 => format!("line {l} has {} characters", line.chars().count()),
-                    _ => format!("{} lines", java.text.lines().count()),
-                };
-                error(format!(
-                    "{key} = \"{value}\" is not in `{}` ({size})",
-                    entry.file.display()
-                ))
-            })
-        };
-        let from = position("from", &entry.from)?;
-        let to = position("to", &entry.to)?;
-        // `to` names the last character: the range ends after it.
-        let end = to + java.text[to..].chars().next().map_or(0, char::len_utf8);
-        if end <= from {
-            return Err(error(format!(
-                "to = \"{}\" is before from = \"{}\"",
-                entry.to, entry.from
-            )));
+        match entry_link(entry, line, path, sources) {
+            Ok(link) => out.links.push(link),
+            Err(e) => out.problems.push(e.warning()),
         }
-        let range = normalise(java, from..end).ok_or_else(|| {
-            error(format!(
-                "no statement or method between {} and {} in `{}`",
-                entry.from,
-                entry.to,
-                entry.file.display()
-            ))
-        })?;
-        out.push(CodeLink {
-            element: entry.element,
-            name: entry.name,
-            file: entry.file,
-            range,
-            origin: LinkOrigin::File {
-                path: path.to_path_buf(),
-                line,
-            },
-        });
     }
     Ok(out)
+}
+
+/// One `[[link]]` resolved to its code.
+fn entry_link(entry: Entry, line: usize, path: &Path, sources: &mut Sources) -> Result<CodeLink, LinkError> {
+    let error = |m: String| LinkError::at(path, Some(line), format!("`{}`: {m}", entry.element));
+    let java = sources.load(&entry.file).map_err(error)?;
+    let position = |key: &str, value: &str| -> Result<usize, LinkError> {
+        let (l, c) = value
+            .split_once(':')
+            .and_then(|(l, c)| Some((l.trim().parse::<usize>().ok()?, c.trim().parse::<usize>().ok()?)))
+            .ok_or_else(|| error(format!("{key} = \"{value}\" is not \"line:column\"")))?;
+        java.offset_of(l, c).ok_or_else(|| {
+            let size = match java.text.split('\n').nth(l.wrapping_sub(1)) {
+                Some(line) if l > 0 => format!("line {l} has {} characters", line.chars().count()),
+                _ => format!("{} lines", java.text.lines().count()),
+            };
+            error(format!(
+                "{key} = \"{value}\" is not in `{}` ({size})",
+                entry.file.display()
+            ))
+        })
+    };
+    let from = position("from", &entry.from)?;
+    let to = position("to", &entry.to)?;
+    // `to` names the last character: the range ends after it.
+    let end = to + java.text[to..].chars().next().map_or(0, char::len_utf8);
+    if end <= from {
+        return Err(error(format!(
+            "to = \"{}\" is before from = \"{}\"",
+            entry.to, entry.from
+        )));
+    }
+    let range = normalise(java, from..end).ok_or_else(|| {
+        error(format!(
+            "no statement or method between {} and {} in `{}`",
+            entry.from,
+            entry.to,
+            entry.file.display()
+        ))
+    })?;
+    Ok(CodeLink {
+        element: entry.element,
+        name: entry.name,
+        file: entry.file,
+        range,
+        origin: LinkOrigin::File {
+            path: path.to_path_buf(),
+            line,
+        },
+    })
 }
 
 /// Writes links as `links.toml`, ordered by file, then position, then element, so that a

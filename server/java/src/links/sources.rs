@@ -42,6 +42,10 @@ pub fn resolve_in_root(root: &Path, rel: &Path) -> Result<PathBuf, String> {
 pub struct Sources {
     pub root: PathBuf,
     files: HashMap<PathBuf, JavaFile>,
+    /// `[java] encoding`, when set ([`crate::encoding`]).
+    encoding: Option<&'static encoding_rs::Encoding>,
+    /// Files read in the fallback encoding, in the order they were read.
+    fell_back: Vec<PathBuf>,
 }
 
 impl Sources {
@@ -49,7 +53,31 @@ impl Sources {
         Sources {
             root: root.to_path_buf(),
             files: HashMap::new(),
+            encoding: None,
+            fell_back: Vec::new(),
         }
+    }
+
+    /// Sources read in `encoding` (`None`: UTF-8 with the windows-1252 fallback).
+    pub fn with_encoding(root: &Path, encoding: Option<&'static encoding_rs::Encoding>) -> Sources {
+        Sources {
+            encoding,
+            ..Sources::new(root)
+        }
+    }
+
+    /// Files that were not UTF-8 and were read as windows-1252.
+    pub fn fell_back(&self) -> &[PathBuf] {
+        &self.fell_back
+    }
+
+    /// The MD5 of a file's bytes, in lower-case hex (the original Beagle's link files keep one
+    /// per linked class, to tell whether the code changed since the links were made).
+    pub fn md5(&self, rel: &Path) -> Result<String, String> {
+        use md5::Digest;
+        let path = resolve_in_root(&self.root, rel)?;
+        let bytes = std::fs::read(&path).map_err(|e| format!("cannot read `{}`: {e}", rel.display()))?;
+        Ok(md5::Md5::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect())
     }
 
     /// Whether `rel` is a file inside the workspace.
@@ -61,7 +89,13 @@ impl Sources {
     pub fn load(&mut self, rel: &Path) -> Result<&JavaFile, String> {
         if !self.files.contains_key(rel) {
             let path = resolve_in_root(&self.root, rel)?;
-            let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read `{}`: {e}", rel.display()))?;
+            let bytes = std::fs::read(&path).map_err(|e| format!("cannot read `{}`: {e}", rel.display()))?;
+            let decoded =
+                crate::encoding::decode(&bytes, self.encoding).map_err(|e| format!("`{}`: {e}", rel.display()))?;
+            if decoded.fell_back {
+                self.fell_back.push(rel.to_path_buf());
+            }
+            let text = decoded.text;
             let file = JavaFile::parse(text).ok_or_else(|| format!("cannot parse `{}`", rel.display()))?;
             self.files.insert(rel.to_path_buf(), file);
         }

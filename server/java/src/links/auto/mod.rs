@@ -26,7 +26,8 @@ pub fn automatic_links(
     let files: Vec<(PathBuf, JavaFile)> = java_files(&index, sources)
         .into_iter()
         .filter_map(|rel| {
-            let text = std::fs::read_to_string(root.join(&rel)).ok()?;
+            // Decoded as the instrumentation reads them: an ISO-8859-1 file is a class too.
+            let text = crate::encoding::read(&root.join(&rel), None).ok()?.text;
             Some((rel, JavaFile::parse(text)?))
         })
         .collect();
