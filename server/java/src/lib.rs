@@ -15,6 +15,7 @@ pub const PROBE_SOURCES: &[(&str, &str)] = &[
 
 pub mod constants;
 pub mod encoding;
+pub mod exclude;
 pub mod instrument;
 pub mod launch;
 pub mod links;

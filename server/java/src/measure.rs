@@ -78,9 +78,12 @@ pub fn measure_point(
     let _ = std::fs::remove_file(&out.events);
     let at = format!("launch `{}` at {}", launch.name, describe(point));
     let mut notes = Vec::new();
+    // Records outside a service are worth a note of their own only when something was measured;
+    // else the note below says it all.
+    let outside = if decoded == 0 { 0 } else { s.outside };
     for (n, what) in [
         (
-            s.outside,
+            outside,
             "records made outside any linked SEFF method (their code ran, but not inside a measured service)",
         ),
         (
@@ -102,11 +105,16 @@ pub fn measure_point(
         }
     }
     if decoded == 0 {
-        notes.push(format!(
-            "launch `{}` at {}: the probes recorded nothing (is the linked code on the launch's path?)",
-            launch.name,
-            describe(point)
-        ));
+        notes.push(if s.outside > 0 {
+            format!(
+                "{at}: nothing measured: instrumented code ran {} times, but never inside a linked SEFF method, so no run of a service was seen (are the SEFFs linked to the methods the launch calls?)",
+                s.outside
+            )
+        } else {
+            format!(
+                "{at}: nothing measured: no instrumented code ran (the launch never reaches the linked code, or it runs a class of the same name from elsewhere on its classpath)"
+            )
+        });
     }
     Ok(PointMeasurement {
         launch: launch.name.clone(),

@@ -96,7 +96,14 @@ struct Plan {
     unlinked: Vec<(String, String)>,
 }
 
-fn plan(elements: &[MeasurableElement], services: &BTreeSet<String>, links: &[CodeLink], facts: &ModelFacts) -> Plan {
+/// `not_copied`: why an element's link was set aside (its file is not compiled).
+fn plan(
+    elements: &[MeasurableElement],
+    services: &BTreeSet<String>,
+    links: &[CodeLink],
+    facts: &ModelFacts,
+    not_copied: &BTreeMap<String, String>,
+) -> Plan {
     let link = by_element(links);
     let mut p = Plan {
         sites: BTreeMap::new(),
@@ -120,7 +127,9 @@ fn plan(elements: &[MeasurableElement], services: &BTreeSet<String>, links: &[Co
             }
             None => p.unlinked.push((
                 service.clone(),
-                "its SEFF is not linked to a method: nothing measured in it has parameters".into(),
+                not_copied.get(service).cloned().unwrap_or_else(|| {
+                    "its SEFF is not linked to a method: nothing measured in it has parameters".into()
+                }),
             )),
         }
         for call in facts.calls_of_seff.get(service).into_iter().flatten() {
@@ -148,7 +157,40 @@ fn plan(elements: &[MeasurableElement], services: &BTreeSet<String>, links: &[Co
         }
     }
     let mut branches_done = BTreeSet::new();
+    // (file, range, what is measured there) -> the action measured there. Several model
+    // elements linked to one statement are measured once, for the first: nested sections of the
+    // same code would time each other's probes.
+    let mut measured_at: BTreeMap<(PathBuf, usize, usize, String), String> = BTreeMap::new();
     for e in elements {
+        let what = match &e.kind {
+            ElementKind::ResourceDemand { action, resource } => Some((action, format!("demand {resource}"))),
+            ElementKind::Loop { loop_id } => Some((loop_id, "loop".to_string())),
+            ElementKind::Branch { branch, .. } => Some((branch, "branch".to_string())),
+            ElementKind::CallParameter { .. } => None,
+        };
+        if let Some((action, what)) = what {
+            if let Some(l) = link.get(action.as_str()) {
+                let key = (l.file.clone(), l.range.start, l.range.end, what);
+                match measured_at.get(&key) {
+                    Some(first) if first != action => {
+                        p.unlinked.push((
+                            e.id.clone(),
+                            format!(
+                                "{action} is linked to the same code as {first} ({}, bytes {}..{}): that code is measured once, for {first}",
+                                l.file.display(),
+                                l.range.start,
+                                l.range.end
+                            ),
+                        ));
+                        continue;
+                    }
+                    Some(_) => {}
+                    None => {
+                        measured_at.insert(key, action.clone());
+                    }
+                }
+            }
+        }
         let (action, site): (&str, Option<SiteKind>) = match &e.kind {
             ElementKind::ResourceDemand { action, resource } => {
                 let cpu = resource == CPU;
@@ -210,19 +252,32 @@ fn plan(elements: &[MeasurableElement], services: &BTreeSet<String>, links: &[Co
                     add(&mut p, l, kind);
                 }
             }
-            None => p
-                .unlinked
-                .push((e.id.clone(), format!("{action} is not linked to code"))),
+            None => p.unlinked.push((
+                e.id.clone(),
+                not_copied
+                    .get(action)
+                    .cloned()
+                    .unwrap_or_else(|| format!("{action} is not linked to code")),
+            )),
         }
     }
     p
 }
 
 /// Runs javac; its error output (paths as given) when it fails.
-fn javac(javac: &Path, out: &Path, classpath: &[PathBuf], files: &[PathBuf]) -> Result<(), String> {
+fn javac(
+    javac: &Path,
+    release: Option<u32>,
+    out: &Path,
+    classpath: &[PathBuf],
+    files: &[PathBuf],
+) -> Result<(), String> {
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut cmd = Command::new(javac);
     cmd.arg("-nowarn").arg("-encoding").arg("UTF-8").arg("-d").arg(out);
+    if let Some(r) = release {
+        cmd.arg("--release").arg(r.to_string());
+    }
     if !classpath.is_empty() {
         let cp: Vec<String> = classpath.iter().map(|p| p.display().to_string()).collect();
         cmd.arg("-cp").arg(cp.join(":"));
@@ -238,6 +293,39 @@ fn javac(javac: &Path, out: &Path, classpath: &[PathBuf], files: &[PathBuf]) -> 
     }
 }
 
+/// Why the user's own sources do not compile, with the files javac names and the `exclude`
+/// that would leave them out (an old code base often has a class that no longer compiles and
+/// that the measured services never use).
+fn not_compiling(config: &JavaConfig, originals: &[PathBuf], javac_output: &str) -> String {
+    let mut failing: Vec<PathBuf> = originals
+        .iter()
+        .filter(|f| {
+            let shown = f.display().to_string();
+            javac_output
+                .lines()
+                .any(|l| l.starts_with(&shown) && l[shown.len()..].starts_with(':'))
+        })
+        .map(|f| f.strip_prefix(&config.root).unwrap_or(f).to_path_buf())
+        .collect();
+    failing.sort();
+    failing.dedup();
+    let mut out = String::from("the Java sources do not compile");
+    if !failing.is_empty() {
+        let names: Vec<String> = failing.iter().map(|f| f.display().to_string()).collect();
+        let globs: Vec<String> = failing
+            .iter()
+            .map(|f| format!("\"{}\"", crate::exclude::Exclude::suggest(f)))
+            .collect();
+        out.push_str(&format!(
+            " (errors in {}); if the measured services do not need them, leave them out with `exclude = [{}]` under [java] in beagle.toml",
+            names.join(", "),
+            globs.join(", ")
+        ));
+    }
+    out.push_str(&format!(":\n{javac_output}"));
+    out
+}
+
 /// Instruments a copy of the source roots into `work` and compiles it with the probe runtime.
 pub fn prepare(
     config: &JavaConfig,
@@ -248,7 +336,27 @@ pub fn prepare(
     work: &Path,
 ) -> Result<Prepared, String> {
     let facts = model_facts(repositories);
-    let mut plan = plan(elements, services, links, &facts);
+    // Only code that is copied and compiled can be measured: a link into a file that `exclude`
+    // leaves out, or that lies outside the source roots, costs only its element.
+    let (links, elsewhere): (Vec<CodeLink>, Vec<CodeLink>) = links.iter().cloned().partition(|l| {
+        let path = config.root.join(&l.file);
+        config.sources.iter().any(|s| path.starts_with(s)) && !config.exclude.excludes(&l.file)
+    });
+    let not_copied: BTreeMap<String, String> = elsewhere
+        .iter()
+        .map(|l| {
+            let why = if config.exclude.excludes(&l.file) {
+                "[java] exclude leaves it out"
+            } else {
+                "it is not under the source roots"
+            };
+            (
+                l.element.clone(),
+                format!("{} is linked to {}, but {why}", l.element, l.file.display()),
+            )
+        })
+        .collect();
+    let mut plan = plan(elements, services, &links, &facts, &not_copied);
     let probe_dir = work.join("probe");
     crate::probe::compile_probe(&probe_dir).map_err(|e| e.to_string())?;
     let probe_classes = crate::probe::classes_dir(&probe_dir);
@@ -265,6 +373,12 @@ pub fn prepare(
     for (i, root) in config.sources.iter().enumerate() {
         for rel in crate::links::java_files(root)? {
             let original = root.join(&rel);
+            if config
+                .exclude
+                .excludes(original.strip_prefix(&config.root).unwrap_or(&original))
+            {
+                continue;
+            }
             // Old code bases mix encodings (an ISO-8859-1 file among UTF-8 ones): every file is
             // decoded ([`crate::encoding`]) and the copy written as UTF-8, which javac is told.
             // The same characters reach the compiler, whatever each file was saved in.
@@ -312,16 +426,18 @@ pub fn prepare(
     let _ = std::fs::remove_dir_all(&classes);
     let mut cp = vec![probe_classes.clone()];
     cp.extend(config.classpath.iter().cloned());
-    if let Err(errors) = javac(&config.javac, &classes, &cp, &copies) {
+    if let Err(errors) = javac(&config.javac, config.release, &classes, &cp, &copies) {
         // The user's own code, or our instrumentation? Compile the originals to tell.
         let check = work.join("classes-original");
         let _ = std::fs::remove_dir_all(&check);
-        return Err(match javac(&config.javac, &check, &config.classpath, &originals) {
-            Err(own) => format!("the Java sources do not compile:\n{own}"),
-            Ok(()) => format!(
-                "the instrumented copy does not compile (a Beagle bug; the sources themselves compile):\n{errors}"
-            ),
-        });
+        return Err(
+            match javac(&config.javac, config.release, &check, &config.classpath, &originals) {
+                Err(own) => not_compiling(config, &originals, &own),
+                Ok(()) => format!(
+                    "the instrumented copy does not compile (a Beagle bug; the sources themselves compile):\n{errors}"
+                ),
+            },
+        );
     }
     hasher.update(serde_json::to_string(&plan.table).unwrap_or_default().as_bytes());
     for entry in &config.classpath {

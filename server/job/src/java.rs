@@ -279,6 +279,7 @@ fn preliminary(
 fn links_for(
     config: &JavaConfig,
     links_path: Option<&Path>,
+    repository_paths: &[PathBuf],
     repositories: &[&beagle_pcm::model::Repository],
     report: &mut Report,
 ) -> Result<Vec<CodeLink>, String> {
@@ -288,14 +289,50 @@ fn links_for(
             let set = beagle_java::links::read_links_in(p, &mut sources, &config.sources).map_err(|e| e.to_string())?;
             // One link that does not resolve (a class this version lacks, an offset past the end
             // of a changed file) costs only its element, which falls back to automatic linking.
-            for problem in &set.problems {
+            let mut links: Vec<CodeLink> = Vec::new();
+            let mut problems = set.problems;
+            for link in set.links {
+                if links.iter().any(|l| l.element == link.element) {
+                    problems.push(
+                        beagle_java::links::LinkError::of(
+                            &link,
+                            link.element.clone(),
+                            "linked more than once: the first link is used",
+                        )
+                        .warning(),
+                    );
+                } else {
+                    links.push(link);
+                }
+            }
+            // A link to the wrong kind of code (a loop linked to a plain statement) would measure
+            // something else: it is dropped with the reason, as a link that does not resolve is.
+            let mut models = beagle_pcm::ModelSet::new();
+            for path in repository_paths {
+                let _ = models.load(path);
+            }
+            let invalid = beagle_java::links::validate(&links, &models, &config.root);
+            let dropped: BTreeSet<String> = invalid
+                .iter()
+                .filter(|e| e.severity == beagle_pcm::Severity::Error)
+                .filter_map(|e| e.element.as_deref())
+                .filter_map(|e| e.split_whitespace().next().map(str::to_string))
+                .collect();
+            links.retain(|l| !dropped.contains(&l.element));
+            problems.extend(invalid.into_iter().map(|e| e.warning()));
+            for problem in &problems {
                 let severity = match problem.severity {
                     beagle_pcm::Severity::Error | beagle_pcm::Severity::Warning => "warning",
                     beagle_pcm::Severity::Info => "info",
                 };
-                info(report, severity, problem.element.clone(), problem.to_string());
+                let element = problem
+                    .element
+                    .as_deref()
+                    .and_then(|e| e.split_whitespace().next())
+                    .map(String::from);
+                info(report, severity, element, problem.to_string());
             }
-            set.links
+            links
         }
         None => Vec::new(),
     };
@@ -312,7 +349,13 @@ fn links_for(
     }
     if config.automatic_links {
         let linked: BTreeSet<String> = links.iter().map(|l| l.element.clone()).collect();
-        for l in beagle_java::links::auto::automatic_links(repositories, &config.root, &config.sources, &linked) {
+        for l in beagle_java::links::auto::automatic_links_except(
+            repositories,
+            &config.root,
+            &config.sources,
+            &linked,
+            &config.exclude,
+        ) {
             let LinkOrigin::Automatic { confidence, reason } = &l.origin else {
                 continue;
             };
@@ -371,7 +414,7 @@ pub(crate) fn measure(
         return Err(errors.join("\n"));
     }
     cx.observer.on(Event::Stage("linking the model to the code"));
-    let links = links_for(config, links_path, &repos, cx.report)?;
+    let links = links_for(config, links_path, repositories, &repos, cx.report)?;
     // Measuring without a single link runs every launch for nothing: stop here and say why.
     if links.is_empty() {
         return Err(format!(

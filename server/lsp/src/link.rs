@@ -35,9 +35,15 @@ pub fn proposal(repository: &Path, root: &Path, id: &str) -> Result<(PathBuf, St
         return Err(format!("{id} is linked already ({})", links.display()));
     }
     let linked: BTreeSet<String> = existing.iter().map(|l| l.element.clone()).collect();
-    let found = beagle_java::links::auto::automatic_links(&[repo], &config.root, &config.sources, &linked)
-        .into_iter()
-        .find(|l| l.element == id);
+    let found = beagle_java::links::auto::automatic_links_except(
+        &[repo],
+        &config.root,
+        &config.sources,
+        &linked,
+        &config.exclude,
+    )
+    .into_iter()
+    .find(|l| l.element == id);
     let text = match found {
         Some(link) => {
             let mut sources = beagle_java::links::Sources::new(&config.root);

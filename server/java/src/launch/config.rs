@@ -13,6 +13,9 @@
 //! refine = 8                   # points added by the second pass
 //! replicates = 6               # quick-pass points measured again in a fresh JVM (the noise)
 //! encoding = "iso-8859-1"      # of the sources (default: UTF-8, non-UTF-8 files as windows-1252)
+//! exclude = ["src/legacy/**"]  # files left out of the copy and the compilation (globs)
+//! release = 8                  # javac --release: the Java version the code is written for
+//! automatic_links = true       # link elements the link file does not name by their names
 //! [[launch]]
 //! name = "upload"
 //! main = "app.Driver"          # or: command = ["mvn", "-q", "exec:java", "-Dexec.args={args}"]
@@ -132,6 +135,10 @@ pub struct JavaConfig {
     /// `[java] encoding` of the sources; `None`: UTF-8, files that are not read as windows-1252
     /// ([`crate::encoding`]).
     pub encoding: Option<&'static encoding_rs::Encoding>,
+    /// `[java] exclude`: files left out of the copy and the compilation.
+    pub exclude: crate::exclude::Exclude,
+    /// `[java] release`: javac's `--release` (the Java version the code is written for).
+    pub release: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -158,6 +165,9 @@ struct JavaTable {
     replicates: Option<usize>,
     automatic_links: Option<bool>,
     encoding: Option<String>,
+    #[serde(default)]
+    exclude: Vec<String>,
+    release: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -261,6 +271,8 @@ pub fn read_java_config(toml_path: &Path, text: &str) -> Result<Option<JavaConfi
         launches,
         automatic_links: java.automatic_links.unwrap_or(true),
         encoding,
+        exclude: crate::exclude::Exclude::new(&java.exclude).map_err(|e| format!("{shown}: [java] {e}"))?,
+        release: java.release,
         root,
     }))
 }

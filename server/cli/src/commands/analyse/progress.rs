@@ -91,10 +91,14 @@ impl Observer for Reporter {
                     Phase::Judge => "judging",
                     Phase::Paused => "paused",
                 };
-                let element = p.element.as_deref().unwrap_or("");
+                // A step of the whole analysis names no element: `measuring`, not `measuring `.
+                let doing = match p.element.as_deref() {
+                    Some(element) if !element.is_empty() => format!("{phase} {element}"),
+                    _ => phase.to_string(),
+                };
                 if let Some(bar) = &self.bar {
                     bar.set_position((p.fraction * elements as f64).round() as u64);
-                    bar.set_message(format!("{phase} {element}"));
+                    bar.set_message(doing.clone());
                 }
                 if self.verbose && p.phase == Phase::Judge {
                     let best = p.best_fitness.map_or("-".to_string(), |f| format!("{f:.4}"));
@@ -104,7 +108,7 @@ impl Observer for Reporter {
                         p.fraction * 100.0
                     );
                 } else if self.verbose {
-                    eprintln!("  {phase} {element}");
+                    eprintln!("  {doing}");
                 }
             }
             _ => {}

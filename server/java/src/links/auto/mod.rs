@@ -1,6 +1,7 @@
 //! Automatic links in the spirit of SoMoX: for SEFF elements nobody linked, guess the code from
 //! names and structure. Component -> class (simple name, case-insensitive, also with an `Impl` or
-//! `Component` suffix), signature -> method (name and parameter count, parameter names to break
+//! `Component` suffix; SoMoX's `<PC No. n pkg.File.java.Class>` and qualified names give the
+//! package too, [`class_hint`]), signature -> method (name and parameter count, parameter names to break
 //! ties), then the SEFF's actions in execution order -> statements ([`behaviour`]).
 //!
 //! Every link carries a confidence in [0, 1] and a reason a person can check; callers use only
@@ -22,9 +23,21 @@ pub fn automatic_links(
     sources: &[PathBuf],
     linked: &BTreeSet<String>,
 ) -> Vec<CodeLink> {
+    automatic_links_except(repositories, root, sources, linked, &crate::exclude::Exclude::default())
+}
+
+/// [`automatic_links`] without the files `exclude` leaves out (they are not compiled).
+pub fn automatic_links_except(
+    repositories: &[&Repository],
+    root: &Path,
+    sources: &[PathBuf],
+    linked: &BTreeSet<String>,
+    exclude: &crate::exclude::Exclude,
+) -> Vec<CodeLink> {
     let index = Sources::new(root);
     let files: Vec<(PathBuf, JavaFile)> = java_files(&index, sources)
         .into_iter()
+        .filter(|rel| !exclude.excludes(rel))
         .filter_map(|rel| {
             // Decoded as the instrumentation reads them: an ISO-8859-1 file is a class too.
             let text = crate::encoding::read(&root.join(&rel), None).ok()?.text;
@@ -104,18 +117,63 @@ fn class_score(class: &str, component: &str) -> f64 {
     }
 }
 
+/// What a component's name says about its class: the simple name, and the package when the
+/// name gives one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassHint {
+    pub class: String,
+    pub package: Option<String>,
+}
+
+/// Reads a component name as models name components: SoMoX's
+/// ` <PC No. 3 de.uka.ipd.sdq.palladiofileshare.businesslogic.BusinessCore.java.BusinessCore>`
+/// (the file's fully qualified name, `.java.`, the class), a fully qualified class name
+/// (`a.b.BusinessCore`), or a plain name (`BusinessCore`, `BusinessCoreImpl`).
+pub fn class_hint(component: &str) -> ClassHint {
+    let name = component.trim().trim_start_matches('<').trim_end_matches('>').trim();
+    let somox = name.strip_prefix("PC No.").map(|rest| {
+        rest.trim_start()
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim()
+    });
+    let qualified = somox.unwrap_or(name);
+    let is_qualified = !qualified.contains(char::is_whitespace) && qualified.contains('.');
+    if !is_qualified {
+        return ClassHint {
+            class: qualified.to_string(),
+            package: None,
+        };
+    }
+    // `pkg.File.java.Class`: the package is the file's, the class may differ from the file.
+    let (file, class) = match qualified.split_once(".java.") {
+        Some((file, class)) => (file, class.rsplit('.').next().unwrap_or(class)),
+        None => (qualified, qualified.rsplit('.').next().unwrap_or(qualified)),
+    };
+    ClassHint {
+        class: class.to_string(),
+        package: file.rsplit_once('.').map(|(p, _)| p.to_string()),
+    }
+}
+
 /// Finds the component's class and links its SEFFs.
 fn link_component(model: &Model, component: &Component, files: &[(PathBuf, JavaFile)], out: &mut Vec<CodeLink>) {
-    let Some(name) = component.name.as_deref().map(str::trim) else {
+    let Some(hint) = component.name.as_deref().map(class_hint) else {
         return;
     };
+    let name = hint.class.as_str();
     let mut candidates = Vec::new();
     for (i, (_, java)) in files.iter().enumerate() {
+        // A package the name gives decides between classes of one name (SoMoX models of real
+        // systems have two `DbAccess`); code moved to another package since is still found.
+        let package_factor = match &hint.package {
+            Some(p) if *p != java.package() => 0.5,
+            _ => 1.0,
+        };
         for class in java.classes() {
             if class.kind() == "interface_declaration" {
                 continue;
             }
-            let score = java.name_of(class).map_or(0.0, |c| class_score(c, name));
+            let score = java.name_of(class).map_or(0.0, |c| class_score(c, name)) * package_factor;
             if score > 0.0 {
                 candidates.push((score, i, class.start_byte()));
             }
@@ -133,7 +191,8 @@ fn link_component(model: &Model, component: &Component, files: &[(PathBuf, JavaF
     let class_name = java.name_of(class).unwrap_or_default().to_string();
     // Several classes of the same name: the first (by path) is a guess.
     let class_confidence = score / tied.len() as f64;
-    let mut class_reason = format!("class {class_name} matches component {name}");
+    let shown = component.name.as_deref().map(str::trim).unwrap_or(name);
+    let mut class_reason = format!("class {class_name} matches component {shown}");
     if tied.len() > 1 {
         class_reason.push_str(&format!(" (one of {} classes of that name)", tied.len()));
     }
@@ -226,4 +285,33 @@ fn pick_method<'m, 't>(methods: &'m [Method<'t>], signature: &Signature) -> Opti
         reason.push_str(" (by parameter names, among overloads)");
     }
     Some((method, confidence, reason))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hint(class: &str, package: Option<&str>) -> ClassHint {
+        ClassHint {
+            class: class.into(),
+            package: package.map(String::from),
+        }
+    }
+
+    #[test]
+    fn component_names_as_models_write_them() {
+        // Every component name of the original Beagle's SoMoX model has this form.
+        assert_eq!(
+            class_hint(" <PC No. 3 de.uka.ipd.sdq.palladiofileshare.businesslogic.BusinessCore.java.BusinessCore>"),
+            hint("BusinessCore", Some("de.uka.ipd.sdq.palladiofileshare.businesslogic"))
+        );
+        assert_eq!(
+            class_hint("<PC No. 12 a.b.Outer.java.Inner>"),
+            hint("Inner", Some("a.b"))
+        );
+        assert_eq!(class_hint("a.b.Storage"), hint("Storage", Some("a.b")));
+        assert_eq!(class_hint("Storage"), hint("Storage", None));
+        assert_eq!(class_hint("File Share"), hint("File Share", None));
+        assert_eq!(class_hint("BusinessCoreImpl"), hint("BusinessCoreImpl", None));
+    }
 }
