@@ -597,3 +597,158 @@ fn a_component_scope_measures_the_parameters_of_its_calls() {
         );
     }
 }
+
+/// Every file under `dir` (but Beagle's own `.beagle/`) with its bytes.
+fn files_under(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let entry = entry.unwrap();
+            let path = entry.path();
+            if entry.file_name() == ".beagle" {
+                continue;
+            }
+            if entry.file_type().unwrap().is_dir() {
+                stack.push(path);
+            } else {
+                out.insert(
+                    path.strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(&path).unwrap(),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Issue 17: an older code base with the original Beagle's kind of model and link file
+/// (`fixtures/fileshare-older`, built by its `make.py`): SoMoX component names, a link file made
+/// for an earlier version of one class, links into a package this version lacks, an ISO-8859-1
+/// file, a class that no longer compiles, `byte[][]` inputs named unlike the model's parameters.
+/// Analysed with no hand edits, it gives the laws of `fixtures/fileshare`.
+#[test]
+fn an_older_code_base_with_its_original_links_is_analysed_as_it_comes() {
+    let _alone = one_at_a_time();
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("fixtures/fileshare-older"), dir.path());
+    let before = files_under(dir.path());
+    let started_in = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_beagle"))
+        .args(["analyse", dir.path().to_str().unwrap(), "--json"])
+        .current_dir(started_in.path())
+        .output()
+        .expect("beagle runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+
+    // The user's files, and the folder beagle was started from, are as they were.
+    assert_eq!(files_under(dir.path()), before, "the user's files are never written");
+    assert_eq!(
+        std::fs::read_dir(started_in.path()).unwrap().count(),
+        0,
+        "nothing lands where beagle started"
+    );
+
+    let diagnostics: Vec<(String, String)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["severity"].as_str().unwrap().to_string(),
+                d["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let with = |severity: &str, text: &str| -> Vec<&String> {
+        diagnostics
+            .iter()
+            .filter(|(s, m)| s == severity && m.contains(text))
+            .map(|(_, m)| m)
+            .collect()
+    };
+    // Each problem once.
+    let mut messages: Vec<&String> = diagnostics.iter().map(|(_, m)| m).collect();
+    messages.sort();
+    let all = messages.len();
+    messages.dedup();
+    assert_eq!(messages.len(), all, "{diagnostics:#?}");
+
+    // The package the links name but this version lacks: one warning, with file and line.
+    let missing = with("warning", "fileshare.copyrightedmaterialsdb.DbAccess");
+    assert_eq!(missing.len(), 1, "{diagnostics:#?}");
+    assert!(
+        missing[0].contains("links.xml:77: ") && missing[0].contains("`_old_query`"),
+        "{}",
+        missing[0]
+    );
+    // Every link into the edited class is re-anchored, by the length of what was added.
+    for element in [
+        "_fs_partition",
+        "_fs_compress_loop_body",
+        "_fs_compress_call",
+        "_fs_file_loop",
+        "_fs_hash_call",
+        "_fs_is_listed_call",
+        "_fs_accept",
+        "_fs_count_rejection",
+        "_fs_store_call",
+    ] {
+        let moved = with(
+            "info",
+            &format!("{element}: re-anchored: `fileshare.BusinessCore` changed"),
+        );
+        assert_eq!(moved.len(), 1, "{element}: {diagnostics:#?}");
+        assert!(moved[0].contains("moved by +175 characters"), "{}", moved[0]);
+    }
+    // The ISO-8859-1 file is read, the class that does not compile left out, both said once.
+    assert_eq!(
+        with(
+            "info",
+            "src/fileshare/legacy/Notes.java: not UTF-8, read as windows-1252"
+        )
+        .len(),
+        1
+    );
+    let left_out = with(
+        "warning",
+        "CopyrightedDatabaseBenchmarker.java: left out: it does not compile",
+    );
+    assert_eq!(left_out.len(), 1, "{diagnostics:#?}");
+    assert!(left_out[0].contains("org.apache.log4j"), "{}", left_out[0]);
+    // SoMoX names find their classes; the loop SoMoX linked by its body is found around it;
+    // the parameters are matched to the signature by position.
+    assert_eq!(
+        with(
+            "info",
+            "class BusinessCore matches component <PC No. 0 fileshare.BusinessCore.java.BusinessCore>"
+        )
+        .len(),
+        1
+    );
+    assert_eq!(with("info", "_fs_compress_loop: linked to src/fileshare/BusinessCore.java: the loop around the code linked to its body _fs_compress_loop_body").len(), 1);
+    assert_eq!(with("info", "(uploadFiles, compressedIndices) are named unlike its signature's (files, alreadyCompressed): matched by position").len(), 1);
+    // The elements whose code is missing say why they are not measured.
+    assert_eq!(with("warning", "_old_query_seff: not measured").len(), 1);
+
+    // The laws of fixtures/fileshare.
+    let x = expressions(&report);
+    let n = "files.NUMBER_OF_ELEMENTS";
+    let c = "alreadyCompressed.NUMBER_OF_ELEMENTS";
+    for (files, compressed) in [(1.0, 0.0), (7.0, 3.0), (40.0, 40.0), (33.0, 12.0)] {
+        assert_eq!(
+            eval(&x["_fs_compress_loop"], &[(n, files), (c, compressed)]),
+            files - compressed
+        );
+    }
+    assert_eq!(x["_fs_file_loop"], n);
+    assert_eq!(x["_fs_compress_call/data.BYTESIZE"], "files.INNER.BYTESIZE");
+    assert_eq!(x["_fs_write_large_call/record.BYTESIZE"], "data.BYTESIZE + 16");
+    assert_eq!(x["_fs_write_small_call/record.BYTESIZE"], "data.BYTESIZE + 16");
+    let large = &x["_fs_file_size/_fs_large"];
+    assert_eq!(eval(large, &[("data.BYTESIZE", 200000.0)]), 0.0, "{large}");
+    assert_eq!(eval(large, &[("data.BYTESIZE", 200001.0)]), 1.0, "{large}");
+    // Nothing was measured for the component whose code is missing.
+    assert!(!x.keys().any(|k| k.starts_with("_old_")), "{x:?}");
+}

@@ -27,6 +27,10 @@ pub struct Prepared {
     pub constants: BTreeMap<String, Vec<f64>>,
     /// Elements that have no code to measure (no link), with why.
     pub unlinked: Vec<(String, String)>,
+    /// Warnings about the code: files left out because they do not compile.
+    pub notes: Vec<String>,
+    /// What was decided about the code: parameters matched to the signature by position.
+    pub infos: Vec<String>,
 }
 
 /// Where each SEFF element's code is, by PCM id.
@@ -37,6 +41,8 @@ fn by_element(links: &[CodeLink]) -> BTreeMap<&str, &CodeLink> {
 /// Every transition id of each branch, in model order; every external call of each SEFF; the SEFFs
 /// that may answer each call (those describing the signature it calls).
 struct ModelFacts {
+    /// SEFF id -> the parameter names of the signature it describes.
+    parameters_of_seff: BTreeMap<String, Vec<String>>,
     transitions: BTreeMap<String, Vec<String>>,
     calls_of_seff: BTreeMap<String, Vec<String>>,
     callees_of_call: BTreeMap<String, Vec<String>>,
@@ -47,9 +53,25 @@ fn model_facts(repositories: &[&Repository]) -> ModelFacts {
     let mut calls_of_seff: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut called_signature = BTreeMap::new();
     let mut seffs_of_signature: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut parameters_of_seff = BTreeMap::new();
+    let signatures: BTreeMap<&str, &beagle_pcm::model::Signature> = repositories
+        .iter()
+        .flat_map(|r| r.signatures())
+        .filter_map(|(_, s)| Some((s.id.as_deref()?, s)))
+        .collect();
     for repo in repositories {
         for (_, seff) in repo.seffs() {
             let Some(seff_id) = &seff.id else { continue };
+            if let Some(signature) = seff
+                .described_service
+                .as_ref()
+                .and_then(|r| signatures.get(r.target.fragment()))
+            {
+                let names: Option<Vec<String>> = signature.parameters.iter().map(|p| p.name.clone()).collect();
+                if let Some(names) = names {
+                    parameters_of_seff.insert(seff_id.clone(), names);
+                }
+            }
             if let Some(signature) = &seff.described_service {
                 seffs_of_signature
                     .entry(signature.target.fragment())
@@ -81,6 +103,7 @@ fn model_facts(repositories: &[&Repository]) -> ModelFacts {
         })
         .collect();
     ModelFacts {
+        parameters_of_seff,
         transitions,
         calls_of_seff,
         callees_of_call,
@@ -90,6 +113,8 @@ fn model_facts(repositories: &[&Repository]) -> ModelFacts {
 /// Probe sites per file (relative to the workspace root), with the section table.
 struct Plan {
     sites: BTreeMap<PathBuf, Vec<Site>>,
+    /// File -> (SEFF id, method range) of each service site in it.
+    services_in: BTreeMap<PathBuf, Vec<(String, std::ops::Range<usize>)>>,
     table: SectionTable,
     /// Element id -> (file, byte range) whose surroundings give its constants.
     code_of: BTreeMap<String, (PathBuf, std::ops::Range<usize>)>,
@@ -107,6 +132,7 @@ fn plan(
     let link = by_element(links);
     let mut p = Plan {
         sites: BTreeMap::new(),
+        services_in: BTreeMap::new(),
         table: SectionTable::default(),
         code_of: BTreeMap::new(),
         unlinked: Vec::new(),
@@ -124,6 +150,10 @@ fn plan(
                     service: service.clone(),
                 });
                 add(&mut p, l, SiteKind::Service { section });
+                p.services_in
+                    .entry(l.file.clone())
+                    .or_default()
+                    .push((service.clone(), l.range.clone()));
             }
             None => p.unlinked.push((
                 service.clone(),
@@ -293,6 +323,67 @@ fn javac(
     }
 }
 
+/// Parameter slots of services whose method names its parameters unlike the signature it
+/// implements (`upload(byte[][] uploadFiles, int[] compressedIndices)` for `upload(files,
+/// alreadyCompressed)`): with as many parameters on both sides, they are matched by position
+/// and the slots renamed to the signature's names, so that the measurements are inputs of the
+/// service. `slots`: the slots this file's instrumentation added (each service's are its
+/// parameters in order). Returns what was matched, for the user.
+fn match_by_position(
+    text: &str,
+    services: &[(String, std::ops::Range<usize>)],
+    facts: &ModelFacts,
+    slots: &mut [String],
+) -> Vec<String> {
+    let Some(java) = crate::syntax::JavaFile::parse(text.to_string()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (seff, range) in services {
+        let Some(model) = facts.parameters_of_seff.get(seff) else {
+            continue;
+        };
+        let Some(node) = java.root().descendant_for_byte_range(range.start, range.end) else {
+            continue;
+        };
+        let Some(method) = crate::syntax::ancestors(node).find(|n| crate::syntax::METHOD_KINDS.contains(&n.kind()))
+        else {
+            continue;
+        };
+        let code = java.method(method).parameters;
+        if code.len() != model.len() || code == *model || code.is_empty() {
+            continue;
+        }
+        let Some(at) = (0..=slots.len().saturating_sub(code.len())).find(|i| slots[*i..*i + code.len()] == code[..])
+        else {
+            continue;
+        };
+        for (slot, name) in slots[at..at + code.len()].iter_mut().zip(model) {
+            *slot = name.clone();
+        }
+        out.push(format!(
+            "{seff}: the method's parameters ({}) are named unlike its signature's ({}): matched by position",
+            code.join(", "),
+            model.join(", ")
+        ));
+    }
+    out
+}
+
+/// Most rounds of leaving out files that do not compile (each may uncover files that used them).
+const MAX_LEFT_OUT_ROUNDS: usize = 8;
+
+/// javac's first error message about `file` (`path:line: error: message`), as `line N: message`.
+fn first_error(javac_output: &str, file: &Path) -> Option<String> {
+    let shown = file.display().to_string();
+    javac_output.lines().find_map(|l| {
+        let rest = l.strip_prefix(&shown)?.strip_prefix(':')?;
+        let (line, message) = rest.split_once(':')?;
+        let message = message.trim().strip_prefix("error:")?.trim();
+        Some(format!("line {line}: {message}"))
+    })
+}
+
 /// Why the user's own sources do not compile, with the files javac names and the `exclude`
 /// that would leave them out (an old code base often has a class that no longer compiles and
 /// that the measured services never use).
@@ -369,6 +460,10 @@ pub fn prepare(
     }
     let mut originals = Vec::new();
     let mut copies = Vec::new();
+    let mut notes = Vec::new();
+    let mut infos = Vec::new();
+    // Whether each copy carries probes (a file without any can be left out when it does not compile).
+    let mut instrumented = Vec::new();
     let mut constants = BTreeMap::new();
     for (i, root) in config.sources.iter().enumerate() {
         for rel in crate::links::java_files(root)? {
@@ -382,15 +477,27 @@ pub fn prepare(
             // Old code bases mix encodings (an ISO-8859-1 file among UTF-8 ones): every file is
             // decoded ([`crate::encoding`]) and the copy written as UTF-8, which javac is told.
             // The same characters reach the compiler, whatever each file was saved in.
-            let text = crate::encoding::read(&original, config.encoding)?.text;
+            let decoded = crate::encoding::read(&original, config.encoding)?;
+            if decoded.fell_back {
+                infos.push(format!(
+                    "{}: not UTF-8, read as windows-1252 (ISO-8859-1); set `[java] encoding` if it is another encoding",
+                    original.strip_prefix(&config.root).unwrap_or(&original).display()
+                ));
+            }
+            let text = decoded.text;
             // Links name files relative to the workspace root.
             let key = original.strip_prefix(&config.root).unwrap_or(&original).to_path_buf();
             let sites = plan.sites.remove(&key).unwrap_or_default();
+            let slots_before = plan.table.slots.len();
             let out_text = if sites.is_empty() {
                 text.clone()
             } else {
                 instrument(&text, &sites, &mut plan.table).map_err(|e| format!("{}: {e}", key.display()))?
             };
+            if let Some(services) = plan.services_in.get(&key) {
+                let renamed = match_by_position(&text, services, &facts, &mut plan.table.slots[slots_before..]);
+                infos.extend(renamed.into_iter().map(|m| format!("{}: {m}", key.display())));
+            }
             for (element, (file, range)) in &plan.code_of {
                 if *file == key {
                     constants.insert(
@@ -408,6 +515,7 @@ pub fn prepare(
             hasher.update(out_text.as_bytes());
             originals.push(original);
             copies.push(target);
+            instrumented.push(!sites.is_empty());
         }
     }
     if let Some((file, _)) = plan.sites.iter().next() {
@@ -426,7 +534,38 @@ pub fn prepare(
     let _ = std::fs::remove_dir_all(&classes);
     let mut cp = vec![probe_classes.clone()];
     cp.extend(config.classpath.iter().cloned());
-    if let Err(errors) = javac(&config.javac, config.release, &classes, &cp, &copies) {
+    // Compile what compiles: an old code base often has a class that no longer compiles (a
+    // benchmark against a library nobody has) and that the measured services never use. Files
+    // without probes that javac names are left out, with a warning, and the rest compiled again;
+    // an error in a file with probes is the user's to fix (or ours), and stops here.
+    let mut compiled = javac(&config.javac, config.release, &classes, &cp, &copies);
+    for _ in 0..MAX_LEFT_OUT_ROUNDS {
+        let Err(errors) = &compiled else { break };
+        let failing: Vec<usize> = (0..copies.len())
+            .filter(|i| first_error(errors, &copies[*i]).is_some())
+            .collect();
+        if failing.is_empty() || failing.iter().any(|i| instrumented[*i]) {
+            break;
+        }
+        for &i in failing.iter().rev() {
+            let shown = originals[i]
+                .strip_prefix(&config.root)
+                .unwrap_or(&originals[i])
+                .to_path_buf();
+            let error = first_error(errors, &copies[i]).unwrap_or_default();
+            notes.push(format!(
+                "{}: left out: it does not compile ({error}) and no measured code is in it; `exclude = [\"{}\"]` under [java] says so for good",
+                shown.display(),
+                crate::exclude::Exclude::suggest(&shown)
+            ));
+            originals.remove(i);
+            copies.remove(i);
+            instrumented.remove(i);
+        }
+        let _ = std::fs::remove_dir_all(&classes);
+        compiled = javac(&config.javac, config.release, &classes, &cp, &copies);
+    }
+    if let Err(errors) = compiled {
         // The user's own code, or our instrumentation? Compile the originals to tell.
         let check = work.join("classes-original");
         let _ = std::fs::remove_dir_all(&check);
@@ -460,5 +599,7 @@ pub fn prepare(
         code_key: hasher.finalize().to_hex().to_string(),
         constants,
         unlinked: plan.unlinked,
+        notes,
+        infos,
     })
 }

@@ -336,16 +336,19 @@ fn links_for(
         }
         None => Vec::new(),
     };
-    for file in sources.fell_back() {
-        info(
-            report,
-            "info",
-            None,
-            format!(
-                "{}: not UTF-8, read as windows-1252 (ISO-8859-1); set `[java] encoding` if it is another encoding",
-                file.display()
-            ),
-        );
+    // Files read in the fallback encoding are reported once, by the instrumentation (`prepare`).
+    // Loops and branches whose bodies are linked (SoMoX links those): the statement around them.
+    let linked: BTreeSet<String> = links.iter().map(|l| l.element.clone()).collect();
+    for l in beagle_java::links::enclosing::from_behaviours(&links, repositories, &mut sources, &linked) {
+        if let LinkOrigin::Automatic { reason, .. } = &l.origin {
+            info(
+                report,
+                "info",
+                Some(l.element.clone()),
+                format!("{}: linked to {}: {reason}", l.element, l.file.display()),
+            );
+        }
+        links.push(l);
     }
     if config.automatic_links {
         let linked: BTreeSet<String> = links.iter().map(|l| l.element.clone()).collect();
@@ -428,6 +431,12 @@ pub(crate) fn measure(
     cx.observer
         .on(Event::Stage("instrumenting and compiling the Java sources"));
     let prepared = prepare(config, &repos, &elements, &services, &links, &work)?;
+    for note in &prepared.notes {
+        info(cx.report, "warning", None, note.clone());
+    }
+    for note in &prepared.infos {
+        info(cx.report, "info", None, note.clone());
+    }
     for (id, why) in &prepared.unlinked {
         info(
             cx.report,

@@ -8,6 +8,7 @@
 pub mod auto;
 pub mod beagle_xml;
 mod check;
+pub mod enclosing;
 pub mod own;
 pub mod reanchor;
 mod sources;
