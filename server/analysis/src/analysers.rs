@@ -123,10 +123,21 @@ impl MeasurementResultAnalyser for ConstantAnalyser {
         let id = pending(view.results(), view.private_data())?;
         let result = view.results()[&id].clone();
         let y: Vec<f64> = result.observations.iter().map(|o| o.value).collect();
+        let branch = matches!(view.element(&id).map(|e| &e.kind), Some(ElementKind::Branch { .. }));
+        let constant = if branch {
+            // A transition's observations are 0/1 outcomes (or shares of an execution's
+            // decisions): their median is 0 or 1, no probability. The share of all decisions is,
+            // and the shares of a branch's transitions add up to 1.
+            let trials: f64 = result.observations.iter().map(|o| o.executions as f64).sum();
+            let taken: f64 = result.observations.iter().map(|o| o.value * o.executions as f64).sum();
+            taken / trials.max(1.0)
+        } else {
+            stats::median(&y)
+        };
         // Six significant digits: far below measurement noise, and no float residue such as
         // 0.035797999999999996 (a median of two values) in the model, hovers and plots.
-        let median = round_significant(stats::median(&y), 6);
-        let p = proposal(self.id(), &result, &Expr::Const(median), &[]);
+        let constant = round_significant(constant, 6);
+        let p = proposal(self.id(), &result, &Expr::Const(constant), &[]);
         view.add_proposal(p);
         let data = mark(seen(view.private_data()), &id, result.samples());
         view.set_private_data(data);

@@ -16,6 +16,9 @@ use crate::views::{
 };
 use std::time::{Duration, Instant};
 
+/// The note of an element that no measurement observed (after `"{id}: "`).
+pub const NEVER_EXECUTED: &str = "not measured: never executed (no measurement tool measured it)";
+
 /// The set of tools in use (configurable: any implementations of the traits).
 pub struct Tools {
     pub measurement: Vec<Box<dyn MeasurementTool>>,
@@ -144,9 +147,11 @@ fn step(bb: &mut Blackboard, tools: &Tools, control: &Control) -> (Phase, Option
             tool.measure(&mut MeasurementToolView::new(bb, tool.id()), cancel);
         }
         crate::untaken::complete_untaken_transitions(bb);
-        // What no tool could measure is not asked again.
+        // What no tool observed is not asked again. It gets no result: an element that never ran
+        // in a measured execution of its SEFF has no law to find (observations from other SEFFs'
+        // executions or from warm-up are not its own: the tools drop them).
         for id in std::mem::take(&mut bb.to_measure) {
-            bb.diagnostics.push(format!("{id}: no measurement tool measured it"));
+            bb.diagnostics.push(format!("{id}: {NEVER_EXECUTED}"));
         }
         return (Phase::Measure, None, StepKind::Measured);
     }

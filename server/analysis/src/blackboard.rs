@@ -358,6 +358,11 @@ pub struct FinalExpression {
     /// Why the status is preliminary (too few points, noise, no better than a constant, ...).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reasons: Vec<String>,
+    /// The judge's choice, where `proposal` was derived from it so that the transitions of a
+    /// branch sum to 1 ([`crate::branches`]): the next grading compares with this one, and the
+    /// derivation starts from it again. `None`: `proposal` is the choice itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fitted: Option<ProposedExpression>,
 }
 
 /// How proposals are graded (Krogmann et al. style, as [`beagle_fit::FitnessOptions`]): error
@@ -679,6 +684,11 @@ impl Blackboard {
     /// element's inputs are dropped (results are parametric over the signature's inputs only),
     /// each name reported once.
     pub(crate) fn add_result(&mut self, mut result: MeasurementResult) {
+        if result.observations.is_empty() && result.overflow.is_empty() {
+            // No observation is no measurement: the element stays to be measured (and is reported
+            // as never executed if nothing else observes it), rather than measured as nothing.
+            return;
+        }
         self.to_measure.remove(&result.element);
         if let Some(element) = self.elements.get(&result.element) {
             let mut dropped = BTreeSet::new();

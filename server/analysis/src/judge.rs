@@ -64,7 +64,9 @@ impl FinalJudge {
                 continue;
             };
             let current = view.blackboard().final_expressions().get(id);
-            let replaces_unchecked = checked && current.is_some_and(|c| c.proposal.evidence.is_none());
+            // Compared with the judge's own choice, not with what a branch derived from it.
+            let chosen = current.map(|c| c.fitted.as_ref().unwrap_or(&c.proposal));
+            let replaces_unchecked = checked && chosen.is_some_and(|c| c.evidence.is_none());
             let better = current.is_none_or(|c| best.0 < c.fitness - min);
             improved |= better;
             if replaces_unchecked || better {
@@ -74,11 +76,17 @@ impl FinalJudge {
                     fitness: best.0,
                     status,
                     reasons,
+                    fitted: None,
                 };
                 updates.push((id.clone(), fe));
             }
         }
         for (id, fe) in updates {
+            view.set_final(&id, fe);
+        }
+        // Chosen one by one, a branch's transitions need not sum to 1: what they publish is
+        // derived from the choices together.
+        for (id, fe) in crate::branches::reconcile(view.blackboard()) {
             view.set_final(&id, fe);
         }
         improved

@@ -12,6 +12,7 @@
 pub mod analysers;
 pub mod analysis_loop;
 pub mod blackboard;
+pub mod branches;
 pub mod control;
 pub mod events;
 pub mod judge;

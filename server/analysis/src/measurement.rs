@@ -8,7 +8,7 @@
 use crate::blackboard::{MeasurableElement, MeasurementResult};
 use crate::control::CancelToken;
 use crate::events::MeasurementEvent;
-use crate::results::{results_from_events, ResultOptions};
+use crate::results::{EventDigest, ResultOptions};
 use crate::views::MeasurementToolView;
 
 /// A measurement tool: measures what the view says is to be measured.
@@ -40,7 +40,15 @@ impl MeasurementTool for EventsTool {
     }
 
     fn measure(&self, view: &mut MeasurementToolView, cancel: &CancelToken) {
-        for (_, result) in results_from_events(&self.events, &self.options) {
+        // The elements say which SEFF each action belongs to and every transition of a branch.
+        let mut digest = EventDigest::for_elements(self.options.clone(), view.elements());
+        for e in &self.events {
+            digest.add(e);
+        }
+        for note in digest.notes() {
+            view.diagnostic(note);
+        }
+        for (_, result) in digest.finish() {
             if cancel.is_cancelled() {
                 return;
             }

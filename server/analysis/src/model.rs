@@ -290,6 +290,12 @@ impl ModelScope {
         unknown
     }
 
+    /// The SEFF of every action of every SEFF of the repository (action id -> SEFF id), in
+    /// scope or not.
+    pub fn action_services(&self) -> &BTreeMap<String, String> {
+        &self.action_service
+    }
+
     /// Whether measurements name the element under this id (after [`canonical`]).
     pub fn contains(&self, id: &str) -> bool {
         self.elements.iter().any(|e| e.id == id)

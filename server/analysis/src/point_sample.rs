@@ -218,7 +218,11 @@ impl MeasurementResult {
         for (i, t) in self.overflow.iter().enumerate() {
             slots.entry(key_of(&t.parameters, t.run)).or_default().tally = Some(i);
         }
-        let element_seed = point_seed(&(vec![(self.element.clone(), 0)], None));
+        // Seeded by the element's first PCM id (`branch` of `branch/transition`): the transitions
+        // of one branch, observed at the same decisions, then keep the same decisions, so that
+        // their kept observations still add up to 1 row by row (`crate::untaken`).
+        let owner = self.element.split('/').next().unwrap_or(&self.element);
+        let element_seed = point_seed(&(vec![(owner.to_string(), 0)], None));
         for o in observations {
             let key = point_key(&o);
             let slot = slots.entry(key.clone()).or_default();

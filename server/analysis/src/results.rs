@@ -91,6 +91,16 @@ pub struct EventDigest {
     options: ResultOptions,
     /// The parameterisation in force per execution, as the stream unfolds.
     in_force: HashMap<String, Parameters>,
+    /// The SEFF of each open execution (its `ServiceCall`'s service).
+    service_of: HashMap<String, String>,
+    /// Where each action, loop, branch and external call belongs (its SEFF), when a model says
+    /// ([`EventDigest::with_services`]).
+    services: BTreeMap<String, String>,
+    /// Per element: observations dropped because they were made in an execution of another SEFF
+    /// than the element's (that SEFF -> how many).
+    foreign: BTreeMap<String, BTreeMap<String, u64>>,
+    /// Every transition of each branch that a model knows ([`EventDigest::with_transitions`]).
+    transitions: BTreeMap<String, BTreeSet<String>>,
     /// Aggregated per execution: (element kind, the action's or branch's pending values).
     pending: HashMap<String, BTreeMap<ElementKind, Pending>>,
     /// Branch decisions per branch: (parameters, per transition how many took it). The
@@ -104,10 +114,91 @@ impl EventDigest {
         EventDigest {
             options,
             in_force: HashMap::new(),
+            service_of: HashMap::new(),
+            services: BTreeMap::new(),
+            foreign: BTreeMap::new(),
+            transitions: BTreeMap::new(),
             pending: HashMap::new(),
             decisions: BTreeMap::new(),
             out: BTreeMap::new(),
         }
+    }
+
+    /// Every transition of each branch (branch id -> transition ids), as the model has them.
+    /// Each decision of a branch is then one observation of every one of its transitions, the
+    /// transitions it did not take included. Without them, only the transitions these events
+    /// took are known: when the events of one branch are digested in parts (a Java launch point
+    /// each) and a transition never ran in one part, it would have no observations there, and
+    /// fitted over the other parts alone it comes out at probability 1 beside a sibling that is
+    /// 1 as well.
+    pub fn with_transitions<I, T>(mut self, transitions: I) -> Self
+    where
+        I: IntoIterator<Item = (String, T)>,
+        T: IntoIterator<Item = String>,
+    {
+        for (branch, ts) in transitions {
+            self.transitions.entry(branch).or_default().extend(ts);
+        }
+        self
+    }
+
+    /// [`EventDigest::new`] that knows what the model says of `elements`: the transitions of
+    /// their branches ([`EventDigest::with_transitions`]) and their SEFFs
+    /// ([`EventDigest::with_services`]).
+    pub fn for_elements<'a>(options: ResultOptions, elements: impl IntoIterator<Item = &'a MeasurableElement>) -> Self {
+        let mut services = BTreeMap::new();
+        let mut transitions: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for e in elements {
+            if let Some(service) = &e.service {
+                services.insert(crate::model::action_of(&e.kind).to_string(), service.clone());
+            }
+            if let ElementKind::Branch { branch, transition } = &e.kind {
+                transitions.entry(branch.clone()).or_default().push(transition.clone());
+            }
+        }
+        EventDigest::new(options)
+            .with_transitions(transitions)
+            .with_services(services)
+    }
+
+    /// The SEFF of each action, loop, branch and external call (PCM id -> SEFF id), as the model
+    /// has them. An event of such an element in an execution of another SEFF is not an
+    /// observation of the element (shared code, a helper method the element is linked to, that
+    /// another service ran): it is dropped and counted ([`EventDigest::notes`]). An element whose
+    /// SEFF never ran then has no observations, and no result.
+    pub fn with_services(mut self, services: BTreeMap<String, String>) -> Self {
+        self.services = services;
+        self
+    }
+
+    /// What was dropped, one line per element: `"{id}: not measured in {n} executions of {seff}
+    /// ..."`. Ask before [`EventDigest::finish`].
+    pub fn notes(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (id, by) in &self.foreign {
+            let action = id.split('/').next().unwrap_or(id);
+            let own = self.services.get(action).map_or("?", String::as_str);
+            for (seff, n) in by {
+                out.push(format!(
+                    "{id}: {n} observations were made in executions of SEFF {seff}, not of its own SEFF {own}: not used"
+                ));
+            }
+        }
+        out
+    }
+
+    /// Whether an event of `action` (element `id`) in `execution` belongs to another SEFF than
+    /// the action's; such an event is counted and not used.
+    fn is_foreign(&mut self, execution: &str, action: &str, id: impl FnOnce() -> String) -> bool {
+        let (Some(own), Some(ran)) = (self.services.get(action), self.service_of.get(execution)) else {
+            return false;
+        };
+        if own == ran {
+            return false;
+        }
+        let ran = ran.clone();
+        *self.foreign.entry(id()).or_default().entry(ran).or_default() += 1;
+        true
     }
 
     fn parameters(&self, execution: &str) -> Parameters {
@@ -168,6 +259,7 @@ impl EventDigest {
         match e {
             MeasurementEvent::ServiceCall {
                 execution,
+                service,
                 caller_execution,
                 call,
                 parameters,
@@ -180,11 +272,17 @@ impl EventDigest {
                             call: call.clone(),
                             parameter: name.clone(),
                         };
+                        if self.is_foreign(caller, call, || kind.id()) {
+                            continue;
+                        }
                         self.add_observation(kind, at.clone(), *value, 1);
                     }
                 }
                 self.flush(execution);
                 self.in_force.insert(execution.clone(), parameters.clone());
+                if !self.services.is_empty() {
+                    self.service_of.insert(execution.clone(), service.clone());
+                }
             }
             MeasurementEvent::ParameterChange { execution, parameters } => {
                 self.flush(execution);
@@ -213,6 +311,9 @@ impl EventDigest {
                 loop_id,
                 count,
             } => {
+                if self.is_foreign(execution, loop_id, || loop_id.clone()) {
+                    return;
+                }
                 let kind = ElementKind::Loop {
                     loop_id: loop_id.clone(),
                 };
@@ -225,7 +326,7 @@ impl EventDigest {
                 executions,
                 iterations,
             } => {
-                if *executions > 0 {
+                if *executions > 0 && !self.is_foreign(execution, loop_id, || loop_id.clone()) {
                     let kind = ElementKind::Loop {
                         loop_id: loop_id.clone(),
                     };
@@ -262,6 +363,7 @@ impl EventDigest {
     pub fn end(&mut self, execution: &str) {
         self.flush(execution);
         self.in_force.remove(execution);
+        self.service_of.remove(execution);
     }
 
     fn demands(&mut self, execution: &str, action: &str, resource: &str, count: u64, ns: f64) {
@@ -273,6 +375,9 @@ impl EventDigest {
             action: action.to_string(),
             resource: resource_type_id(resource).to_string(),
         };
+        if self.is_foreign(execution, action, || kind.id()) {
+            return;
+        }
         let unit = self.options.time_unit_ns;
         if self.options.per_iteration && count == 1 {
             let at = self.parameters(execution);
@@ -286,6 +391,9 @@ impl EventDigest {
     }
 
     fn decisions_of(&mut self, execution: &str, branch: &str, taken: Taken) {
+        if self.is_foreign(execution, branch, || branch.to_string()) {
+            return;
+        }
         if self.options.per_iteration && taken.values().sum::<u64>() == 1 {
             let at = self.parameters(execution);
             self.decisions.entry(branch.to_string()).or_default().push((at, taken));
@@ -312,12 +420,11 @@ impl EventDigest {
         for execution in executions {
             self.flush(&execution);
         }
-        // Every transition seen per branch (a branch's elements are its transitions).
+        // Every transition of the branch, as the model has them and as seen (a branch's elements
+        // are its transitions): each decision is an observation of each of them.
         for (branch, decisions) in std::mem::take(&mut self.decisions) {
-            let transitions: BTreeSet<String> = decisions
-                .iter()
-                .flat_map(|(_, taken)| taken.keys().flatten().cloned())
-                .collect();
+            let mut transitions: BTreeSet<String> = self.transitions.get(&branch).cloned().unwrap_or_default();
+            transitions.extend(decisions.iter().flat_map(|(_, taken)| taken.keys().flatten().cloned()));
             for (parameters, taken) in decisions {
                 let n: u64 = taken.values().sum();
                 if n == 0 {

@@ -88,9 +88,10 @@ pub fn write_back<'a>(
     Ok(out)
 }
 
-/// Probabilistic transitions written from separately fitted means need not sum to 1 (each
-/// transition's mean is over its own observations); a branch whose every transition was written
-/// is scaled so that they do, as PCM requires.
+/// A branch's published probabilities sum to 1 ([`crate::branches`]), but a transition written as
+/// the mean of its expression over the measurements is rounded on its own, and an older result may
+/// be written beside a newer one. A branch whose every transition was written gets them scaled
+/// and rounded together so that the numbers in the file sum to exactly 1, as PCM requires.
 fn normalise_probabilities(current: &mut ModelFile, out: &mut WriteBack) -> Result<(), (String, EditError)> {
     let Some(repo) = current.repository.clone() else {
         return Ok(());
@@ -122,11 +123,17 @@ fn normalise_probabilities(current: &mut ModelFile, out: &mut WriteBack) -> Resu
                 .collect();
             let Some(values) = values else { continue };
             let sum: f64 = values.iter().map(|(_, p)| p).sum();
-            if sum <= 0.0 || (sum - 1.0).abs() < 1e-9 {
+            let probabilities: Vec<f64> = values.iter().map(|(_, p)| *p).collect();
+            let Some(scaled) = crate::branches::shares(&probabilities, crate::branches::MAX_DECIMALS) else {
+                continue;
+            };
+            if scaled == probabilities {
                 continue;
             }
-            for (id, p) in &values {
-                let scaled = round(p / sum);
+            for ((id, p), scaled) in values.iter().zip(scaled) {
+                if scaled == *p {
+                    continue;
+                }
                 let element = format!("{branch}/{id}");
                 let edits = current
                     .set_branch_probability(id, scaled)
@@ -137,9 +144,11 @@ fn normalise_probabilities(current: &mut ModelFile, out: &mut WriteBack) -> Resu
                     a.value = scaled.to_string();
                 }
             }
-            out.notes.push(format!(
-                "{branch}: the transitions' probabilities summed to {sum}; scaled to sum to 1"
-            ));
+            if (sum - 1.0).abs() > 1e-6 {
+                out.notes.push(format!(
+                    "{branch}: the transitions' probabilities summed to {sum}; scaled to sum to 1"
+                ));
+            }
         }
     }
     Ok(())

@@ -316,16 +316,18 @@ fn pause_and_continue() {
 fn code_constants_become_thresholds() {
     // n in 1..=40, the branch taken iff n > 10: the data put the threshold anywhere in [10, 11).
     // Without constants the guard takes the simplest number strictly inside, 10.5; with the
-    // code's `if (n > 10)` it says what the code says.
+    // code's `if (n > 10)` it says what the code says. (The constants around a branch's code are
+    // every one of its transitions'.)
     let evs = events(7, 120);
-    let guard = |constants: Vec<f64>| {
+    let guards = |constants: Vec<f64>| {
         let (bb, tools) = setup(evs.clone());
-        let mut bb = bb.with_code_constants([("_br/_big".to_string(), constants)].into());
+        let around = ["_br/_big", "_br/_small"].map(|t| (t.to_string(), constants.clone()));
+        let mut bb = bb.with_code_constants(around.into());
         analyse(&mut bb, &tools, &Control::new(), &mut |_| {});
-        bb.final_expressions()["_br/_big"].proposal.guard.clone().unwrap()
+        ["_br/_big", "_br/_small"].map(|t| bb.final_expressions()[t].proposal.guard.clone().unwrap())
     };
-    assert_eq!(guard(vec![]), "n.VALUE > 10.5");
-    assert_eq!(guard(vec![3.0, 10.0, 99.0]), "n.VALUE > 10");
+    assert_eq!(guards(vec![]), ["n.VALUE > 10.5", "n.VALUE <= 10.5"]);
+    assert_eq!(guards(vec![3.0, 10.0, 99.0]), ["n.VALUE > 10", "n.VALUE <= 10"]);
 }
 
 /// Issue 15, point 7: the same measurements and seed give the same expressions whatever the

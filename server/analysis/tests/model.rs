@@ -134,6 +134,7 @@ fn final_expression(element: &str, stoex: &str, predictions: Vec<f64>, guard: Op
         fitness: 0.0,
         status: Status::Final,
         reasons: Vec::new(),
+        fitted: None,
     }
 }
 

@@ -50,6 +50,7 @@ fn final_expression(element: &str, stoex: &str, status: Status) -> FinalExpressi
         fitness: 0.1,
         status,
         reasons: Vec::new(),
+        fitted: None,
     }
 }
 

@@ -4,6 +4,7 @@
 use crate::launch::{describe, run_point, JavaConfig, Launch, Point, RunError};
 use crate::prepare::Prepared;
 use crate::probe::decode::Decoded;
+use crate::sections::SectionTable;
 use beagle_analysis::blackboard::ElementKind;
 use beagle_analysis::{
     remove_outliers, EventDigest, EventsSummary, MeasurableElement, MeasurementResult, ResultOptions, SummaryBuilder,
@@ -38,6 +39,18 @@ pub fn point_key(prepared: &Prepared, config: &JavaConfig, launch: &Launch, poin
     ])
 }
 
+/// The digest of one point's events. It knows every transition of each probed branch: a point's
+/// JVM runs only some of them (a workload of small files never takes the large-file transition),
+/// and the decisions it measured are observations of the others too (not taken). Without that,
+/// the results of the points merged, each transition would be fitted over only the points where
+/// it ran, and a branch decided by the inputs would publish 1 for both of its transitions. It
+/// also knows the SEFF of each element, where the table says ([`SectionTable::services`]).
+pub fn digest_for(table: &SectionTable, options: ResultOptions) -> EventDigest {
+    EventDigest::new(options)
+        .with_transitions(table.transitions())
+        .with_services(table.services.clone())
+}
+
 /// Runs `launch` at `point` (files under `dir`) and returns its results.
 pub fn measure_point(
     config: &JavaConfig,
@@ -60,7 +73,7 @@ pub fn measure_point(
         ..ResultOptions::default()
     };
     // Streamed: a service that loops 100,000 times per call writes millions of records.
-    let mut digest = EventDigest::new(result_options);
+    let mut digest = digest_for(&prepared.table, result_options);
     let mut summary = SummaryBuilder::default();
     let mut decoded = 0usize;
     let sink = |d: Decoded| match d {
@@ -97,6 +110,9 @@ pub fn measure_point(
             notes.push(format!("{at}: {n} {what}"));
         }
     }
+    for note in digest.notes() {
+        notes.push(format!("{at}: {note}"));
+    }
     let mut results = digest.finish();
     let mut outliers = 0;
     for (element, result) in &mut results {
@@ -125,4 +141,105 @@ pub fn measure_point(
         wall: out.wall,
         notes,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sections::Section;
+    use beagle_analysis::MeasurementEvent;
+
+    fn call(execution: &str, service: &str, size: f64) -> MeasurementEvent {
+        MeasurementEvent::ServiceCall {
+            execution: execution.into(),
+            service: service.into(),
+            caller_execution: None,
+            call: None,
+            parameters: [("size.VALUE".to_string(), size)].into(),
+            entry_ns: 0,
+            exit_ns: 0,
+        }
+    }
+
+    fn branch(execution: &str, transition: &str) -> MeasurementEvent {
+        MeasurementEvent::Branch {
+            execution: execution.into(),
+            branch: "_size".into(),
+            transition: Some(transition.into()),
+        }
+    }
+
+    /// The sections of `Storage.store`: its branch on the file size, and a demand.
+    fn table() -> SectionTable {
+        let mut table = SectionTable::default();
+        table.add(Section::Service {
+            service: "_store".into(),
+        });
+        for t in ["_large", "_small"] {
+            table.add(Section::Transition {
+                branch: "_size".into(),
+                transition: t.into(),
+            });
+        }
+        table.add(Section::Demand {
+            action: "_frame".into(),
+            resource: "CPU".into(),
+            cpu: true,
+        });
+        table
+    }
+
+    #[test]
+    fn a_point_that_took_one_transition_observes_the_other_as_not_taken() {
+        // A launch point of small files only: the large transition never ran in its JVM.
+        let options = ResultOptions {
+            per_iteration: true,
+            ..ResultOptions::default()
+        };
+        let mut digest = digest_for(&table(), options);
+        for (i, size) in [10.0, 20.0].into_iter().enumerate() {
+            let e = format!("p:{i}");
+            digest.add(&call(&e, "_store", size));
+            digest.add(&branch(&e, "_small"));
+            digest.end(&e);
+        }
+        let results = digest.finish();
+        let values = |id: &str| -> Vec<f64> {
+            let (_, r) = results.iter().find(|(e, _)| e.id == id).expect(id);
+            r.observations.iter().map(|o| o.value).collect()
+        };
+        assert_eq!(values("_size/_small"), [1.0, 1.0]);
+        assert_eq!(values("_size/_large"), [0.0, 0.0]);
+    }
+
+    #[test]
+    fn records_made_in_another_seffs_execution_are_not_the_elements() {
+        // `_frame` belongs to `_store`; its code is a helper that `_upload` runs as well.
+        let mut table = table();
+        table.services.insert("_frame".into(), "_store".into());
+        table.services.insert("_size".into(), "_store".into());
+        let mut digest = digest_for(&table, ResultOptions::default());
+        digest.add(&call("p:1", "_upload", 5.0));
+        for e in ["p:1", "p:1"] {
+            digest.add(&MeasurementEvent::ResourceDemand {
+                execution: e.into(),
+                action: "_frame".into(),
+                resource: "CPU".into(),
+                start_ns: 0,
+                stop_ns: 1_000_000,
+            });
+        }
+        digest.add(&branch("p:1", "_small"));
+        digest.end("p:1");
+        assert_eq!(
+            digest.notes(),
+            [
+                "_frame/_oro4gG3fEdy4YaaT-RYrLQ: 2 observations were made in executions of SEFF _upload, not of \
+                 its own SEFF _store: not used",
+                "_size: 1 observations were made in executions of SEFF _upload, not of its own SEFF _store: not used",
+            ]
+        );
+        // `_store` never ran: nothing of it is measured.
+        assert!(digest.finish().is_empty());
+    }
 }

@@ -30,6 +30,13 @@ pub struct SectionTable {
     pub sections: Vec<Section>,
     /// Parameter names (`files`), characterised by the probe (`files.NUMBER_OF_ELEMENTS`).
     pub slots: Vec<String>,
+    /// The SEFF of each measured action, loop, branch and external call (PCM id -> SEFF id).
+    /// A probe records into the innermost service execution on its thread; code linked to one
+    /// SEFF's action that another SEFF runs (a shared helper method) records into that other
+    /// SEFF's execution, which is no observation of the action: the results drop it
+    /// ([`beagle_analysis::EventDigest::with_services`]). Empty: every record counts.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub services: std::collections::BTreeMap<String, String>,
 }
 
 impl SectionTable {
@@ -47,6 +54,18 @@ impl SectionTable {
 
     pub fn section(&self, id: i32) -> Option<&Section> {
         usize::try_from(id).ok().and_then(|i| self.sections.get(i))
+    }
+
+    /// Every transition of each branch that has sections (branch id -> transition ids): each
+    /// decision of a branch is an observation of every one of its transitions.
+    pub fn transitions(&self) -> std::collections::BTreeMap<String, Vec<String>> {
+        let mut out: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+        for s in &self.sections {
+            if let Section::Transition { branch, transition } = s {
+                out.entry(branch.clone()).or_default().push(transition.clone());
+            }
+        }
+        out
     }
 
     pub fn slot(&self, id: i32) -> Option<&str> {

@@ -171,10 +171,15 @@ fn javac_available() -> bool {
 /// Compiles the probe and the program, runs `Launcher 1 0 2 Main` (one warm-up run, two measured),
 /// decodes with warm-up 1.
 fn run_program(dir: &Path) -> (Vec<MeasurementEvent>, DecodeSummary) {
+    run_source(dir, MAIN, &table())
+}
+
+/// [`run_program`] of any `Main` class, decoded with `table`.
+fn run_source(dir: &Path, main: &str, table: &SectionTable) -> (Vec<MeasurementEvent>, DecodeSummary) {
     let probe = dir.join("probe");
     compile_probe(&probe).unwrap();
     let src = dir.join("Main.java");
-    std::fs::write(&src, MAIN).unwrap();
+    std::fs::write(&src, main).unwrap();
     let app = dir.join("app");
     let classpath = std::env::join_paths([classes_dir(&probe), app.clone()]).unwrap();
     let out = Command::new("javac")
@@ -199,7 +204,7 @@ fn run_program(dir: &Path) -> (Vec<MeasurementEvent>, DecodeSummary) {
         run: "p".into(),
         warmup: 1,
     };
-    decode_file(&events, &table(), &options).unwrap()
+    decode_file(&events, table, &options).unwrap()
 }
 
 /// A kept service execution, as the test looks at it.
@@ -389,5 +394,93 @@ fn a_hand_instrumented_program_decodes_to_what_it_did() {
             "_store" => assert_eq!((compress, write), (0, 1)),
             _ => assert_eq!((compress, write), (0, 0)),
         }
+    }
+}
+
+/// Arrays as parameters, called once per run: `byte[][]` (sizes 10, 20, 60), `String[]` ("a",
+/// "bcd"), `File[]` (files of 4 and 8 bytes), `int[]`, `byte[]`, an empty `byte[][]` and a
+/// `String[]` with a null element.
+const ARRAYS: &str = r#"
+import beagle.probe.Probe;
+import java.io.File;
+import java.nio.file.Files;
+
+public class Main {
+    static void store(byte[][] chunks, String[] names, File[] files, int[] counts, byte[] data,
+            byte[][] none, String[] holes) {
+        long e = Probe.enter(0);
+        try {
+            Probe.param(e, 0, chunks);
+            Probe.param(e, 1, names);
+            Probe.param(e, 2, files);
+            Probe.param(e, 3, counts);
+            Probe.param(e, 4, data);
+            Probe.param(e, 5, none);
+            Probe.param(e, 6, holes);
+        } finally {
+            Probe.exit(e);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        File a = File.createTempFile("beagle", ".a");
+        File b = File.createTempFile("beagle", ".b");
+        a.deleteOnExit();
+        b.deleteOnExit();
+        Files.write(a.toPath(), new byte[4]);
+        Files.write(b.toPath(), new byte[8]);
+        store(new byte[][] {new byte[10], new byte[20], new byte[60]}, new String[] {"a", "bcd"},
+                new File[] {a, b}, new int[] {1, 2, 3, 4}, new byte[7], new byte[0][],
+                new String[] {"x", null});
+    }
+}
+"#;
+
+#[test]
+fn array_parameters_give_their_length_and_the_mean_size_of_their_elements() {
+    if !javac_available() {
+        eprintln!("skipped: no javac");
+        return;
+    }
+    let mut table = SectionTable::default();
+    table.add(Section::Service {
+        service: "_store".into(),
+    });
+    for slot in ["chunks", "names", "files", "counts", "data", "none", "holes"] {
+        table.add_slot(slot);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (events, summary) = run_source(dir.path(), ARRAYS, &table);
+    assert_eq!(
+        (summary.executions, summary.invalid, summary.unknown_sections),
+        (2, 0, 0)
+    );
+    let calls: Vec<_> = (events.iter())
+        .filter_map(|e| match e {
+            MeasurementEvent::ServiceCall { parameters, .. } => Some(parameters),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(calls.len(), 2);
+    for params in calls {
+        let got: Vec<(&str, f64)> = params.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        assert_eq!(
+            got,
+            [
+                // An array of arrays: its length, and the mean length of the inner byte arrays.
+                ("chunks.INNER.BYTESIZE", 30.0),
+                ("chunks.NUMBER_OF_ELEMENTS", 3.0),
+                // Primitive elements have no byte size.
+                ("counts.NUMBER_OF_ELEMENTS", 4.0),
+                ("data.BYTESIZE", 7.0),
+                ("files.INNER.BYTESIZE", 6.0),
+                ("files.NUMBER_OF_ELEMENTS", 2.0),
+                // A null element has no size, so the mean would be a guess.
+                ("holes.NUMBER_OF_ELEMENTS", 2.0),
+                ("names.INNER.BYTESIZE", 2.0),
+                ("names.NUMBER_OF_ELEMENTS", 2.0),
+                ("none.NUMBER_OF_ELEMENTS", 0.0),
+            ]
+        );
     }
 }

@@ -16,12 +16,12 @@ use crate::observer::{Event, Observer};
 use crate::report::{self, Diagnostic, Report, ResultRow};
 use crate::workspace::{Source, Workspace};
 use beagle_analysis::{
-    analyse_with_checkpoints, content_key, scope_elements, Blackboard, Control, FinalExpression, FitnessFunction,
-    MeasurableElement, MeasurementResult, Outcome, RecordedResults, RunDescription, Scope, Status, StopRules, Store,
-    Tools,
+    analyse_with_checkpoints, content_key, scope_elements, Blackboard, Control, ElementKind, FinalExpression,
+    FitnessFunction, MeasurableElement, MeasurementResult, Outcome, RecordedResults, RunDescription, Scope, Status,
+    StopRules, Store, Tools,
 };
 use beagle_pcm::{ModelFile, Severity};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -178,7 +178,7 @@ pub fn run(request: &Request, observer: &mut dyn Observer, control: &Control) ->
         )?,
         other => {
             cx.observer.on(Event::Stage("reading the measurements"));
-            measurements::load(other, cx.store)?
+            measurements::load(other, cx.store, &model_elements(&ws.repositories))?
         }
     };
     for note in &measured.notes {
@@ -209,6 +209,24 @@ pub fn run(request: &Request, observer: &mut dyn Observer, control: &Control) ->
         repositories: analysed,
         report,
     })
+}
+
+/// Every element of every SEFF of the repositories (a repository that cannot be read adds none:
+/// its analysis reports why).
+fn model_elements(repositories: &[PathBuf]) -> Vec<MeasurableElement> {
+    let mut out = Vec::new();
+    for path in repositories {
+        let Ok(bytes) = std::fs::read(path) else { continue };
+        let file = ModelFile::from_bytes(path.clone(), bytes);
+        if let Some(model) = file
+            .repository
+            .as_ref()
+            .and_then(|r| scope_elements(r, &Scope::Repository).ok())
+        {
+            out.extend(model.elements);
+        }
+    }
+    out
 }
 
 fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut Context) -> Result<Analysed, String> {
@@ -262,9 +280,14 @@ fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut 
     ]);
     // Elements another finished analysis of these measurements made final, at least as precisely.
     let mut reused: BTreeMap<String, (MeasurableElement, FinalExpression)> = BTreeMap::new();
+    // The run each reused result comes from.
+    let mut reused_from: BTreeMap<String, usize> = BTreeMap::new();
     let mut same_run: Option<Blackboard> = None;
     if !settings.fresh {
-        for run in cx.store.finished_runs(&measured.key).map_err(|e| e.to_string())? {
+        for (index, run) in (cx.store.finished_runs(&measured.key).map_err(|e| e.to_string())?)
+            .into_iter()
+            .enumerate()
+        {
             if !run.is_at_least_as_precise_as(&fitness, &stop) {
                 continue;
             }
@@ -282,10 +305,27 @@ fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut 
                     reused
                         .entry(id.clone())
                         .or_insert_with(|| (element.clone(), fe.clone()));
+                    reused_from.entry(id.clone()).or_insert(index);
                 }
             }
         }
     }
+    // A branch's transitions are published together, summing to 1 (`beagle_analysis::branches`):
+    // they are reused only all of them, from one run; else the branch is analysed again.
+    let branch_of = |e: &MeasurableElement| match &e.kind {
+        ElementKind::Branch { branch, .. } => Some(branch.clone()),
+        _ => None,
+    };
+    let mut runs_of_branch: BTreeMap<String, BTreeSet<Option<usize>>> = BTreeMap::new();
+    for e in &model.elements {
+        if let Some(b) = branch_of(e) {
+            runs_of_branch
+                .entry(b)
+                .or_default()
+                .insert(reused_from.get(&e.id).copied());
+        }
+    }
+    reused.retain(|_, (e, _)| branch_of(e).is_none_or(|b| runs_of_branch[&b].len() == 1));
     let (bb, headline, cached_ids, aborted) = if let Some(bb) = same_run {
         let ids = bb.final_expressions().keys().cloned().collect();
         (
@@ -322,7 +362,17 @@ fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut 
         }
     }
     for d in bb.diagnostics() {
-        cx.report.diagnostics.push(report::from_blackboard(&file, path, &bb, d));
+        let diagnostic = report::from_blackboard(&file, path, &bb, d);
+        // An element the measurement tool could not measure already says why (the Java tool:
+        // "not measured: not linked to code"); that it was then never executed adds nothing.
+        let said = |e: &String| {
+            (cx.report.diagnostics.iter()).any(|o| o.element.as_ref() == Some(e) && o.message.contains("not measured:"))
+        };
+        if d.ends_with(beagle_analysis::analysis_loop::NEVER_EXECUTED) && diagnostic.element.as_ref().is_some_and(said)
+        {
+            continue;
+        }
+        cx.report.diagnostics.push(diagnostic);
     }
     for e in &model.elements {
         if !finals.contains_key(&e.id) && !bb.diagnostics().iter().any(|d| d.starts_with(&format!("{}:", e.id))) {

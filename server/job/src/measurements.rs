@@ -3,8 +3,8 @@
 
 use crate::workspace::Source;
 use beagle_analysis::{
-    content_key, file_key, results_from_events, EventDigest, EventsSummary, MeasurableElement, MeasurementResult,
-    ResultOptions, Store, StoredMeasurement, SummaryBuilder,
+    content_key, file_key, EventDigest, EventsSummary, MeasurableElement, MeasurementResult, ResultOptions, Store,
+    StoredMeasurement, SummaryBuilder,
 };
 use beagle_measure::{convert, read_log, read_mapping, OperationMapping};
 use std::path::{Path, PathBuf};
@@ -48,12 +48,20 @@ fn kieker_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
 }
 
 /// The content key of a source: what was measured (every input file's name and bytes) and how
-/// events become values (the time unit), and this Beagle's version (its import may change).
-fn key_of(source: &Source, options: &ResultOptions) -> Result<(String, &'static str), String> {
+/// events become values (the time unit, the model's elements: which SEFF each belongs to and the
+/// transitions of each branch), and this Beagle's version (its import may change).
+fn key_of(
+    source: &Source,
+    options: &ResultOptions,
+    model: &[MeasurableElement],
+) -> Result<(String, &'static str), String> {
+    let mut elements: Vec<(&str, Option<&str>)> = model.iter().map(|e| (e.id.as_str(), e.service.as_deref())).collect();
+    elements.sort_unstable();
     let mut parts: Vec<Vec<u8>> = vec![
         b"beagle-measurement".to_vec(),
         env!("CARGO_PKG_VERSION").as_bytes().to_vec(),
         options.time_unit_ns.to_le_bytes().to_vec(),
+        serde_json::to_vec(&elements).map_err(|e| e.to_string())?,
         // Demands per execution as their mean (issue 16): results of before are not reused.
         if options.per_iteration {
             b"per-iteration".to_vec()
@@ -81,10 +89,12 @@ fn key_of(source: &Source, options: &ResultOptions) -> Result<(String, &'static 
     Ok((content_key(&refs), tool))
 }
 
-/// Reads the measurements (or takes them from the store) and stores what was read.
-pub fn load(source: &Source, store: &mut Store) -> Result<Measured, String> {
+/// Reads the measurements (or takes them from the store) and stores what was read. `model`: the
+/// elements of the workspace's repositories (every SEFF), which say where each action belongs and
+/// every transition of each branch ([`EventDigest::for_elements`]).
+pub fn load(source: &Source, store: &mut Store, model: &[MeasurableElement]) -> Result<Measured, String> {
     let options = ResultOptions::default();
-    let (key, tool) = key_of(source, &options)?;
+    let (key, tool) = key_of(source, &options, model)?;
     if let Some(m) = store.cached_measurement(&key).map_err(|e| e.to_string())? {
         return Ok(Measured {
             key,
@@ -101,13 +111,14 @@ pub fn load(source: &Source, store: &mut Store) -> Result<Measured, String> {
     let events = match source {
         Source::Events(path) => {
             // Streamed: a file of millions of events never sits in memory as a whole.
-            let mut digest = EventDigest::new(options.clone());
+            let mut digest = EventDigest::for_elements(options.clone(), model);
             let mut summary = SummaryBuilder::default();
             beagle_measure::events_format::for_each_event(path, |e| {
                 summary.add(&e);
                 digest.add(&e);
             })
             .map_err(|e| e.to_string())?;
+            notes.extend(digest.notes());
             return stored(store, key, tool, summary.finish(), digest.finish(), notes);
         }
         Source::Kieker { dir, mapping } => {
@@ -140,8 +151,12 @@ pub fn load(source: &Source, store: &mut Store) -> Result<Measured, String> {
         }
         Source::Java { .. } => return Err("the Java tool measures through its own driver, not from files".into()),
     };
-    let results = results_from_events(&events, &options);
-    stored(store, key, tool, EventsSummary::of(&events), results, notes)
+    let mut digest = EventDigest::for_elements(options, model);
+    for e in &events {
+        digest.add(e);
+    }
+    notes.extend(digest.notes());
+    stored(store, key, tool, EventsSummary::of(&events), digest.finish(), notes)
 }
 
 /// Saves what was read in the store, and returns it.

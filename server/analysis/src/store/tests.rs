@@ -70,6 +70,7 @@ fn board(step: u64) -> Blackboard {
                 fitness: 0.1,
                 status: Status::Preliminary,
                 reasons: Vec::new(),
+                fitted: None,
             },
         );
         let p = proposal(&l.id, "4", f64::NEG_INFINITY);
@@ -80,6 +81,7 @@ fn board(step: u64) -> Blackboard {
                 fitness: 0.0,
                 status: Status::Final,
                 reasons: Vec::new(),
+                fitted: None,
             },
         );
     }

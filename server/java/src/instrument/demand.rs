@@ -9,14 +9,29 @@ use super::edits::Side;
 use super::tree::{exact, is_block_like, named_children, outer_label, slot, trim, Slot};
 use super::{Ctx, InstrumentError, PROBE};
 
+/// Instruments the site; `Ok(Some(reason))` when it covers no code that runs, so that it gets no
+/// section at all (see [`runs_code`]).
 pub(crate) fn instrument(
     ctx: &mut Ctx,
     root: Node,
     range: Range<usize>,
     section: i32,
     cpu: bool,
-) -> Result<(), InstrumentError> {
-    let stmts = statements(ctx, root, range)?;
+) -> Result<Option<String>, InstrumentError> {
+    let all = statements(ctx, root, range)?;
+    // Declarations without initialiser at either end are left out of the section: timing them
+    // would time only the probe. Those in between stay inside (hoisted where needed below).
+    let (Some(from), Some(to)) = (
+        all.iter().position(|s| runs_code(*s)),
+        all.iter().rposition(|s| runs_code(*s)),
+    ) else {
+        let declared: Vec<&str> = all.iter().map(|s| ctx.text(*s)).collect();
+        return Ok(Some(format!(
+            "its code is only declarations without initialiser (`{}`): nothing runs there to time",
+            declared.join(" ")
+        )));
+    };
+    let stmts = &all[from..=to];
     let (first, last) = (stmts[0], stmts[stmts.len() - 1]);
     if let Some(s) = stmts.iter().find(|s| s.kind() == "explicit_constructor_invocation") {
         return Err(ctx.error(
@@ -29,7 +44,7 @@ pub(crate) fn instrument(
     let mut open = String::new();
     if slot(first) == Slot::InBlock {
         let scope_end = scope_end(first);
-        for s in &stmts {
+        for s in stmts {
             hoist(ctx, *s, last.end_byte()..scope_end, &mut open)?;
         }
     }
@@ -47,7 +62,21 @@ pub(crate) fn instrument(
     }
     ctx.insert(first.start_byte(), open, Side::Open);
     ctx.insert(last.end_byte(), close, Side::Close);
-    Ok(())
+    Ok(None)
+}
+
+/// Whether a statement runs code when control passes it. A local variable declaration without
+/// initialiser (`boolean isCopyrighted;`, `int x, y;`) only introduces names: javac emits no
+/// instruction for it. (An empty statement `;` is no named node, so never a statement here.)
+fn runs_code(stmt: Node) -> bool {
+    if stmt.kind() != "local_variable_declaration" {
+        return true;
+    }
+    let mut cursor = stmt.walk();
+    let initialised = stmt
+        .children_by_field_name("declarator", &mut cursor)
+        .any(|d| d.child_by_field_name("value").is_some());
+    initialised
 }
 
 /// The statements the range covers: one statement (also the sole body of an `if` or loop), or

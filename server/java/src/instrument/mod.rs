@@ -168,8 +168,37 @@ fn prefix(source: &str) -> String {
         .expect("some prefix is free")
 }
 
+/// A site that [`instrument_report`] left alone: it covers no code that runs, so it has nothing
+/// to measure, and its element is not measured (rather than measured as the probe's own cost).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    pub site: Site,
+    /// Why, for "not measured: {reason}".
+    pub reason: String,
+}
+
+/// What [`instrument_report`] made of a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instrumented {
+    pub text: String,
+    /// Sites that got no probes (their elements are never observed).
+    pub skipped: Vec<Skipped>,
+}
+
 /// Rewrites `source` so that the probes record every site; adds parameter slots to `table`.
+/// Sites without code that runs are left out silently: [`instrument_report`] names them.
 pub fn instrument(source: &str, sites: &[Site], table: &mut SectionTable) -> Result<String, InstrumentError> {
+    instrument_report(source, sites, table).map(|i| i.text)
+}
+
+/// [`instrument`], also naming the sites it left out and why (a demand site whose statements are
+/// only declarations without initialiser, `boolean isCopyrighted;`: timing it would time the
+/// probe alone).
+pub fn instrument_report(
+    source: &str,
+    sites: &[Site],
+    table: &mut SectionTable,
+) -> Result<Instrumented, InstrumentError> {
     let mut parser = tree_sitter::Parser::new();
     parser
         .set_language(&tree_sitter_java::LANGUAGE.into())
@@ -177,6 +206,7 @@ pub fn instrument(source: &str, sites: &[Site], table: &mut SectionTable) -> Res
     let parsed = parser.parse(source, None).expect("parsing without a timeout succeeds");
     let root = parsed.root_node();
     let mut ctx = Ctx::new(source);
+    let mut skipped = Vec::new();
     if !sites.is_empty() {
         if let Some(at) = hides_probe(root, source) {
             return Err(ctx.error(
@@ -203,7 +233,12 @@ pub fn instrument(source: &str, sites: &[Site], table: &mut SectionTable) -> Res
         match &site.kind {
             SiteKind::Service { section } => service::instrument(&mut ctx, root, site.range.clone(), *section, table)?,
             SiteKind::Demand { section, cpu } => {
-                demand::instrument(&mut ctx, root, site.range.clone(), *section, *cpu)?
+                if let Some(reason) = demand::instrument(&mut ctx, root, site.range.clone(), *section, *cpu)? {
+                    skipped.push(Skipped {
+                        site: site.clone(),
+                        reason,
+                    });
+                }
             }
             SiteKind::Loop { section } => loops::instrument(&mut ctx, root, site.range.clone(), *section)?,
             SiteKind::Branch { transitions } => branch::instrument(&mut ctx, root, site.range.clone(), transitions)?,
@@ -212,14 +247,17 @@ pub fn instrument(source: &str, sites: &[Site], table: &mut SectionTable) -> Res
     }
     ctx.check_nesting()?;
     let Ctx { edits, .. } = ctx;
-    edits.apply(source).map_err(|offset| {
+    let text = edits.apply(source).map_err(|offset| {
         let (line, column) = tree::line_column(source, offset);
         InstrumentError {
             line,
             column,
             message: "sites overlap without nesting".to_string(),
         }
-    })
+    })?;
+    // In the callers' order, not the rewrite's.
+    skipped.sort_by_key(|s| sites.iter().position(|x| *x == s.site));
+    Ok(Instrumented { text, skipped })
 }
 
 /// Where a variable named `beagle` is declared: inserted code names `beagle.probe.Probe`, which

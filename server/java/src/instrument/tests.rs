@@ -116,9 +116,62 @@ fn used_declarations_are_hoisted_and_others_stay() {
     )
     .unwrap();
     assert!(out.contains("int a; int[] b; long __beagleT0"), "{out}");
+    // `int d;` at the end runs nothing: it stays after the section, in the block's scope.
     assert!(
-        out.contains("try { a = 1; b = new int[] {2}; int c = 3; int d; }"),
+        out.contains("try { a = 1; b = new int[] {2}; int c = 3; } finally { beagle.probe.Probe.stopCpu(0, __beagleT0); } int d;"),
         "{out}"
+    );
+}
+
+#[test]
+fn declarations_without_initialiser_are_no_section() {
+    let src = "class A { boolean ok(int n) { boolean isCopyrighted; int x, y; return n > 0; } }";
+    let mut table = SectionTable::default();
+    let site = Site {
+        range: at(src, "boolean isCopyrighted; int x, y;"),
+        kind: SiteKind::Demand { section: 3, cpu: true },
+    };
+    let out = instrument_report(src, std::slice::from_ref(&site), &mut table).unwrap();
+    // Nothing is timed: a `try { }` around them would measure the probe alone.
+    assert_eq!(out.text, src);
+    assert_eq!(out.skipped.len(), 1);
+    assert_eq!(out.skipped[0].site, site);
+    assert_eq!(
+        out.skipped[0].reason,
+        "its code is only declarations without initialiser (`boolean isCopyrighted; int x, y;`): nothing runs \
+         there to time"
+    );
+    // `instrument` gives the same text.
+    assert_eq!(run(src, &[site]).unwrap(), src);
+}
+
+#[test]
+fn a_section_starts_and_ends_at_code_that_runs() {
+    // As the original Beagle's links have it: an internal action from a bare declaration to the
+    // statement assigning it, and one more bare declaration.
+    let src = "class A { boolean ok(int n) { boolean isCopyrighted; isCopyrighted = n > 3; int z, w = 1; int v; \
+               return isCopyrighted; } }";
+    let range = at(
+        src,
+        "boolean isCopyrighted; isCopyrighted = n > 3; int z, w = 1; int v;",
+    );
+    let out = instrument_report(
+        src,
+        &[Site {
+            range,
+            kind: SiteKind::Demand { section: 0, cpu: true },
+        }],
+        &mut SectionTable::default(),
+    )
+    .unwrap();
+    assert!(out.skipped.is_empty());
+    // `int z, w = 1;` initialises `w`: it runs, so the section ends after it (hoisted: `z` and `w`
+    // are not used later, so it stays as it is). The bare declarations around stay outside.
+    assert_eq!(
+        out.text,
+        "class A { boolean ok(int n) { boolean isCopyrighted; long __beagleT0 = beagle.probe.Probe.startCpu(); \
+         try { isCopyrighted = n > 3; int z, w = 1; } finally { beagle.probe.Probe.stopCpu(0, __beagleT0); } \
+         int v; return isCopyrighted; } }"
     );
 }
 

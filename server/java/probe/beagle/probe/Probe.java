@@ -327,6 +327,12 @@ public final class Probe {
             } else if (v instanceof Map) {
                 n = ((Map<?, ?>) v).size();
                 elements = ((Map<?, ?>) v).values();
+            } else if (v instanceof Object[]) {
+                // Arrays of references (byte[][], String[], File[]) have elements that may have a
+                // BYTESIZE, like a collection's; arrays of primitives (int[]) have none, so they
+                // are not walked (boxing every element of a large int[] for nothing).
+                n = ((Object[]) v).length;
+                elements = java.util.Arrays.asList((Object[]) v);
             } else if (v.getClass().isArray()) {
                 n = Array.getLength(v);
             }
