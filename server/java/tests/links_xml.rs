@@ -344,6 +344,37 @@ fn links_into_a_changed_class_are_re_anchored_by_its_hash() {
         assert!(p.message.contains("confidence 1.00"), "{p}");
     }
 
+    // The quick fix writes the positions in and the class's hash: read again, the links are
+    // where they were re-anchored to, and nothing is left to say.
+    let (fixed, moved) = beagle_java::links::beagle_xml::reanchored_text(
+        &xml,
+        Path::new("links.xml"),
+        &mut Sources::new(ws.path()),
+        &[PathBuf::from("src")],
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(moved, 6, "five links, one with a last statement");
+    assert!(fixed.contains(&md5_hex(changed.as_bytes())), "{fixed}");
+    let again = parse_links(
+        fixed.as_bytes(),
+        Path::new("links.xml"),
+        ws.path(),
+        &[PathBuf::from("src")],
+    )
+    .unwrap();
+    assert!(again.problems.is_empty(), "{:?}", again.problems);
+    assert_eq!(statements(&again, &changed), statements(&before, &q.text));
+    // An unchanged class has nothing to fix.
+    let fresh = beagle_java::links::beagle_xml::reanchored_text(
+        &fixed,
+        Path::new("links.xml"),
+        &mut Sources::new(ws.path()),
+        &[PathBuf::from("src")],
+    )
+    .unwrap();
+    assert!(fresh.is_none());
+
     // Rewritten beyond recognition: every link is a warning, nothing binds to the wrong code.
     let rewritten = "package q;\nclass Quirks {\n    int f() { return 1; }\n}\n";
     std::fs::write(ws.path().join("src/q/Quirks.java"), rewritten).unwrap();

@@ -169,6 +169,15 @@ fn workspace_of_links(links: &Path, root: Option<&Path>) -> Option<Workspace> {
     beagle_job::resolve(&beagle_job::workspace::folder_above(links, root)?).ok()
 }
 
+/// The folder Java paths are relative to and the source roots, for the link file `links`.
+pub fn java_workspace_of_links(links: &Path, root: Option<&Path>) -> Option<(PathBuf, Vec<PathBuf>)> {
+    let ws = workspace_of_links(links, root)?;
+    Some(match &ws.source {
+        Some(Source::Java { config, .. }) => (config.root.clone(), config.sources.clone()),
+        _ => (ws.root.clone(), Vec::new()),
+    })
+}
+
 fn of_links(doc: &Snapshot, root: Option<&Path>) -> Vec<Diagnostic> {
     let Some(ws) = workspace_of_links(&doc.path, root) else {
         return Vec::new();

@@ -31,7 +31,9 @@ impl DocKind {
             DocKind::Model
         } else if name == "beagle.toml" {
             DocKind::Config
-        } else if name.ends_with(".toml") && name.contains("links") {
+        } else if (name.ends_with(".toml") || name.ends_with(".xml")) && name.contains("links") {
+            // Beagle's own `links.toml`, or the original Beagle's XML
+            // (`..._source_statement_links.xml`, `links.xml`).
             DocKind::Links
         } else {
             DocKind::Other
@@ -162,6 +164,12 @@ mod tests {
         assert_eq!(DocKind::of(std::path::Path::new("/w/m.system")), DocKind::Model);
         assert_eq!(DocKind::of(std::path::Path::new("/w/beagle.toml")), DocKind::Config);
         assert_eq!(DocKind::of(std::path::Path::new("/w/model/links.toml")), DocKind::Links);
+        assert_eq!(
+            DocKind::of(std::path::Path::new(
+                "/w/model/internal_architecture_model_source_statement_links.xml"
+            )),
+            DocKind::Links
+        );
         assert_eq!(DocKind::of(std::path::Path::new("/w/x.java")), DocKind::Other);
     }
 }

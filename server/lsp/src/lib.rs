@@ -16,6 +16,7 @@ pub mod edits;
 pub mod features;
 pub mod jobs;
 pub mod link;
+pub mod links_fix;
 pub mod position;
 pub mod progress;
 pub mod queries;

@@ -469,9 +469,15 @@ impl LanguageServer for Beagle {
                 .is_some_and(|d| s.results.get(&d.path).is_some())
         };
         let pos = params.range.start;
+        let root = {
+            let s = self.shared.state();
+            s.snapshot(&params.text_document.uri).and_then(|d| s.root_of(&d.path))
+        };
         Ok(self
             .with_doc(&params.text_document.uri, move |doc| {
-                features::code_actions(doc, pos, has_results)
+                let mut actions = features::code_actions(doc, pos, has_results);
+                actions.extend(crate::links_fix::reanchor_actions(doc, root.as_deref()));
+                actions
             })
             .await)
     }

@@ -44,6 +44,16 @@ pub struct XmlFile {
     pub hashes: BTreeMap<String, (String, usize)>,
     /// Links that could not be read (a position that is not a number): warnings.
     pub problems: Vec<LinkError>,
+    /// Where in the XML text each offset and hash is written (to rewrite them).
+    pub spans: BTreeMap<Span, Range<usize>>,
+}
+
+/// A number of the XML that can be rewritten: a link's first (`true`) or last position, by
+/// the link's index in [`XmlFile::links`], or a class's hash.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Span {
+    Position(usize, bool),
+    Hash(String),
 }
 
 /// Reads the links of the XML without touching any Java file. An error only when the file is
@@ -57,6 +67,9 @@ pub fn parse_xml(text: &str, path: &Path) -> Result<XmlFile, LinkError> {
     let mut damaged: BTreeSet<usize> = BTreeSet::new();
     // A `SourceCodeFileHash` being read: (class, line), waiting for its text.
     let mut hash_of: Option<(String, usize)> = None;
+    // Where the text of the element being read is (to rewrite it).
+    let mut text_span: Option<Range<usize>> = None;
+    let mut spans = BTreeMap::new();
     let mut seen_root = false;
     // The position element being read: (is_first, class, line), waiting for its text.
     let mut pending: Option<(bool, String, usize)> = None;
@@ -112,6 +125,7 @@ pub fn parse_xml(text: &str, path: &Path) -> Result<XmlFile, LinkError> {
                         }
                         pending = Some((name == "FirstStatement", class, line));
                         number.clear();
+                        text_span = None;
                     }
                     "SourceCodeFileHash" => {
                         if let Some(class) = attr("sourceCodeFile")? {
@@ -119,18 +133,26 @@ pub fn parse_xml(text: &str, path: &Path) -> Result<XmlFile, LinkError> {
                             if md5 {
                                 hash_of = Some((class, line));
                                 number.clear();
+                                text_span = None;
                             }
                         }
                     }
                     _ => {}
                 }
             }
-            Event::Text(t) if pending.is_some() || hash_of.is_some() => number.push_str(&String::from_utf8_lossy(&t)),
+            Event::Text(t) if pending.is_some() || hash_of.is_some() => {
+                let end = reader.buffer_position() as usize;
+                text_span = Some(end - t.len()..end);
+                number.push_str(&String::from_utf8_lossy(&t))
+            }
             Event::End(e) => {
                 let name = e.local_name();
                 if name.as_ref() == b"SourceCodeFileHash" {
                     if let Some((class, hline)) = hash_of.take() {
-                        hashes.insert(class, (number.trim().to_ascii_lowercase(), hline));
+                        hashes.insert(class.clone(), (number.trim().to_ascii_lowercase(), hline));
+                        if let Some(span) = text_span.take() {
+                            spans.insert(Span::Hash(class), span);
+                        }
                     }
                 }
                 let is_position = matches!(name.as_ref(), b"FirstStatement" | b"LastStatement");
@@ -153,6 +175,9 @@ pub fn parse_xml(text: &str, path: &Path) -> Result<XmlFile, LinkError> {
                         offset,
                         line: pline,
                     };
+                    if let Some(span) = text_span.take() {
+                        spans.insert(Span::Position(out.len() - 1, first), span);
+                    }
                     let link = out.last_mut().expect("positions are only read inside a link");
                     if first {
                         link.first = position;
@@ -173,20 +198,34 @@ pub fn parse_xml(text: &str, path: &Path) -> Result<XmlFile, LinkError> {
         ));
     }
     let mut links = Vec::with_capacity(out.len());
+    let links_read = out.len();
+    let mut dropped = BTreeSet::new();
     for (i, l) in out.into_iter().enumerate() {
         if damaged.contains(&i) {
+            dropped.insert(i);
             continue;
         }
         if l.first.class.is_empty() {
             problems.push(LinkError::at(path, Some(l.line), format!("`{}`: no FirstStatement", l.element)).warning());
+            dropped.insert(i);
             continue;
         }
         links.push(l);
     }
+    // Span indices are those of all links read; keep them for the links kept.
+    let kept: Vec<usize> = (0..links_read).filter(|i| !dropped.contains(i)).collect();
+    let spans = spans
+        .into_iter()
+        .filter_map(|(k, v)| match k {
+            Span::Position(i, first) => kept.iter().position(|j| *j == i).map(|n| (Span::Position(n, first), v)),
+            hash => Some((hash, v)),
+        })
+        .collect();
     Ok(XmlFile {
         links,
         hashes,
         problems,
+        spans,
     })
 }
 
@@ -274,6 +313,58 @@ pub fn parse(text: &str, path: &Path, sources: &mut Sources, source_roots: &[Pat
         }
     }
     Ok(out)
+}
+
+/// The link file with every re-anchored position written in, and the hash of each class whose
+/// links all landed updated to the file as it is (so the next reading takes them as they are):
+/// the quick fix of the re-anchoring infos. `None` when nothing was re-anchored. The number of
+/// positions rewritten comes with the text.
+pub fn reanchored_text(
+    text: &str,
+    path: &Path,
+    sources: &mut Sources,
+    source_roots: &[PathBuf],
+) -> Result<Option<(String, usize)>, LinkError> {
+    let xml = parse_xml(text, path)?;
+    let shifts = class_shifts(&xml, sources, source_roots);
+    let mut edits: Vec<(Range<usize>, String)> = Vec::new();
+    let mut moved = 0;
+    for (class, result) in &shifts {
+        let Ok((by_position, _, count)) = result else { continue };
+        for ((index, first), d) in by_position {
+            let link = &xml.links[*index];
+            let offset = if *first {
+                link.first.offset
+            } else {
+                link.last.as_ref().map_or(link.first.offset, |l| l.offset)
+            };
+            if let Some(span) = xml.spans.get(&Span::Position(*index, *first)) {
+                if *d != 0 {
+                    moved += 1;
+                }
+                edits.push((span.clone(), ((offset as isize + d).max(0)).to_string()));
+            }
+        }
+        if by_position.len() == *count {
+            if let (Some(span), Ok(file)) = (
+                xml.spans.get(&Span::Hash(class.clone())),
+                class_file(class, sources, source_roots),
+            ) {
+                if let Ok(md5) = sources.md5(&file) {
+                    edits.push((span.clone(), md5));
+                }
+            }
+        }
+    }
+    if edits.is_empty() {
+        return Ok(None);
+    }
+    edits.sort_by(|a, b| b.0.start.cmp(&a.0.start));
+    let mut out = text.to_string();
+    for (span, with) in edits {
+        out.replace_range(span, &with);
+    }
+    Ok(Some((out, moved)))
 }
 
 /// A link resolved: its file, its range, and the info saying it was re-anchored.
