@@ -560,8 +560,10 @@ fn a_component_scope_measures_the_parameters_of_its_calls() {
     let path = dir.path().to_str().unwrap();
     // The quick workload lists no file as copyrighted and has no large file: the rejection and the
     // large-file write never run. Their transitions are measured as never taken.
-    let rejection = format!("_fs_count_rejection/{CPU}: no measurement tool measured it");
-    let large = "_fs_write_large_call/record.BYTESIZE: no measurement tool measured it".to_string();
+    let rejection =
+        format!("_fs_count_rejection/{CPU}: not measured: never executed (no measurement tool measured it)");
+    let large = "_fs_write_large_call/record.BYTESIZE: not measured: never executed (no measurement tool measured it)"
+        .to_string();
     // The callees (Compression; the file stores) are outside the scope; what they receive is not.
     let scopes = [
         (

@@ -2,7 +2,7 @@
 //! an instrumented copy of the source roots (the user's files are never written), the probe
 //! runtime and the copy compiled with javac, and the constants in and around each section.
 
-use crate::instrument::{instrument, Site, SiteKind};
+use crate::instrument::{Site, SiteKind};
 use crate::launch::{Classpath, JavaConfig};
 use crate::links::CodeLink;
 use crate::sections::{Section, SectionTable};
@@ -192,6 +192,13 @@ fn plan(
     // same code would time each other's probes.
     let mut measured_at: BTreeMap<(PathBuf, usize, usize, String), String> = BTreeMap::new();
     for e in elements {
+        // Which SEFF each measured place belongs to: a record made while another SEFF runs (code
+        // shared between services) is not an observation of it.
+        if let Some(service) = &e.service {
+            p.table
+                .services
+                .insert(beagle_analysis::model::action_of(&e.kind).to_string(), service.clone());
+        }
         let what = match &e.kind {
             ElementKind::ResourceDemand { action, resource } => Some((action, format!("demand {resource}"))),
             ElementKind::Loop { loop_id } => Some((loop_id, "loop".to_string())),
@@ -462,7 +469,8 @@ pub fn prepare(
     let mut copies = Vec::new();
     let mut notes = Vec::new();
     let mut infos = Vec::new();
-    // Whether each copy carries probes (a file without any can be left out when it does not compile).
+    // Whether each copy must be compiled: it carries probes or a launch's main class (any other
+    // file can be left out when it does not compile).
     let mut instrumented = Vec::new();
     let mut constants = BTreeMap::new();
     for (i, root) in config.sources.iter().enumerate() {
@@ -492,7 +500,18 @@ pub fn prepare(
             let out_text = if sites.is_empty() {
                 text.clone()
             } else {
-                instrument(&text, &sites, &mut plan.table).map_err(|e| format!("{}: {e}", key.display()))?
+                let out = crate::instrument::instrument_report(&text, &sites, &mut plan.table)
+                    .map_err(|e| format!("{}: {e}", key.display()))?;
+                // A demand linked to declarations only (`boolean listed;`) has no code that runs.
+                for skipped in &out.skipped {
+                    if let SiteKind::Demand { section, .. } = skipped.site.kind {
+                        if let Some(Section::Demand { action, resource, .. }) = plan.table.section(section) {
+                            plan.unlinked
+                                .push((format!("{action}/{resource}"), skipped.reason.clone()));
+                        }
+                    }
+                }
+                out.text
             };
             if let Some(services) = plan.services_in.get(&key) {
                 let renamed = match_by_position(&text, services, &facts, &mut plan.table.slots[slots_before..]);
@@ -515,7 +534,16 @@ pub fn prepare(
             hasher.update(out_text.as_bytes());
             originals.push(original);
             copies.push(target);
-            instrumented.push(!sites.is_empty());
+            // The launches' main classes are never left out: without them nothing runs.
+            let is_main = config.launches.iter().any(|l| match &l.target {
+                crate::launch::Target::Main(main) => {
+                    let mut path: PathBuf = main.split('.').collect();
+                    path.set_extension("java");
+                    rel == path
+                }
+                crate::launch::Target::Command(_) => false,
+            });
+            instrumented.push(!sites.is_empty() || is_main);
         }
     }
     if let Some((file, _)) = plan.sites.iter().next() {

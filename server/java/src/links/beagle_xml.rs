@@ -359,7 +359,7 @@ pub fn reanchored_text(
     if edits.is_empty() {
         return Ok(None);
     }
-    edits.sort_by(|a, b| b.0.start.cmp(&a.0.start));
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0.start));
     let mut out = text.to_string();
     for (span, with) in edits {
         out.replace_range(span, &with);
