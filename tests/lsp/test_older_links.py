@@ -78,3 +78,21 @@ async def test_the_link_file_shows_its_problems_and_offers_the_re_anchoring(olde
         diags = await diagnostics_for(client, uri)
         assert not [d for d in diags if "re-anchored" in d.message], [d.message for d in diags]
         assert len([d for d in diags if "DbAccess" in d.message]) == 1
+
+
+async def test_the_model_shows_its_elements_link_problems(older, state_dir):
+    async with session(older, state_dir) as client:
+        path = older / "model" / "fileshare.repository"
+        text = path.read_text()
+        uri = open_doc(client, path, text)
+        diags = await diagnostics_for(client, uri)
+        # On the element whose code is missing: the CLI's warning, at the element's start tag.
+        (missing,) = [d for d in diags if "fileshare.copyrightedmaterialsdb.DbAccess" in d.message]
+        assert missing.severity == WARNING
+        assert missing.range.start.line == line_of(text, 'id="_old_query"')
+        assert "links.xml:77: warning: `_old_query`: class" in missing.message
+        # On each re-anchored element: an info.
+        (moved,) = [d for d in diags if "re-anchored" in d.message and "_fs_partition" in d.message]
+        assert moved.severity == INFO
+        assert moved.range.start.line == line_of(text, 'id="_fs_partition"')
+

@@ -49,7 +49,11 @@ fn line_range(rope: &Rope, line: usize) -> Range {
 /// references resolve against their unsaved text); `root` is its workspace folder.
 pub fn of_document(doc: &Snapshot, open: &[Arc<Snapshot>], root: Option<&Path>) -> Vec<Diagnostic> {
     match doc.kind {
-        DocKind::Model => of_model(doc, open),
+        DocKind::Model => {
+            let mut out = of_model(doc, open);
+            out.extend(links_on_model(doc, root));
+            out
+        }
         DocKind::Config => of_config(doc, root),
         DocKind::Links => of_links(doc, root),
         DocKind::Other => Vec::new(),
@@ -76,6 +80,51 @@ fn of_model(doc: &Snapshot, open: &[Arc<Snapshot>]) -> Vec<Diagnostic> {
                 d.code,
                 message,
             )
+        })
+        .collect()
+}
+
+/// The problems of the workspace's link file shown on the model elements they are about, in
+/// the words `beagle analyse` prints: a user reading the model sees that an element's link is
+/// stale or was re-anchored without opening the link file.
+fn links_on_model(doc: &Snapshot, root: Option<&Path>) -> Vec<Diagnostic> {
+    let Some(ws) = beagle_job::workspace::folder_above(&doc.path, root).and_then(|d| beagle_job::resolve(&d).ok())
+    else {
+        return Vec::new();
+    };
+    let same = |p: &Path| p.canonicalize().ok() == doc.path.canonicalize().ok();
+    if !ws.repositories.iter().any(|r| same(r)) {
+        return Vec::new();
+    }
+    let Some(Source::Java {
+        config,
+        links: Some(links),
+    }) = &ws.source
+    else {
+        return Vec::new();
+    };
+    let mut sources = beagle_java::links::Sources::with_encoding(&config.root, config.encoding);
+    let Ok(set) = beagle_java::links::read_links_in(links, &mut sources, &config.sources) else {
+        return Vec::new();
+    };
+    let model = doc.model();
+    set.problems
+        .iter()
+        .filter_map(|p| {
+            // The element: named by the problem, or the `id` in backquotes its message starts with.
+            let id = p
+                .element
+                .as_deref()
+                .and_then(|e| e.split_whitespace().next())
+                .or_else(|| p.message.strip_prefix('`').and_then(|m| m.split('`').next()))?;
+            let node = model.node_by_id(id)?;
+            let span = model.tree.element(node).start_tag;
+            Some(diagnostic(
+                position::range(&doc.rope, span),
+                severity(p.severity),
+                "links",
+                p.to_string(),
+            ))
         })
         .collect()
 }
