@@ -222,6 +222,7 @@ fn the_fileshare_system_is_measured_and_its_laws_recovered() {
     );
     assert!(r2_hash >= 0.95, "hash: {hash}: R² {r2_hash} on fresh points");
     simple_laws(&report);
+    branch_probabilities_sum_to_one(&report);
 }
 
 /// Issue 15's fresh-point check on every final timing of the bundled example. It holds because
@@ -306,6 +307,42 @@ fn finals_predict_fresh_points_within_their_band(
 /// Share of fresh points a final result's 95 % band must hold (fewer than 95 %: the fresh points
 /// are a handful, and their medians carry noise of their own).
 const WITHIN_BAND: f64 = 0.75;
+
+/// Issue 17: the probabilities a report publishes for the transitions of each branch sum to 1,
+/// wherever they are evaluated (guards included): at a few values of every input they use.
+fn branch_probabilities_sum_to_one(report: &serde_json::Value) {
+    let mut branches: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for r in report["results"].as_array().unwrap() {
+        if r["kind"].as_str().is_some_and(|k| k.contains("branch")) {
+            let element = r["element"].as_str().unwrap();
+            let branch = element.split('/').next().unwrap().to_string();
+            branches
+                .entry(branch)
+                .or_default()
+                .push(r["expression"].as_str().unwrap().to_string());
+        }
+    }
+    assert!(!branches.is_empty(), "the system has branches");
+    for (branch, transitions) in &branches {
+        let names: std::collections::BTreeSet<String> = transitions
+            .iter()
+            .flat_map(|t| {
+                t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+                    .filter(|w| w.contains('.') && w.chars().next().is_some_and(char::is_alphabetic))
+                    .map(String::from)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        for v in [0.0, 1.0, 3.0, 1000.0, 200_000.0, 200_001.0, 400_000.0] {
+            let vars: Vec<(&str, f64)> = names.iter().map(|n| (n.as_str(), v)).collect();
+            let sum: f64 = transitions.iter().map(|t| eval(t, &vars)).sum();
+            assert!(
+                (sum - 1.0).abs() < 1e-9,
+                "{branch} at {v}: {transitions:?} sum to {sum}"
+            );
+        }
+    }
+}
 
 /// Whether `stoex` is affine in `variable` (and uses nothing else): no condition, function or
 /// power, checked by its second differences over the sizes the example measures.
@@ -753,4 +790,5 @@ fn an_older_code_base_with_its_original_links_is_analysed_as_it_comes() {
     assert_eq!(eval(large, &[("data.BYTESIZE", 200001.0)]), 1.0, "{large}");
     // Nothing was measured for the component whose code is missing.
     assert!(!x.keys().any(|k| k.starts_with("_old_")), "{x:?}");
+    branch_probabilities_sum_to_one(&report);
 }
