@@ -8,8 +8,10 @@
 //! `OperationExecutionRecord`, the `BeforeOperationEvent`'s order index), or `#<n>` (the record's
 //! position in the log) for records written without a trace.
 //!
-//! Time order: a `ServiceCall` at its entry, a `ResourceDemand` at its start, loops and branches at
-//! their logging timestamp; ties keep the log's order.
+//! Order ([`in_execution_order`]): a `ServiceCall` at its entry, a `ResourceDemand` at its start,
+//! loops and branches at their logging timestamp, but nothing before its execution's call and no
+//! callee before its caller; records are tied to executions by id, never by their order or
+//! time.
 
 use crate::kieker::{KiekerLog, KiekerRecord, OperationEvent};
 use beagle_analysis::{MeasurementEvent, Parameters};
@@ -122,8 +124,79 @@ pub fn convert(log: &KiekerLog, mapping: &OperationMapping) -> (Vec<MeasurementE
     executions.extend(oer_executions(&oers));
     executions.sort_by_key(|e| e.seq);
     map_executions(&executions, mapping, &mut report, &mut timed);
-    timed.sort_by_key(|(t, _)| *t);
-    (timed.into_iter().map(|(_, e)| e).collect(), report)
+    (in_execution_order(timed), report)
+}
+
+/// The events in an order the analysis can read one by one, whatever the order of the records
+/// (Kieker writes several files and rotates them) and however coarse their clock: every
+/// execution's `ServiceCall` before anything recorded in it, a caller's before its callees'.
+/// Each event is placed at its time, but no earlier than its execution's start, which is no
+/// earlier than its caller's; at equal times callers come before callees and a call before what
+/// happened in it; then the log's order. Events are tied to executions by id only.
+fn in_execution_order(timed: Vec<(u64, MeasurementEvent)>) -> Vec<MeasurementEvent> {
+    let mut entry: HashMap<&str, u64> = HashMap::new();
+    let mut caller: HashMap<&str, &str> = HashMap::new();
+    for (_, e) in &timed {
+        if let MeasurementEvent::ServiceCall {
+            execution,
+            entry_ns,
+            caller_execution,
+            ..
+        } = e
+        {
+            entry.insert(execution, *entry_ns);
+            if let Some(c) = caller_execution {
+                caller.insert(execution, c);
+            }
+        }
+    }
+    let mut placed: HashMap<&str, (u64, usize)> = HashMap::new();
+    let mut keyed: Vec<((u64, usize, u8, usize), MeasurementEvent)> = Vec::with_capacity(timed.len());
+    for (i, (t, e)) in timed.iter().enumerate() {
+        let known = entry.contains_key(e.execution());
+        let (start, depth) = if known {
+            place(e.execution(), &entry, &caller, &mut placed)
+        } else {
+            (0, 0)
+        };
+        let key = match e {
+            MeasurementEvent::ServiceCall { .. } => (start, depth, 0, i),
+            _ => ((*t).max(start), depth, 1, i),
+        };
+        keyed.push((key, e.clone()));
+    }
+    keyed.sort_by_key(|(k, _)| *k);
+    keyed.into_iter().map(|(_, e)| e).collect()
+}
+
+/// (start, depth) of execution `x`: its entry, but no earlier than its caller's start; the
+/// caller chain is memoised in `placed`, and a cycle (a damaged log) is cut where it closes.
+fn place<'a>(
+    x: &'a str,
+    entry: &HashMap<&'a str, u64>,
+    caller: &HashMap<&'a str, &'a str>,
+    placed: &mut HashMap<&'a str, (u64, usize)>,
+) -> (u64, usize) {
+    let mut chain: Vec<&str> = Vec::new();
+    let mut at = Some(x);
+    while let Some(a) = at {
+        if placed.contains_key(a) || chain.contains(&a) {
+            break;
+        }
+        chain.push(a);
+        at = caller.get(a).copied();
+    }
+    let mut above = at.and_then(|a| placed.get(a).copied());
+    for a in chain.into_iter().rev() {
+        let own = entry.get(a).copied().unwrap_or(0);
+        let p = match above {
+            Some((start, depth)) => (own.max(start), depth + 1),
+            None => (own, 0),
+        };
+        placed.insert(a, p);
+        above = Some(p);
+    }
+    placed.get(x).copied().unwrap_or((0, 0))
 }
 
 /// One execution of a Java operation, from either kind of standard record.
