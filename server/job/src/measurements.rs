@@ -127,6 +127,18 @@ pub fn load(source: &Source, store: &mut Store, model: &[MeasurableElement]) -> 
                 None => OperationMapping::new(),
             };
             let log = read_log(dir).map_err(|e| e.to_string())?;
+            // What was read, and what was skipped: one note per damaged line (file and line).
+            let layouts: Vec<String> = log.layouts.iter().map(|(l, n)| format!("{n} {l}")).collect();
+            notes.push(format!(
+                "{}: {} records read from {} files ({})",
+                dir.display(),
+                log.records.len(),
+                log.files.len(),
+                layouts.join(", ")
+            ));
+            for skipped in &log.skipped {
+                notes.push(format!("{skipped}: line skipped"));
+            }
             for (class, n) in &log.unknown_classes {
                 notes.push(format!(
                     "{}: {n} records of {class} ignored (not a record Beagle reads)",

@@ -1,7 +1,8 @@
-//! Malformed Kieker logs give errors naming the file, the 1-based line and the field; nothing
-//! half-read is returned.
+//! Malformed Kieker logs: a damaged line is skipped with a problem naming the file, the 1-based
+//! line and the field, and the rest is read; a log with nothing usable is an error naming its
+//! first problem.
 
-use beagle_measure::kieker::{read_log, KiekerError, LineError};
+use beagle_measure::kieker::{read_log, KiekerError, LineError, SkippedLine};
 use std::path::PathBuf;
 
 fn log_dir(name: &str, map: Option<&str>, dat: &str) -> PathBuf {
@@ -26,10 +27,21 @@ fn error(name: &str, map: Option<&str>, dat: &str) -> (KiekerError, String, Path
     (e, message, dir)
 }
 
+/// The one skipped line of a log whose other lines are good (all of them kept), and its message.
+fn skipped(name: &str, dat: &str, good: usize) -> (SkippedLine, String, PathBuf) {
+    let dir = log_dir(name, Some(MAP), dat);
+    let mut log = read_log(&dir).unwrap();
+    assert_eq!(log.records.len(), good, "the good lines are read");
+    assert_eq!(log.skipped.len(), 1, "{:?}", log.skipped);
+    let s = log.skipped.remove(0);
+    let message = s.to_string();
+    (s, message, dir)
+}
+
 #[test]
 fn bad_number_names_file_line_and_field() {
     let bad = "$1;405;s-1;e-1;_Seff1;{};<not set>;<not set>;0;x;<not set>\n";
-    let (e, message, dir) = error("number", Some(MAP), &format!("{GOOD}{GOOD}{bad}"));
+    let (e, message, dir) = skipped("number", &format!("{GOOD}{GOOD}{bad}"), 2);
     assert_eq!(
         message,
         format!(
@@ -39,12 +51,18 @@ fn bad_number_names_file_line_and_field() {
     );
     assert!(matches!(
         e,
-        KiekerError::Line {
+        SkippedLine {
             line: 3,
             problem: LineError::Field { index: 9, .. },
             ..
         }
     ));
+    // Alone in its log, the same line is an error with the same words.
+    let (_, alone, _) = error("number-alone", Some(MAP), bad);
+    assert!(
+        alone.ends_with(":1: field 9 (exitTime) of ServiceCallRecord: not a non-negative integer: \"x\""),
+        "{alone}"
+    );
 }
 
 #[test]
@@ -59,14 +77,14 @@ fn bad_parameters_are_a_field_error() {
 
 #[test]
 fn unknown_record_id() {
-    let (e, message, _) = error("id", Some(MAP), &format!("{GOOD}$7;1;2\n"));
+    let (e, message, _) = skipped("id", &format!("{GOOD}$7;1;2\n"), 1);
     assert!(
         message.contains("bad.dat:2: record id $7 is not in kieker.map"),
         "{message}"
     );
     assert!(matches!(
         e,
-        KiekerError::Line {
+        SkippedLine {
             line: 2,
             problem: LineError::UnknownId(7),
             ..
@@ -76,7 +94,7 @@ fn unknown_record_id() {
 
 #[test]
 fn truncated_line() {
-    let (_, message, _) = error("truncated", Some(MAP), &format!("{GOOD}$1;405;s-1;e-1;_Se"));
+    let (_, message, _) = skipped("truncated", &format!("{GOOD}$1;405;s-1;e-1;_Se"), 1);
     assert!(
         message.contains("bad.dat:2: ServiceCallRecord: expected 10 fields after `$n`, found 4"),
         "{message}"
@@ -109,4 +127,27 @@ fn bad_map_line() {
         message.contains("kieker.map:2: expected `$<n>=<record class name>`"),
         "{message}"
     );
+}
+
+#[test]
+fn both_cipm_layouts_of_service_call_records_are_read_and_named() {
+    // The 2018 layout (no returnValue) beside the later one, in one log.
+    let old = "$1;405;s-1;e-2;_Seff1;{\"n_VALUE\":2,};<not set>;<not set>;500;900\n";
+    let dir = log_dir("layouts", Some(MAP), &format!("{GOOD}{old}"));
+    let log = read_log(&dir).unwrap();
+    assert!(log.skipped.is_empty(), "{:?}", log.skipped);
+    assert_eq!(log.records.len(), 2);
+    assert_eq!(
+        log.layouts.keys().map(String::as_str).collect::<Vec<_>>(),
+        [
+            "ServiceCallRecord (CIPM 2018: without returnValue)",
+            "ServiceCallRecord (with returnValue)"
+        ]
+    );
+    match &log.records[1].record {
+        beagle_measure::KiekerRecord::ServiceCall(c) => {
+            assert_eq!((c.entry_time, c.exit_time, c.return_value.as_deref()), (500, 900, None));
+        }
+        other => panic!("{other:?}"),
+    }
 }

@@ -3,8 +3,12 @@
 //! writing order.
 //!
 //! Records of classes Beagle does not know are counted in [`KiekerLog::unknown_classes`], not
-//! fatal: Kieker logs often carry records of other probes. Malformed content is fatal, with the
-//! file, the 1-based line and the field named; no partial log is returned.
+//! fatal: Kieker logs often carry records of other probes. A damaged line (a truncated last line,
+//! a field that is not a number) is skipped and kept in [`KiekerLog::skipped`] with its file,
+//! 1-based line and field; the rest is read. Only a log with nothing usable is an error (its
+//! first problem). A record class written in more than one layout (the CIPM `ServiceCallRecord`
+//! with and without its return value) is read in the layout its field count says, and
+//! [`KiekerLog::layouts`] names each one found.
 
 mod error;
 mod fields;
@@ -30,6 +34,10 @@ pub struct KiekerLog {
     pub unknown_classes: BTreeMap<String, usize>,
     /// The `.dat` files read, in order.
     pub files: Vec<PathBuf>,
+    /// Damaged lines, skipped: each names the file, the line and what is wrong.
+    pub skipped: Vec<SkippedLine>,
+    /// The layouts read, by record class: how many records of each.
+    pub layouts: BTreeMap<String, usize>,
 }
 
 /// Reads the Kieker text log in `dir`.
@@ -67,19 +75,46 @@ pub fn read_log(dir: &Path) -> Result<KiekerLog, KiekerError> {
     for file in &files {
         let text = read(file)?;
         for (i, line) in text.lines().enumerate() {
-            let parsed = parse_dat_line(line, &map).map_err(|problem| KiekerError::Line {
-                file: file.clone(),
-                line: i + 1,
-                problem,
-            })?;
-            match parsed {
-                DatLine::Empty => {}
-                DatLine::Record(r) => log.records.push(r),
-                DatLine::Unknown(class) => *log.unknown_classes.entry(class).or_default() += 1,
+            match parse_dat_line(line, &map) {
+                Ok(DatLine::Empty) => {}
+                Ok(DatLine::Record(r)) => {
+                    *log.layouts.entry(r.layout.to_string()).or_default() += 1;
+                    log.records.push(r);
+                }
+                Ok(DatLine::Unknown(class)) => *log.unknown_classes.entry(class).or_default() += 1,
+                Err(problem) => log.skipped.push(SkippedLine {
+                    file: file.clone(),
+                    line: i + 1,
+                    problem,
+                }),
             }
         }
     }
+    // Nothing usable: the first problem says why (records of other probes only are no problem).
+    if log.records.is_empty() && !log.skipped.is_empty() {
+        let first = log.skipped.remove(0);
+        return Err(KiekerError::Line {
+            file: first.file,
+            line: first.line,
+            problem: first.problem,
+        });
+    }
     Ok(log)
+}
+
+/// A damaged line of a `.dat` file, skipped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SkippedLine {
+    pub file: PathBuf,
+    /// 1-based.
+    pub line: usize,
+    pub problem: LineError,
+}
+
+impl std::fmt::Display for SkippedLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.file.display(), self.line, self.problem)
+    }
 }
 
 fn read(path: &Path) -> Result<String, KiekerError> {
@@ -135,10 +170,11 @@ pub fn parse_dat_line(line: &str, map: &RecordMap) -> Result<DatLine, LineError>
         .and_then(|n| n.parse().ok())
         .ok_or_else(|| LineError::NoRecordId(shorten(line)))?;
     let class = map.get(&id).ok_or(LineError::UnknownId(id))?;
-    let Some((record, names)) = records::layout(class) else {
+    let values: Vec<&str> = parts.collect();
+    let Some(layout) = records::layout(class, values.len()) else {
         return Ok(DatLine::Unknown(class.clone()));
     };
-    records::parse_record(record, names, parts.collect()).map(DatLine::Record)
+    records::parse_record(layout, values).map(DatLine::Record)
 }
 
 /// Keeps error messages readable for very long garbage lines.

@@ -12,6 +12,17 @@ use beagle_analysis::Parameters;
 pub struct Record {
     pub logging_timestamp: u64,
     pub record: KiekerRecord,
+    /// The layout it was read in ([`Layout::name`]).
+    pub layout: &'static str,
+}
+
+/// A record class's text layout: the record kind, a name for the user, and the field names
+/// after the logging timestamp.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Layout {
+    pub record: &'static str,
+    pub name: &'static str,
+    pub fields: &'static [&'static str],
 }
 
 /// The records Beagle understands. Records of other classes are counted by the reader, not parsed.
@@ -92,8 +103,9 @@ pub struct ServiceCallRecord {
     pub caller_id: Option<String>,
     pub entry_time: u64,
     pub exit_time: u64,
-    /// Raw text, `<not set>` included: Beagle does not analyse return values yet.
-    pub return_value: String,
+    /// Raw text, `<not set>` included: Beagle does not analyse return values yet. `None` in the
+    /// 2018 layout, which has no such field.
+    pub return_value: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -145,105 +157,149 @@ pub struct CpuUtilizationRecord {
     pub idle: f64,
 }
 
-/// The record kinds by simple class name, with their field names after the logging timestamp.
-/// Matching the simple name accepts both Kieker's packages and the CIPM package.
-pub(crate) fn layout(class_name: &str) -> Option<(&'static str, &'static [&'static str])> {
+/// The layout of a record class by its simple name (Kieker's packages and the CIPM packages
+/// alike), chosen by the number of fields the line has (`values`: the logging timestamp and the
+/// record's fields) where the class was written in several layouts. A count no layout has gives
+/// the latest layout, whose parse then names the mismatch.
+pub(crate) fn layout(class_name: &str, values: usize) -> Option<Layout> {
     let simple = class_name.rsplit('.').next().unwrap_or(class_name);
-    Some(match simple {
-        "KiekerMetadataRecord" => (
-            "KiekerMetadataRecord",
-            &[
-                "version",
-                "controllerName",
-                "hostname",
-                "experimentId",
-                "debugMode",
-                "timeOffset",
-                "timeUnit",
-                "numberOfRecords",
-            ],
-        ),
-        "OperationExecutionRecord" => (
-            "OperationExecutionRecord",
-            &[
-                "operationSignature",
-                "sessionId",
-                "traceId",
-                "tin",
-                "tout",
-                "hostname",
-                "eoi",
-                "ess",
-            ],
-        ),
-        "TraceMetadata" => (
-            "TraceMetadata",
-            &[
-                "traceId",
-                "threadId",
-                "sessionId",
-                "hostname",
-                "parentTraceId",
-                "parentOrderId",
-            ],
-        ),
-        "BeforeOperationEvent" => ("BeforeOperationEvent", OPERATION_EVENT),
-        "AfterOperationEvent" => ("AfterOperationEvent", OPERATION_EVENT),
-        "ServiceCallRecord" => (
-            "ServiceCallRecord",
-            &[
-                "sessionId",
-                "serviceExecutionId",
-                "serviceId",
-                "parameters",
-                "callerServiceExecutionId",
-                "callerId",
-                "entryTime",
-                "exitTime",
-                "returnValue",
-            ],
-        ),
-        "ResponseTimeRecord" => (
-            "ResponseTimeRecord",
-            &[
-                "sessionId",
-                "serviceExecutionId",
-                "internalActionId",
-                "resourceId",
-                "startTime",
-                "stopTime",
-            ],
-        ),
-        "LoopRecord" => (
-            "LoopRecord",
-            &["sessionId", "serviceExecutionId", "loopId", "loopIterationCount"],
-        ),
-        "BranchRecord" => (
-            "BranchRecord",
-            &["sessionId", "serviceExecutionId", "branchId", "executedBranchId"],
-        ),
-        "ResourceUtilizationRecord" => (
-            "ResourceUtilizationRecord",
-            &["sessionId", "resourceId", "utilization", "timestamp"],
-        ),
-        "CPUUtilizationRecord" => (
-            "CPUUtilizationRecord",
-            &[
-                "timestamp",
-                "hostname",
-                "cpuID",
-                "user",
-                "system",
-                "wait",
-                "nice",
-                "irq",
-                "totalUtilization",
-                "idle",
-            ],
-        ),
-        _ => return None,
-    })
+    let candidates = LAYOUTS.iter().filter(|l| l.record == simple);
+    let mut last = None;
+    for l in candidates {
+        if l.fields.len() + 1 == values {
+            return Some(*l);
+        }
+        last = Some(*l);
+    }
+    last
 }
+
+/// Every layout Beagle reads, the latest of a record last.
+const LAYOUTS: &[Layout] = &[
+    Layout {
+        record: "KiekerMetadataRecord",
+        name: "KiekerMetadataRecord",
+        fields: &[
+            "version",
+            "controllerName",
+            "hostname",
+            "experimentId",
+            "debugMode",
+            "timeOffset",
+            "timeUnit",
+            "numberOfRecords",
+        ],
+    },
+    Layout {
+        record: "OperationExecutionRecord",
+        name: "OperationExecutionRecord",
+        fields: &[
+            "operationSignature",
+            "sessionId",
+            "traceId",
+            "tin",
+            "tout",
+            "hostname",
+            "eoi",
+            "ess",
+        ],
+    },
+    Layout {
+        record: "TraceMetadata",
+        name: "TraceMetadata",
+        fields: &[
+            "traceId",
+            "threadId",
+            "sessionId",
+            "hostname",
+            "parentTraceId",
+            "parentOrderId",
+        ],
+    },
+    Layout {
+        record: "BeforeOperationEvent",
+        name: "BeforeOperationEvent",
+        fields: OPERATION_EVENT,
+    },
+    Layout {
+        record: "AfterOperationEvent",
+        name: "AfterOperationEvent",
+        fields: OPERATION_EVENT,
+    },
+    // CIPM's 2018 layout (the parametric-dependency test data): no return value.
+    Layout {
+        record: "ServiceCallRecord",
+        name: "ServiceCallRecord (CIPM 2018: without returnValue)",
+        fields: &[
+            "sessionId",
+            "serviceExecutionId",
+            "serviceId",
+            "parameters",
+            "callerServiceExecutionId",
+            "callerId",
+            "entryTime",
+            "exitTime",
+        ],
+    },
+    Layout {
+        record: "ServiceCallRecord",
+        name: "ServiceCallRecord (with returnValue)",
+        fields: &[
+            "sessionId",
+            "serviceExecutionId",
+            "serviceId",
+            "parameters",
+            "callerServiceExecutionId",
+            "callerId",
+            "entryTime",
+            "exitTime",
+            "returnValue",
+        ],
+    },
+    Layout {
+        record: "ResponseTimeRecord",
+        name: "ResponseTimeRecord",
+        fields: &[
+            "sessionId",
+            "serviceExecutionId",
+            "internalActionId",
+            "resourceId",
+            "startTime",
+            "stopTime",
+        ],
+    },
+    Layout {
+        record: "LoopRecord",
+        name: "LoopRecord",
+        fields: &["sessionId", "serviceExecutionId", "loopId", "loopIterationCount"],
+    },
+    Layout {
+        record: "BranchRecord",
+        name: "BranchRecord",
+        fields: &["sessionId", "serviceExecutionId", "branchId", "executedBranchId"],
+    },
+    Layout {
+        record: "ResourceUtilizationRecord",
+        name: "ResourceUtilizationRecord",
+        fields: &["sessionId", "resourceId", "utilization", "timestamp"],
+    },
+    Layout {
+        record: "CPUUtilizationRecord",
+        name: "CPUUtilizationRecord",
+        fields: &[
+            "timestamp",
+            "hostname",
+            "cpuID",
+            "user",
+            "system",
+            "wait",
+            "nice",
+            "irq",
+            "totalUtilization",
+            "idle",
+        ],
+    },
+];
 
 const OPERATION_EVENT: &[&str] = &[
     "timestamp",
@@ -254,11 +310,8 @@ const OPERATION_EVENT: &[&str] = &[
 ];
 
 /// Parses the fields after `$n` (logging timestamp first) of a record of a known layout.
-pub(crate) fn parse_record(
-    record: &'static str,
-    names: &'static [&'static str],
-    values: Vec<&str>,
-) -> Result<Record, LineError> {
+pub(crate) fn parse_record(layout: Layout, values: Vec<&str>) -> Result<Record, LineError> {
+    let (record, names) = (layout.record, layout.fields);
     let f = Fields::new(record, names, values)?;
     let logging_timestamp = f.u64(0)?;
     let r = match record {
@@ -313,7 +366,7 @@ pub(crate) fn parse_record(
             caller_id: f.opt_str(6),
             entry_time: f.u64(7)?,
             exit_time: f.u64(8)?,
-            return_value: f.str(9),
+            return_value: (names.len() > 8).then(|| f.str(9)),
         }),
         "ResponseTimeRecord" => KiekerRecord::ResponseTime(ResponseTimeRecord {
             session_id: f.str(1),
@@ -357,5 +410,6 @@ pub(crate) fn parse_record(
     Ok(Record {
         logging_timestamp,
         record: r,
+        layout: layout.name,
     })
 }
