@@ -131,23 +131,29 @@ fn bad_map_line() {
 
 #[test]
 fn both_cipm_layouts_of_service_call_records_are_read_and_named() {
-    // The 2018 layout (no returnValue) beside the later one, in one log.
+    // The 2018 layout (no returnValue), the 2019 one (an assembly id before the times: as long
+    // as the latest, told apart by where the times are) and the latest, in one log.
     let old = "$1;405;s-1;e-2;_Seff1;{\"n_VALUE\":2,};<not set>;<not set>;500;900\n";
-    let dir = log_dir("layouts", Some(MAP), &format!("{GOOD}{old}"));
+    let assembly = "$1;405;s-1;e-3;_Seff1;{\"n.VALUE\":3};<not set>;<not set>;_Assembly1;600;950\n";
+    let dir = log_dir("layouts", Some(MAP), &format!("{GOOD}{old}{assembly}"));
     let log = read_log(&dir).unwrap();
     assert!(log.skipped.is_empty(), "{:?}", log.skipped);
-    assert_eq!(log.records.len(), 2);
+    assert_eq!(log.records.len(), 3);
     assert_eq!(
         log.layouts.keys().map(String::as_str).collect::<Vec<_>>(),
         [
             "ServiceCallRecord (CIPM 2018: without returnValue)",
+            "ServiceCallRecord (CIPM 2019: with assemblyId)",
             "ServiceCallRecord (with returnValue)"
         ]
     );
-    match &log.records[1].record {
-        beagle_measure::KiekerRecord::ServiceCall(c) => {
-            assert_eq!((c.entry_time, c.exit_time, c.return_value.as_deref()), (500, 900, None));
-        }
-        other => panic!("{other:?}"),
-    }
+    let times: Vec<(u64, u64, Option<&str>)> = log
+        .records
+        .iter()
+        .map(|r| match &r.record {
+            beagle_measure::KiekerRecord::ServiceCall(c) => (c.entry_time, c.exit_time, c.return_value.as_deref()),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(times, [(0, 400, Some("<not set>")), (500, 900, None), (600, 950, None)]);
 }

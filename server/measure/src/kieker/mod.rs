@@ -171,7 +171,7 @@ pub fn parse_dat_line(line: &str, map: &RecordMap) -> Result<DatLine, LineError>
         .ok_or_else(|| LineError::NoRecordId(shorten(line)))?;
     let class = map.get(&id).ok_or(LineError::UnknownId(id))?;
     let values: Vec<&str> = parts.collect();
-    let Some(layout) = records::layout(class, values.len()) else {
+    let Some(layout) = records::layout(class, &values) else {
         return Ok(DatLine::Unknown(class.clone()));
     };
     records::parse_record(layout, values).map(DatLine::Record)

@@ -161,12 +161,21 @@ pub struct CpuUtilizationRecord {
 /// alike), chosen by the number of fields the line has (`values`: the logging timestamp and the
 /// record's fields) where the class was written in several layouts. A count no layout has gives
 /// the latest layout, whose parse then names the mismatch.
-pub(crate) fn layout(class_name: &str, values: usize) -> Option<Layout> {
+pub(crate) fn layout(class_name: &str, values: &[&str]) -> Option<Layout> {
     let simple = class_name.rsplit('.').next().unwrap_or(class_name);
-    let candidates = LAYOUTS.iter().filter(|l| l.record == simple);
+    let number = |name: &str, l: &Layout| {
+        l.fields
+            .iter()
+            .position(|f| *f == name)
+            .and_then(|i| values.get(i + 1))
+            .is_some_and(|v| v.trim().parse::<u64>().is_ok())
+    };
     let mut last = None;
-    for l in candidates {
-        if l.fields.len() + 1 == values {
+    for l in LAYOUTS.iter().filter(|l| l.record == simple) {
+        // Two layouts of one length (CIPM's ServiceCallRecord with a return value, and with an
+        // assembly id before the times) are told apart by where the times are.
+        let times_fit = !l.fields.contains(&"entryTime") || (number("entryTime", l) && number("exitTime", l));
+        if l.fields.len() + 1 == values.len() && times_fit {
             return Some(*l);
         }
         last = Some(*l);
@@ -237,6 +246,22 @@ const LAYOUTS: &[Layout] = &[
             "parameters",
             "callerServiceExecutionId",
             "callerId",
+            "entryTime",
+            "exitTime",
+        ],
+    },
+    // CIPM's calibration pipeline (2019-2020): the assembly of the called component.
+    Layout {
+        record: "ServiceCallRecord",
+        name: "ServiceCallRecord (CIPM 2019: with assemblyId)",
+        fields: &[
+            "sessionId",
+            "serviceExecutionId",
+            "serviceId",
+            "parameters",
+            "callerServiceExecutionId",
+            "callerId",
+            "assemblyId",
             "entryTime",
             "exitTime",
         ],
@@ -357,17 +382,22 @@ pub(crate) fn parse_record(layout: Layout, values: Vec<&str>) -> Result<Record, 
                 KiekerRecord::AfterOperation(e)
             }
         }
-        "ServiceCallRecord" => KiekerRecord::ServiceCall(ServiceCallRecord {
-            session_id: f.str(1),
-            service_execution_id: f.str(2),
-            service_id: f.str(3),
-            parameters: parse_parameters(f.raw(4)).ok_or_else(|| f.err(4, "not a parameter object"))?,
-            caller_service_execution_id: f.opt_str(5),
-            caller_id: f.opt_str(6),
-            entry_time: f.u64(7)?,
-            exit_time: f.u64(8)?,
-            return_value: (names.len() > 8).then(|| f.str(9)),
-        }),
+        "ServiceCallRecord" => {
+            // The layouts differ after the caller id: fields by name.
+            let at = |name: &str| names.iter().position(|n| *n == name).map(|i| i + 1);
+            let (entry, exit) = (at("entryTime").unwrap_or(7), at("exitTime").unwrap_or(8));
+            KiekerRecord::ServiceCall(ServiceCallRecord {
+                session_id: f.str(1),
+                service_execution_id: f.str(2),
+                service_id: f.str(3),
+                parameters: parse_parameters(f.raw(4)).ok_or_else(|| f.err(4, "not a parameter object"))?,
+                caller_service_execution_id: f.opt_str(5),
+                caller_id: f.opt_str(6),
+                entry_time: f.u64(entry)?,
+                exit_time: f.u64(exit)?,
+                return_value: at("returnValue").map(|i| f.str(i)),
+            })
+        }
         "ResponseTimeRecord" => KiekerRecord::ResponseTime(ResponseTimeRecord {
             session_id: f.str(1),
             service_execution_id: f.str(2),
