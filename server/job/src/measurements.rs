@@ -139,6 +139,10 @@ pub fn load(source: &Source, store: &mut Store, model: &[MeasurableElement]) -> 
             for skipped in &log.skipped {
                 notes.push(format!("{skipped}: line skipped"));
             }
+            // `why` names the file.
+            for (_, why) in &log.unreadable {
+                notes.push(format!("{why} (file skipped)"));
+            }
             for (class, n) in &log.unknown_classes {
                 notes.push(format!(
                     "{}: {n} records of {class} ignored (not a record Beagle reads)",

@@ -144,3 +144,87 @@ proptest! {
         prop_assert_eq!(a, b);
     }
 }
+
+/// Issue 18, point 3: the same log compressed as Kieker's writers compress it (1.13: a zip per
+/// file; 1.14+: gzip, xz, zip or zlib per file, `kieker.map` plain), or packed whole into one zip
+/// archive, gives the same measurements.
+#[test]
+fn compressed_logs_give_the_same_measurements() {
+    use std::io::Write;
+    let plain = temp("plain");
+    write_log(&plain, &lines(30, Clock::Fine), 3);
+    let reference = measured(&plain);
+    let dats: Vec<PathBuf> = {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(&plain)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "dat"))
+            .collect();
+        v.sort();
+        v
+    };
+    let compressors: [(&str, fn(&[u8], &str) -> Vec<u8>); 4] = [
+        ("gz", |b, _| {
+            let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            w.write_all(b).unwrap();
+            w.finish().unwrap()
+        }),
+        ("xz", |b, _| {
+            let mut out = Vec::new();
+            lzma_rs::xz_compress(&mut &b[..], &mut out).unwrap();
+            out
+        }),
+        ("zip", |b, name| {
+            let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+            w.start_file(name, zip::write::SimpleFileOptions::default()).unwrap();
+            w.write_all(b).unwrap();
+            w.finish().unwrap().into_inner()
+        }),
+        ("df", |b, _| {
+            let mut w = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+            w.write_all(b).unwrap();
+            w.finish().unwrap()
+        }),
+    ];
+    for (extension, compress) in compressors {
+        let dir = temp(extension);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(plain.join("kieker.map"), dir.join("kieker.map")).unwrap();
+        for dat in &dats {
+            let name = dat.file_name().unwrap().to_str().unwrap();
+            let packed = compress(&std::fs::read(dat).unwrap(), name);
+            std::fs::write(dir.join(dat.with_extension(extension).file_name().unwrap()), packed).unwrap();
+        }
+        assert_eq!(measured(&dir), reference, "{extension}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    // The whole folder in one archive.
+    let archive = temp("archive").with_extension("zip");
+    let mut w = zip::ZipWriter::new(std::fs::File::create(&archive).unwrap());
+    for f in std::iter::once(plain.join("kieker.map")).chain(dats.iter().cloned()) {
+        let name = format!("kieker-20261125/{}", f.file_name().unwrap().to_str().unwrap());
+        w.start_file(name, zip::write::SimpleFileOptions::default()).unwrap();
+        w.write_all(&std::fs::read(&f).unwrap()).unwrap();
+    }
+    w.finish().unwrap();
+    assert_eq!(measured(&archive), reference, "archive");
+    let _ = std::fs::remove_file(&archive);
+    let _ = std::fs::remove_dir_all(&plain);
+}
+
+#[test]
+fn a_bzip2_file_named_gz_is_named_and_costs_only_its_records() {
+    let dir = temp("bz2");
+    write_log(&dir, &lines(4, Clock::Fine), 2);
+    std::fs::remove_file(dir.join("kieker-000.dat")).unwrap();
+    std::fs::write(dir.join("kieker-000.gz"), b"BZh91AY&SY not really").unwrap();
+    let log = read_log(&dir).unwrap();
+    assert_eq!(log.records.len(), 12, "the other file's records");
+    assert_eq!(log.unreadable.len(), 1);
+    assert!(log.unreadable[0].1.contains("bzip2"), "{:?}", log.unreadable);
+    // Alone, it is the error.
+    std::fs::remove_file(dir.join("kieker-001.dat")).unwrap();
+    let e = read_log(&dir).unwrap_err().to_string();
+    assert!(e.contains("kieker-000.gz") && e.contains("bzip2"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

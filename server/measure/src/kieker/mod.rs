@@ -10,6 +10,7 @@
 //! with and without its return value) is read in the layout its field count says, and
 //! [`KiekerLog::layouts`] names each one found.
 
+mod compressed;
 mod error;
 mod fields;
 mod params;
@@ -36,12 +37,31 @@ pub struct KiekerLog {
     pub files: Vec<PathBuf>,
     /// Damaged lines, skipped: each names the file, the line and what is wrong.
     pub skipped: Vec<SkippedLine>,
+    /// Record files that could not be read at all (bzip2, broken compression), with why.
+    pub unreadable: Vec<(PathBuf, String)>,
     /// The layouts read, by record class: how many records of each.
     pub layouts: BTreeMap<String, usize>,
 }
 
-/// Reads the Kieker text log in `dir`.
+/// Reads the Kieker text log in `dir`: a folder with `kieker.map` and its record files, plain or
+/// compressed ([`compressed`]), or such a folder packed into one zip archive.
 pub fn read_log(dir: &Path) -> Result<KiekerLog, KiekerError> {
+    if dir.is_file() {
+        let (map_text, files) = compressed::archive(dir)?;
+        let map = parse_map(&map_text).map_err(|(line, problem)| KiekerError::Line {
+            file: dir.join("kieker.map"),
+            line,
+            problem,
+        })?;
+        let mut log = KiekerLog {
+            files: files.iter().map(|(p, _)| p.clone()).collect(),
+            ..KiekerLog::default()
+        };
+        for (file, text) in &files {
+            read_records(file, text, &map, &mut log);
+        }
+        return finish(log);
+    }
     let map_path = dir.join("kieker.map");
     if !map_path.is_file() {
         return Err(KiekerError::MissingMap { dir: dir.to_path_buf() });
@@ -63,7 +83,7 @@ pub fn read_log(dir: &Path) -> Result<KiekerLog, KiekerError> {
             source,
         })?;
         let path = entry.path();
-        if path.extension().is_some_and(|e| e == "dat") && path.is_file() {
+        if compressed::is_record_file(&path) && path.is_file() {
             files.push(path);
         }
     }
@@ -73,24 +93,50 @@ pub fn read_log(dir: &Path) -> Result<KiekerLog, KiekerError> {
         ..KiekerLog::default()
     };
     for file in &files {
-        let text = read(file)?;
-        for (i, line) in text.lines().enumerate() {
-            match parse_dat_line(line, &map) {
-                Ok(DatLine::Empty) => {}
-                Ok(DatLine::Record(r)) => {
-                    *log.layouts.entry(r.layout.to_string()).or_default() += 1;
-                    log.records.push(r);
-                }
-                Ok(DatLine::Unknown(class)) => *log.unknown_classes.entry(class).or_default() += 1,
-                Err(problem) => log.skipped.push(SkippedLine {
-                    file: file.clone(),
-                    line: i + 1,
-                    problem,
-                }),
-            }
+        // One file that cannot be read costs only its records.
+        let text = std::fs::read(file)
+            .map_err(|source| KiekerError::Io {
+                path: file.clone(),
+                source,
+            })
+            .and_then(|bytes| compressed::text_of(file, bytes));
+        match text {
+            Ok(text) => read_records(file, &text, &map, &mut log),
+            Err(e) => log.unreadable.push((file.clone(), e.to_string())),
         }
     }
-    // Nothing usable: the first problem says why (records of other probes only are no problem).
+    if log.records.is_empty() && log.skipped.is_empty() {
+        if let Some((file, why)) = log.unreadable.first() {
+            return Err(KiekerError::Io {
+                path: file.clone(),
+                source: std::io::Error::other(why.clone()),
+            });
+        }
+    }
+    finish(log)
+}
+
+/// The records of one file's text into `log`; damaged lines into its `skipped`.
+fn read_records(file: &Path, text: &str, map: &RecordMap, log: &mut KiekerLog) {
+    for (i, line) in text.lines().enumerate() {
+        match parse_dat_line(line, map) {
+            Ok(DatLine::Empty) => {}
+            Ok(DatLine::Record(r)) => {
+                *log.layouts.entry(r.layout.to_string()).or_default() += 1;
+                log.records.push(r);
+            }
+            Ok(DatLine::Unknown(class)) => *log.unknown_classes.entry(class).or_default() += 1,
+            Err(problem) => log.skipped.push(SkippedLine {
+                file: file.to_path_buf(),
+                line: i + 1,
+                problem,
+            }),
+        }
+    }
+}
+
+/// Nothing usable: the first problem says why (records of other probes only are no problem).
+fn finish(mut log: KiekerLog) -> Result<KiekerLog, KiekerError> {
     if log.records.is_empty() && !log.skipped.is_empty() {
         let first = log.skipped.remove(0);
         return Err(KiekerError::Line {
