@@ -163,7 +163,9 @@ fn compressed_logs_give_the_same_measurements() {
         v.sort();
         v
     };
-    let compressors: [(&str, fn(&[u8], &str) -> Vec<u8>); 4] = [
+    /// Compresses a `.dat` file's bytes (the entry name for zip).
+    type Compressor = fn(&[u8], &str) -> Vec<u8>;
+    let compressors: [(&str, Compressor); 4] = [
         ("gz", |b, _| {
             let mut w = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
             w.write_all(b).unwrap();
