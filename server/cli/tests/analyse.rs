@@ -352,3 +352,41 @@ fn kieker_logs_through_an_operation_mapping() {
         "{notes:?}"
     );
 }
+
+/// Issue 18: the events example's uploads as CIPM Kieker logs (`fixtures/kieker-cipm`, built by
+/// its make.py): the 2018 layout with Windows line ends, the layout with a return value,
+/// shuffled over files with one timestamp per upload, and gzip-compressed. Each gives the
+/// expressions the events file gives.
+#[test]
+fn every_cipm_layout_and_shape_gives_the_expressions_of_the_events() {
+    let dir = example_copy();
+    let expressions = |args: &[&str]| -> Vec<(String, String)> {
+        let mut all = vec!["analyse", "FileShare.repository", "--json", "--no-gp"];
+        all.extend_from_slice(args);
+        let out = beagle(dir.path(), &all);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let _ = std::fs::remove_dir_all(dir.path().join(".beagle"));
+        json(&out)["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["element"].as_str().unwrap().to_string(),
+                    r["expression"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let events = expressions(&["--events", "upload.events"]);
+    assert!(events.len() >= 10, "{events:?}");
+    for variant in ["cipm-2018", "cipm-return-value", "cipm-coarse-shuffled", "cipm-gzip"] {
+        let log = root().join("fixtures/kieker-cipm").join(variant);
+        assert_eq!(expressions(&["--kieker", log.to_str().unwrap()]), events, "{variant}");
+    }
+}
