@@ -30,6 +30,8 @@ echo "main job: ok"
 # (target/release/beagle; BEAGLE_BIN overrides it).
 echo "== end-to-end: beagle lsp with pytest-lsp (tests/lsp)"
 bash tests/lsp/run.sh
+echo "== end-to-end: OpenTelemetry traces from a real SDK (tests/otel)"
+bash tests/otel/run.sh
 echo "== end-to-end: beagle lsp in Neovim (tests/nvim)"
 if command -v nvim >/dev/null || [ -n "${BEAGLE_E2E_REQUIRE_NVIM:-}" ]; then
   bash tests/nvim/run.sh

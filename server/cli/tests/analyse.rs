@@ -390,3 +390,41 @@ fn every_cipm_layout_and_shape_gives_the_expressions_of_the_events() {
         assert_eq!(expressions(&["--kieker", log.to_str().unwrap()]), events, "{variant}");
     }
 }
+
+/// Issue 18: the OpenTelemetry trace of `tests/otel/app.py` (`fixtures/otel-example`, written by
+/// the Python SDK) gives its documented laws: 1 ms + 0.2 ms per item, a loop over the items, the
+/// large path above size 1000. (`tests/otel/run.sh` writes the trace afresh with the SDK.)
+#[test]
+fn an_opentelemetry_trace_gives_the_documented_laws() {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["app.repository", "beagle.toml", "traces.jsonl"] {
+        std::fs::copy(root().join("fixtures/otel-example").join(f), dir.path().join(f)).unwrap();
+    }
+    let out = beagle(dir.path(), &["analyse", ".", "--json", "--no-gp"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    let x: std::collections::BTreeMap<String, String> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["element"].as_str().unwrap().to_string(),
+                r["expression"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let eval = |e: &str, name: &str, v: f64| {
+        let parsed = beagle_stoex::parse(e).unwrap();
+        beagle_stoex::eval_number(&parsed, &|n| (n == name).then_some(v)).unwrap()
+    };
+    let demand = &x[&format!("_ot_prepare/{CPU}")];
+    for items in [1.0, 10.0, 30.0] {
+        let (got, want) = (eval(demand, "items.NUMBER_OF_ELEMENTS", items), 1.0 + 0.2 * items);
+        assert!((got - want).abs() <= 0.01 * want, "{demand} at {items}: {got}");
+    }
+    assert_eq!(eval(&x["_ot_per_item"], "items.NUMBER_OF_ELEMENTS", 17.0), 17.0);
+    let large = &x["_ot_size/_ot_large"];
+    assert_eq!(eval(large, "size.VALUE", 800.0), 0.0, "{large}");
+    assert_eq!(eval(large, "size.VALUE", 1200.0), 1.0, "{large}");
+}

@@ -38,10 +38,14 @@ fn read(path: &Path) -> Result<Vec<u8>, String> {
 
 /// The `.dat` files and `kieker.map` of a Kieker folder, in name order.
 fn kieker_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    // A log folder packed into one archive is its one file.
+    if dir.is_file() {
+        return Ok(vec![dir.to_path_buf()]);
+    }
     let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: cannot read: {e}", dir.display()))?;
     let mut files: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file() && (p.extension().is_some_and(|e| e == "dat") || p.ends_with("kieker.map")))
+        .filter(|p| p.is_file() && (beagle_measure::kieker::is_record_file(p) || p.ends_with("kieker.map")))
         .collect();
     files.sort();
     Ok(files)
@@ -82,6 +86,11 @@ fn key_of(
             }
             parts.push(mapping.as_deref().map(read).transpose()?.unwrap_or_default());
             "kieker"
+        }
+        Source::Otel { file, mapping } => {
+            parts.push(read(file)?);
+            parts.push(mapping.as_deref().map(read).transpose()?.unwrap_or_default());
+            "otel"
         }
         Source::Java { .. } => "java",
     };
@@ -161,6 +170,25 @@ pub fn load(source: &Source, store: &mut Store, model: &[MeasurableElement]) -> 
                     "{}: {} operation events without their partner ignored (truncated traces?)",
                     dir.display(),
                     report.unmatched_operation_events
+                ));
+            }
+            events
+        }
+        Source::Otel { file, mapping } => {
+            let mapping = match mapping {
+                Some(p) => read_mapping(p)?,
+                None => OperationMapping::new(),
+            };
+            let (spans, mut report) = beagle_measure::otel::read_spans(file)?;
+            let events = beagle_measure::otel::convert_spans(&spans, &mapping, &mut report);
+            notes.push(format!("{}: {} spans read", file.display(), report.spans));
+            for (f, line, why) in &report.skipped {
+                notes.push(format!("{}:{line}: {why}: line skipped", f.display()));
+            }
+            for (operation, n) in &report.unmapped {
+                notes.push(format!(
+                    "{}: {n} spans of `{operation}` ignored: neither the operation mapping nor a beagle.seff/beagle.action attribute names them",
+                    file.display()
                 ));
             }
             events

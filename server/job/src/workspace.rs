@@ -7,6 +7,7 @@
 //! [measurements]
 //! events = "measurements/upload.events" # the Beagle events format, or:
 //! kieker = "kieker-logs"                # a Kieker text log folder (kieker.map + *.dat)
+//! otel = "traces.jsonl"                  # or OpenTelemetry traces (OTLP/JSON)
 //! mapping = "operations.toml"           # Kieker's standard records: operation -> PCM ids
 //! [analysis]
 //! seed = 1
@@ -26,6 +27,12 @@ pub enum Source {
     Events(PathBuf),
     Kieker {
         dir: PathBuf,
+        mapping: Option<PathBuf>,
+    },
+    /// OpenTelemetry traces (OTLP/JSON), spans mapped by the operation mapping or their
+    /// `beagle.*` attributes (`beagle_measure::otel`).
+    Otel {
+        file: PathBuf,
         mapping: Option<PathBuf>,
     },
     /// Measure the Java system (`[java]` and `[[launch]]`), with the code links of `[model] links`.
@@ -67,6 +74,7 @@ enum OneOrMany {
 struct MeasurementsTable {
     events: Option<PathBuf>,
     kieker: Option<PathBuf>,
+    otel: Option<PathBuf>,
     mapping: Option<PathBuf>,
 }
 
@@ -150,19 +158,24 @@ pub fn from_toml(dir: &Path, toml_path: &Path, text: &str) -> Result<Workspace, 
         None => return Err(format!("{}: [model] names no repository", toml_path.display())),
     };
     let m = config.measurements.unwrap_or_default();
-    let source = match (m.events, m.kieker) {
-        (Some(_), Some(_)) => {
-            return Err(format!(
-                "{}: [measurements] names both events and kieker; choose one",
-                toml_path.display()
-            ))
-        }
-        (Some(e), None) => Some(Source::Events(dir.join(e))),
-        (None, Some(k)) => Some(Source::Kieker {
+    let named = [m.events.is_some(), m.kieker.is_some(), m.otel.is_some()];
+    if named.iter().filter(|n| **n).count() > 1 {
+        return Err(format!(
+            "{}: [measurements] names more than one of events, kieker and otel; choose one",
+            toml_path.display()
+        ));
+    }
+    let source = match (m.events, m.kieker, m.otel) {
+        (Some(e), _, _) => Some(Source::Events(dir.join(e))),
+        (None, Some(k), _) => Some(Source::Kieker {
             dir: dir.join(k),
             mapping: m.mapping.map(|p| dir.join(p)),
         }),
-        (None, None) => beagle_java::launch::read_java_config(toml_path, text)?.map(|config| Source::Java {
+        (None, None, Some(o)) => Some(Source::Otel {
+            file: dir.join(o),
+            mapping: m.mapping.map(|p| dir.join(p)),
+        }),
+        (None, None, None) => beagle_java::launch::read_java_config(toml_path, text)?.map(|config| Source::Java {
             config: Box::new(config),
             links,
         }),
@@ -202,8 +215,8 @@ impl Workspace {
         let mut named: Vec<&Path> = self.repositories.iter().map(PathBuf::as_path).collect();
         match &self.source {
             Some(Source::Events(p)) => named.push(p),
-            Some(Source::Kieker { dir, mapping }) => {
-                named.push(dir);
+            Some(Source::Kieker { dir: file, mapping }) | Some(Source::Otel { file, mapping }) => {
+                named.push(file);
                 named.extend(mapping.as_deref());
             }
             Some(Source::Java { config, links }) => {

@@ -199,8 +199,8 @@ fn named_inputs(ws: &Workspace) -> Vec<PathBuf> {
     let mut out = ws.repositories.clone();
     match &ws.source {
         Some(Source::Events(p)) => out.push(p.clone()),
-        Some(Source::Kieker { dir, mapping }) => {
-            out.push(dir.clone());
+        Some(Source::Kieker { dir: file, mapping }) | Some(Source::Otel { file, mapping }) => {
+            out.push(file.clone());
             out.extend(mapping.clone());
         }
         Some(Source::Java { config, links }) => {

@@ -133,7 +133,7 @@ pub fn convert(log: &KiekerLog, mapping: &OperationMapping) -> (Vec<MeasurementE
 /// Each event is placed at its time, but no earlier than its execution's start, which is no
 /// earlier than its caller's; at equal times callers come before callees and a call before what
 /// happened in it; then the log's order. Events are tied to executions by id only.
-fn in_execution_order(timed: Vec<(u64, MeasurementEvent)>) -> Vec<MeasurementEvent> {
+pub(crate) fn in_execution_order(timed: Vec<(u64, MeasurementEvent)>) -> Vec<MeasurementEvent> {
     let mut entry: HashMap<&str, u64> = HashMap::new();
     let mut caller: HashMap<&str, &str> = HashMap::new();
     for (_, e) in &timed {

@@ -7,11 +7,13 @@
 //!   through an [`OperationMapping`] from operation signatures to PCM ids.
 //! - [`events_format`] reads and writes the Beagle events format, one JSON event per line, so that
 //!   instrumentation in any language can feed Beagle.
+//! - [`otel`] reads OpenTelemetry traces (OTLP/JSON) into the same events.
 
 pub mod convert;
 pub mod events_format;
 pub mod kieker;
 pub mod mapping;
+pub mod otel;
 
 pub use beagle_analysis::{MeasurementEvent, Parameters};
 

@@ -16,6 +16,7 @@ mod fields;
 mod params;
 mod records;
 
+pub use compressed::is_record_file;
 pub use error::{KiekerError, LineError};
 pub use fields::NOT_SET;
 pub use params::{characterised_name, parse_parameters};

@@ -24,11 +24,15 @@ pub struct Args {
     /// Measurements in the Beagle events format (one JSON event per line).
     #[arg(long, value_name = "FILE", conflicts_with = "kieker")]
     events: Option<PathBuf>,
-    /// Measurements as a Kieker text log folder (kieker.map + *.dat).
-    #[arg(long, value_name = "DIR")]
+    /// Measurements as a Kieker text log folder (kieker.map + record files, plain or compressed),
+    /// or such a folder in one zip archive.
+    #[arg(long, value_name = "DIR", conflicts_with = "otel")]
     kieker: Option<PathBuf>,
-    /// Operation mapping (TOML) for Kieker's standard records.
-    #[arg(long, value_name = "FILE", requires = "kieker")]
+    /// Measurements as OpenTelemetry traces (OTLP/JSON, one export request per line).
+    #[arg(long, value_name = "FILE", conflicts_with = "events")]
+    otel: Option<PathBuf>,
+    /// Operation mapping (TOML) for Kieker's standard records and OpenTelemetry spans.
+    #[arg(long, value_name = "FILE")]
     mapping: Option<PathBuf>,
     /// Write the results into the repository file (atomically, only if it did not change meanwhile).
     #[arg(long)]
@@ -70,6 +74,15 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             dir: k.clone(),
             mapping: args.mapping.clone(),
         });
+    }
+    if let Some(o) = &args.otel {
+        ws.source = Some(Source::Otel {
+            file: o.clone(),
+            mapping: args.mapping.clone(),
+        });
+    }
+    if args.mapping.is_some() && args.kieker.is_none() && args.otel.is_none() {
+        return Err("--mapping goes with --kieker or --otel".into());
     }
     let scope = match (&args.component, &args.action) {
         (Some(c), _) => Scope::Component(c.clone()),
