@@ -355,8 +355,8 @@ fn kieker_logs_through_an_operation_mapping() {
 
 /// Issue 18: the events example's uploads as CIPM Kieker logs (`fixtures/kieker-cipm`, built by
 /// its make.py): the 2018 layout with Windows line ends, the layout with a return value,
-/// shuffled over files with one timestamp per upload, and gzip-compressed. Each gives the
-/// expressions the events file gives.
+/// shuffled over files with one timestamp per upload, gzip-compressed, and CIPM-Pipeline's later
+/// layouts. Each gives the expressions the events file gives.
 #[test]
 fn every_cipm_layout_and_shape_gives_the_expressions_of_the_events() {
     let dir = example_copy();
@@ -385,7 +385,13 @@ fn every_cipm_layout_and_shape_gives_the_expressions_of_the_events() {
     };
     let events = expressions(&["--events", "upload.events"]);
     assert!(events.len() >= 10, "{events:?}");
-    for variant in ["cipm-2018", "cipm-return-value", "cipm-coarse-shuffled", "cipm-gzip"] {
+    for variant in [
+        "cipm-2018",
+        "cipm-return-value",
+        "cipm-coarse-shuffled",
+        "cipm-gzip",
+        "cipm-pipeline",
+    ] {
         let log = root().join("fixtures/kieker-cipm").join(variant);
         assert_eq!(expressions(&["--kieker", log.to_str().unwrap()]), events, "{variant}");
     }

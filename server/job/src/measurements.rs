@@ -158,7 +158,31 @@ pub fn load(source: &Source, store: &mut Store, model: &[MeasurableElement]) -> 
                     dir.display()
                 ));
             }
-            let (events, report) = convert(&log, &mapping);
+            let (mut events, report) = convert(&log, &mapping);
+            // CIPM-Pipeline's BranchRecord names the transition only: its branch is the model's.
+            let branch_of: std::collections::BTreeMap<&str, &str> = model
+                .iter()
+                .filter_map(|e| match &e.kind {
+                    beagle_analysis::ElementKind::Branch { branch, transition } => {
+                        Some((transition.as_str(), branch.as_str()))
+                    }
+                    _ => None,
+                })
+                .collect();
+            for e in &mut events {
+                if let beagle_analysis::MeasurementEvent::Branch {
+                    branch,
+                    transition: Some(t),
+                    ..
+                } = e
+                {
+                    if branch.is_empty() {
+                        if let Some(b) = branch_of.get(t.as_str()) {
+                            *branch = b.to_string();
+                        }
+                    }
+                }
+            }
             for (operation, n) in &report.unmapped_operations {
                 notes.push(format!(
                     "{}: {n} executions of `{operation}` ignored: the operation mapping does not name it",

@@ -170,17 +170,18 @@ pub(crate) fn layout(class_name: &str, values: &[&str]) -> Option<Layout> {
             .and_then(|i| values.get(i + 1))
             .is_some_and(|v| v.trim().parse::<u64>().is_ok())
     };
-    let mut last = None;
-    for l in LAYOUTS.iter().filter(|l| l.record == simple) {
-        // Two layouts of one length (CIPM's ServiceCallRecord with a return value, and with an
-        // assembly id before the times) are told apart by where the times are.
-        let times_fit = !l.fields.contains(&"entryTime") || (number("entryTime", l) && number("exitTime", l));
-        if l.fields.len() + 1 == values.len() && times_fit {
-            return Some(*l);
-        }
-        last = Some(*l);
-    }
-    last
+    let of_class = || LAYOUTS.iter().filter(|l| l.record == simple);
+    let same_length = |l: &&Layout| l.fields.len() + 1 == values.len();
+    // Two layouts of one length (CIPM's ServiceCallRecord with a return value, and with an
+    // assembly id before the times) are told apart by where the times are.
+    let times_fit = |l: &&Layout| !l.fields.contains(&"entryTime") || (number("entryTime", l) && number("exitTime", l));
+    of_class()
+        .find(|l| same_length(l) && times_fit(l))
+        // A damaged field: the layout of its length names it; no layout of its length: the
+        // latest (listed last) names the count it expected.
+        .or_else(|| of_class().filter(same_length).last())
+        .or_else(|| of_class().last())
+        .copied()
 }
 
 /// Every layout Beagle reads, the latest of a record last.
@@ -266,6 +267,42 @@ const LAYOUTS: &[Layout] = &[
             "exitTime",
         ],
     },
+    // CIPM-Pipeline (dmodel, 2019-07): host fields, an execution context, no caller id.
+    Layout {
+        record: "ServiceCallRecord",
+        name: "ServiceCallRecord (CIPM-Pipeline 2019: with host and executionContextId)",
+        fields: &[
+            "sessionId",
+            "serviceExecutionId",
+            "hostId",
+            "hostName",
+            "serviceId",
+            "parameters",
+            "callerServiceExecutionId",
+            "executionContextId",
+            "entryTime",
+            "exitTime",
+        ],
+    },
+    // CIPM-Pipeline (dmodel and cipm.consistency, 2020-): the calling external call again.
+    Layout {
+        record: "ServiceCallRecord",
+        name: "ServiceCallRecord (CIPM-Pipeline 2020: with host, externalCallId and executionContextId)",
+        fields: &[
+            "sessionId",
+            "serviceExecutionId",
+            "hostId",
+            "hostName",
+            "serviceId",
+            "parameters",
+            "callerServiceExecutionId",
+            "externalCallId",
+            "executionContextId",
+            "entryTime",
+            "exitTime",
+        ],
+    },
+    // The latest CIPM layout (OptimizingParametricDependencies, 2020), which Beagle documents.
     Layout {
         record: "ServiceCallRecord",
         name: "ServiceCallRecord (with returnValue)",
@@ -300,8 +337,30 @@ const LAYOUTS: &[Layout] = &[
     },
     Layout {
         record: "BranchRecord",
+        name: "BranchRecord (CIPM-Pipeline 2020: without branchId)",
+        fields: &["sessionId", "serviceExecutionId", "executedBranchId"],
+    },
+    Layout {
+        record: "BranchRecord",
         name: "BranchRecord",
         fields: &["sessionId", "serviceExecutionId", "branchId", "executedBranchId"],
+    },
+    Layout {
+        record: "ResourceUtilizationRecord",
+        name: "ResourceUtilizationRecord (CIPM-Pipeline 2019-12: host, no sessionId)",
+        fields: &["hostId", "hostName", "resourceId", "utilization", "timestamp"],
+    },
+    Layout {
+        record: "ResourceUtilizationRecord",
+        name: "ResourceUtilizationRecord (CIPM-Pipeline 2019-07: host)",
+        fields: &[
+            "sessionId",
+            "hostId",
+            "hostName",
+            "resourceId",
+            "utilization",
+            "timestamp",
+        ],
     },
     Layout {
         record: "ResourceUtilizationRecord",
@@ -383,18 +442,22 @@ pub(crate) fn parse_record(layout: Layout, values: Vec<&str>) -> Result<Record, 
             }
         }
         "ServiceCallRecord" => {
-            // The layouts differ after the caller id: fields by name.
+            // The layouts differ in their fields: by name (every layout has these five).
             let at = |name: &str| names.iter().position(|n| *n == name).map(|i| i + 1);
-            let (entry, exit) = (at("entryTime").unwrap_or(7), at("exitTime").unwrap_or(8));
+            let must = |name: &str| at(name).expect("every ServiceCallRecord layout has it");
+            let parameters = must("parameters");
             KiekerRecord::ServiceCall(ServiceCallRecord {
-                session_id: f.str(1),
-                service_execution_id: f.str(2),
-                service_id: f.str(3),
-                parameters: parse_parameters(f.raw(4)).ok_or_else(|| f.err(4, "not a parameter object"))?,
-                caller_service_execution_id: f.opt_str(5),
-                caller_id: f.opt_str(6),
-                entry_time: f.u64(entry)?,
-                exit_time: f.u64(exit)?,
+                session_id: f.str(must("sessionId")),
+                service_execution_id: f.str(must("serviceExecutionId")),
+                service_id: f.str(must("serviceId")),
+                parameters: parse_parameters(f.raw(parameters))
+                    .ok_or_else(|| f.err(parameters, "not a parameter object"))?,
+                caller_service_execution_id: f.opt_str(must("callerServiceExecutionId")),
+                caller_id: at("callerId")
+                    .or_else(|| at("externalCallId"))
+                    .and_then(|i| f.opt_str(i)),
+                entry_time: f.u64(must("entryTime"))?,
+                exit_time: f.u64(must("exitTime"))?,
                 return_value: at("returnValue").map(|i| f.str(i)),
             })
         }
@@ -412,18 +475,27 @@ pub(crate) fn parse_record(layout: Layout, values: Vec<&str>) -> Result<Record, 
             loop_id: f.str(3),
             loop_iteration_count: f.u64(4)?,
         }),
-        "BranchRecord" => KiekerRecord::Branch(BranchRecord {
-            session_id: f.str(1),
-            service_execution_id: f.str(2),
-            branch_id: f.str(3),
-            executed_branch_id: f.opt_str(4),
-        }),
-        "ResourceUtilizationRecord" => KiekerRecord::ResourceUtilization(ResourceUtilizationRecord {
-            session_id: f.str(1),
-            resource_id: f.str(2),
-            utilization: f.f64(3)?,
-            timestamp: f.u64(4)?,
-        }),
+        "BranchRecord" => {
+            // CIPM-Pipeline's layout has no branch id: the transition's branch comes from the
+            // model (`beagle_job`), the id stays empty here.
+            let branch = names.len() == 4;
+            KiekerRecord::Branch(BranchRecord {
+                session_id: f.str(1),
+                service_execution_id: f.str(2),
+                branch_id: if branch { f.str(3) } else { String::new() },
+                executed_branch_id: f.opt_str(if branch { 4 } else { 3 }),
+            })
+        }
+        "ResourceUtilizationRecord" => {
+            let at = |name: &str| names.iter().position(|n| *n == name).map(|i| i + 1);
+            let must = |name: &str| at(name).expect("every ResourceUtilizationRecord layout has it");
+            KiekerRecord::ResourceUtilization(ResourceUtilizationRecord {
+                session_id: at("sessionId").map(|i| f.str(i)).unwrap_or_default(),
+                resource_id: f.str(must("resourceId")),
+                utilization: f.f64(must("utilization"))?,
+                timestamp: f.u64(must("timestamp"))?,
+            })
+        }
         _ => KiekerRecord::CpuUtilization(CpuUtilizationRecord {
             timestamp: f.u64(1)?,
             hostname: f.str(2),
