@@ -179,7 +179,7 @@ pub(crate) fn layout(class_name: &str, values: &[&str]) -> Option<Layout> {
         .find(|l| same_length(l) && times_fit(l))
         // A damaged field: the layout of its length names it; no layout of its length: the
         // latest (listed last) names the count it expected.
-        .or_else(|| of_class().filter(same_length).next_back())
+        .or_else(|| of_class().rfind(same_length))
         .or_else(|| of_class().next_back())
         .copied()
 }
