@@ -768,8 +768,18 @@ fn an_older_code_base_with_its_original_links_is_analysed_as_it_comes() {
     );
     assert_eq!(with("info", "_fs_compress_loop: linked to src/fileshare/BusinessCore.java: the loop around the code linked to its body _fs_compress_loop_body").len(), 1);
     assert_eq!(with("info", "(uploadFiles, compressedIndices) are named unlike its signature's (files, alreadyCompressed): matched by position").len(), 1);
-    // The elements whose code is missing say why they are not measured.
+    // The elements whose code is missing say why they are not measured, and why no class was
+    // found for them.
     assert_eq!(with("warning", "_old_query_seff: not measured").len(), 1);
+    assert_eq!(
+        with(
+            "info",
+            "_old_query_seff: no automatic link: no class named DbAccess (or with an Impl or Component suffix) in package fileshare.copyrightedmaterialsdb"
+        )
+        .len(),
+        1,
+        "{diagnostics:#?}"
+    );
 
     // The laws of fixtures/fileshare.
     let x = expressions(&report);

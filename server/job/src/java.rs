@@ -352,13 +352,22 @@ fn links_for(
     }
     if config.automatic_links {
         let linked: BTreeSet<String> = links.iter().map(|l| l.element.clone()).collect();
-        for l in beagle_java::links::auto::automatic_links_except(
+        let (found, misses) = beagle_java::links::auto::automatic_links_explained(
             repositories,
             &config.root,
             &config.sources,
             &linked,
             &config.exclude,
-        ) {
+        );
+        for (seff, why) in misses {
+            info(
+                report,
+                "info",
+                Some(seff.clone()),
+                format!("{seff}: no automatic link: {why}"),
+            );
+        }
+        for l in found {
             let LinkOrigin::Automatic { confidence, reason } = &l.origin else {
                 continue;
             };

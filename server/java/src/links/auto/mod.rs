@@ -34,6 +34,18 @@ pub fn automatic_links_except(
     linked: &BTreeSet<String>,
     exclude: &crate::exclude::Exclude,
 ) -> Vec<CodeLink> {
+    automatic_links_explained(repositories, root, sources, linked, exclude).0
+}
+
+/// [`automatic_links_except`], with why each SEFF that got no automatic link got none (SEFF id,
+/// reason): no class of the component's name, or no method of the signature's name.
+pub fn automatic_links_explained(
+    repositories: &[&Repository],
+    root: &Path,
+    sources: &[PathBuf],
+    linked: &BTreeSet<String>,
+    exclude: &crate::exclude::Exclude,
+) -> (Vec<CodeLink>, Vec<(String, String)>) {
     let index = Sources::new(root);
     let files: Vec<(PathBuf, JavaFile)> = java_files(&index, sources)
         .into_iter()
@@ -46,13 +58,15 @@ pub fn automatic_links_except(
         .collect();
     let model = Model { repositories };
     let mut out = Vec::new();
+    let mut misses = Vec::new();
     for repo in repositories {
         for component in repo.components.iter().filter(|c| c.kind == ComponentKind::Basic) {
-            link_component(&model, component, &files, &mut out);
+            link_component(&model, component, &files, &mut out, &mut misses);
         }
     }
     out.retain(|l| !linked.contains(&l.element));
-    out
+    misses.retain(|(seff, _)| !linked.contains(seff));
+    (out, misses)
 }
 
 /// Cross-repository look-ups by id.
@@ -156,10 +170,17 @@ pub fn class_hint(component: &str) -> ClassHint {
 }
 
 /// Finds the component's class and links its SEFFs.
-fn link_component(model: &Model, component: &Component, files: &[(PathBuf, JavaFile)], out: &mut Vec<CodeLink>) {
+fn link_component(
+    model: &Model,
+    component: &Component,
+    files: &[(PathBuf, JavaFile)],
+    out: &mut Vec<CodeLink>,
+    misses: &mut Vec<(String, String)>,
+) {
     let Some(hint) = component.name.as_deref().map(class_hint) else {
         return;
     };
+    let seffs = || component.seffs.iter().filter_map(|s| s.id.clone());
     let name = hint.class.as_str();
     let mut candidates = Vec::new();
     for (i, (_, java)) in files.iter().enumerate() {
@@ -182,6 +203,15 @@ fn link_component(model: &Model, component: &Component, files: &[(PathBuf, JavaF
     let best = candidates.iter().map(|c| c.0).fold(0.0, f64::max);
     let tied: Vec<&(f64, usize, usize)> = candidates.iter().filter(|c| c.0 == best).collect();
     let Some(&&(score, file_index, start)) = tied.first() else {
+        let package = hint
+            .package
+            .as_deref()
+            .map_or(String::new(), |p| format!(" in package {p}"));
+        let why = format!(
+            "no class named {} (or with an Impl or Component suffix){package} under the source roots",
+            hint.class
+        );
+        misses.extend(seffs().map(|s| (s, why.clone())));
         return;
     };
     let (file, java) = &files[file_index];
@@ -208,6 +238,13 @@ fn link_component(model: &Model, component: &Component, files: &[(PathBuf, JavaF
             continue;
         };
         let Some((method, method_confidence, method_reason)) = pick_method(&methods, signature) else {
+            misses.push((
+                seff_id.clone(),
+                format!(
+                    "class {class_name} has no method {}",
+                    signature.name.as_deref().unwrap_or("of the signature's name")
+                ),
+            ));
             continue;
         };
         let confidence = class_confidence * method_confidence;
