@@ -135,6 +135,12 @@ pub fn load(source: &Source, store: &mut Store, model: &[MeasurableElement]) -> 
                 Some(p) => read_mapping(p)?,
                 None => OperationMapping::new(),
             };
+            // A CIPM log in Kieker's write order streams: memory grows with the executions open,
+            // not with the log. Otherwise (standard records, shuffled files) it is read whole.
+            if let Some(streamed) = stream_kieker(dir, model, &options, &mut notes) {
+                let (summary, results) = streamed?;
+                return stored(store, key, tool, summary, results, notes);
+            }
             let log = read_log(dir).map_err(|e| e.to_string())?;
             // What was read, and what was skipped: one note per damaged line (file and line).
             let layouts: Vec<String> = log.layouts.iter().map(|(l, n)| format!("{n} {l}")).collect();
@@ -158,31 +164,11 @@ pub fn load(source: &Source, store: &mut Store, model: &[MeasurableElement]) -> 
                     dir.display()
                 ));
             }
-            let (mut events, report) = convert(&log, &mapping);
+            let (events, report) = convert(&log, &mapping);
             // CIPM-Pipeline's BranchRecord names the transition only: its branch is the model's.
-            let branch_of: std::collections::BTreeMap<&str, &str> = model
-                .iter()
-                .filter_map(|e| match &e.kind {
-                    beagle_analysis::ElementKind::Branch { branch, transition } => {
-                        Some((transition.as_str(), branch.as_str()))
-                    }
-                    _ => None,
-                })
-                .collect();
-            for e in &mut events {
-                if let beagle_analysis::MeasurementEvent::Branch {
-                    branch,
-                    transition: Some(t),
-                    ..
-                } = e
-                {
-                    if branch.is_empty() {
-                        if let Some(b) = branch_of.get(t.as_str()) {
-                            *branch = b.to_string();
-                        }
-                    }
-                }
-            }
+            let branches = branches_of(model);
+            let events: Vec<beagle_analysis::MeasurementEvent> =
+                events.into_iter().map(|e| with_branch(e, &branches)).collect();
             for (operation, n) in &report.unmapped_operations {
                 notes.push(format!(
                     "{}: {n} executions of `{operation}` ignored: the operation mapping does not name it",
@@ -253,4 +239,93 @@ fn stored(
         notes,
         constants: Default::default(),
     })
+}
+
+/// The transition -> branch map of the model (CIPM-Pipeline's `BranchRecord` names the
+/// transition only).
+fn branches_of(model: &[MeasurableElement]) -> std::collections::BTreeMap<&str, &str> {
+    model
+        .iter()
+        .filter_map(|e| match &e.kind {
+            beagle_analysis::ElementKind::Branch { branch, transition } => Some((transition.as_str(), branch.as_str())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A branch event's branch from the model, where the record named none.
+fn with_branch(
+    mut e: beagle_analysis::MeasurementEvent,
+    branches: &std::collections::BTreeMap<&str, &str>,
+) -> beagle_analysis::MeasurementEvent {
+    if let beagle_analysis::MeasurementEvent::Branch {
+        branch,
+        transition: Some(t),
+        ..
+    } = &mut e
+    {
+        if branch.is_empty() {
+            if let Some(b) = branches.get(t.as_str()) {
+                *branch = b.to_string();
+            }
+        }
+    }
+    e
+}
+
+type StreamedResults = (
+    EventsSummary,
+    Vec<(MeasurableElement, beagle_analysis::MeasurementResult)>,
+);
+
+/// The measurements of a CIPM log streamed ([`beagle_measure::kieker::stream`]), or `None` when
+/// the log must be read whole (notes say why when it is not obvious).
+fn stream_kieker(
+    dir: &Path,
+    model: &[MeasurableElement],
+    options: &ResultOptions,
+    notes: &mut Vec<String>,
+) -> Option<Result<StreamedResults, String>> {
+    use beagle_measure::kieker::stream::{stream_log, StreamError, Streamed};
+    let branches = branches_of(model);
+    let mut digest = EventDigest::for_elements(options.clone(), model);
+    let mut summary = SummaryBuilder::default();
+    let streamed = stream_log(dir, &mut |s| match s {
+        Streamed::Event(e) => {
+            let e = with_branch(e, &branches);
+            summary.add(&e);
+            digest.add(&e);
+        }
+        Streamed::Ended(x) => digest.end(&x),
+    });
+    match streamed {
+        Ok(report) => {
+            let layouts: Vec<String> = report.layouts.iter().map(|(l, n)| format!("{n} {l}")).collect();
+            notes.push(format!(
+                "{}: {} records of {} executions streamed from {} files, at most {} executions open ({})",
+                dir.display(),
+                report.records,
+                report.executions,
+                report.files.len(),
+                report.most_open,
+                layouts.join(", ")
+            ));
+            notes.extend(report.skipped.iter().map(|s| format!("{s}: line skipped")));
+            notes.extend(report.unreadable.iter().map(|(_, why)| format!("{why} (file skipped)")));
+            for (class, n) in &report.unknown_classes {
+                notes.push(format!(
+                    "{}: {n} records of {class} ignored (not a record Beagle reads)",
+                    dir.display()
+                ));
+            }
+            notes.extend(digest.notes());
+            Some(Ok((summary.finish(), digest.finish())))
+        }
+        Err(StreamError::Kieker(e)) => Some(Err(e.to_string())),
+        Err(StreamError::NeedsWholeLog(_)) => None,
+        Err(e @ StreamError::NotInWriteOrder { .. }) => {
+            notes.push(format!("{}: {e}", dir.display()));
+            None
+        }
+    }
 }

@@ -230,3 +230,59 @@ fn a_bzip2_file_named_gz_is_named_and_costs_only_its_records() {
     assert!(e.contains("kieker-000.gz") && e.contains("bzip2"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 18, point 3: a log in Kieker's write order streams, with at most the executions of one
+/// upload open at a time, into the measurements the whole log gives; a shuffled one is refused
+/// (the caller reads it whole).
+#[test]
+fn a_log_in_write_order_streams_into_the_same_measurements() {
+    use beagle_analysis::EventDigest;
+    use beagle_measure::kieker::stream::{stream_log, StreamError, Streamed};
+    let dir = temp("stream");
+    // Rotated as Kieker rotates: consecutive records per file.
+    let all = lines(60, Clock::Fine);
+    write_log(&dir, &all, 1);
+    std::fs::remove_file(dir.join("kieker-000.dat")).unwrap();
+    for (n, chunk) in all.chunks(50).enumerate() {
+        let text: String = chunk.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(dir.join(format!("kieker-{n:03}.dat")), text).unwrap();
+    }
+    let mut digest = EventDigest::new(ResultOptions::default());
+    let report = stream_log(&dir, &mut |s| match s {
+        Streamed::Event(e) => digest.add(&e),
+        Streamed::Ended(x) => digest.end(&x),
+    })
+    .unwrap();
+    assert_eq!((report.records, report.executions), (60 * 6, 120));
+    assert!(
+        report.most_open <= 2,
+        "an upload and its nested call: {}",
+        report.most_open
+    );
+    let streamed: Vec<(String, Vec<String>)> = digest
+        .finish()
+        .into_iter()
+        .map(|(element, r)| {
+            let mut o: Vec<String> = r
+                .observations
+                .iter()
+                .map(|o| format!("{:?} {} {:?}", o.parameters, o.value, o.executions))
+                .collect();
+            o.sort();
+            (format!("{:?}", element.kind), o)
+        })
+        .collect();
+    assert_eq!(streamed, measured(&dir));
+
+    let mut shuffled = lines(60, Clock::Fine);
+    shuffled.shuffle(&mut ChaCha8Rng::seed_from_u64(3));
+    let dir2 = temp("stream-shuffled");
+    write_log(&dir2, &shuffled, 3);
+    let refused = stream_log(&dir2, &mut |_| {});
+    assert!(
+        matches!(refused, Err(StreamError::NotInWriteOrder { .. })),
+        "{refused:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&dir2);
+}

@@ -15,6 +15,7 @@ mod error;
 mod fields;
 mod params;
 mod records;
+pub mod stream;
 
 pub use compressed::is_record_file;
 pub use error::{KiekerError, LineError};
