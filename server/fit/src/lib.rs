@@ -434,6 +434,11 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
             ev.wants.dedup();
             ev.is_final = false;
         }
+        let holes = evidence::coverage_reasons(&rounded, &work);
+        if !holes.is_empty() {
+            ev.reasons.extend(holes);
+            ev.is_final = false;
+        }
     }
     ev.intervals = evidence::intervals::intervals(&rounded, &work, &scales);
     let expr = restore(&rounded, &kept);
