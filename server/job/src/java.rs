@@ -336,7 +336,6 @@ fn links_for(
         }
         None => Vec::new(),
     };
-    // Files read in the fallback encoding are reported once, by the instrumentation (`prepare`).
     // Loops and branches whose bodies are linked (SoMoX links those): the statement around them.
     let linked: BTreeSet<String> = links.iter().map(|l| l.element.clone()).collect();
     for l in beagle_java::links::enclosing::from_behaviours(&links, repositories, &mut sources, &linked) {

@@ -42,12 +42,8 @@ fn kieker_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     if dir.is_file() {
         return Ok(vec![dir.to_path_buf()]);
     }
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: cannot read: {e}", dir.display()))?;
-    let mut files: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file() && (beagle_measure::kieker::is_record_file(p) || p.ends_with("kieker.map")))
-        .collect();
-    files.sort();
+    let mut files = beagle_measure::kieker::record_files(dir).map_err(|e| e.to_string())?;
+    files.push(dir.join("kieker.map"));
     Ok(files)
 }
 

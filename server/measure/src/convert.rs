@@ -49,44 +49,10 @@ pub fn convert(log: &KiekerLog, mapping: &OperationMapping) -> (Vec<MeasurementE
     let mut open: HashMap<i64, Vec<(usize, &OperationEvent)>> = HashMap::new();
     for (n, r) in log.records.iter().enumerate() {
         match &r.record {
-            KiekerRecord::ServiceCall(s) => timed.push((
-                s.entry_time,
-                MeasurementEvent::ServiceCall {
-                    execution: s.service_execution_id.clone(),
-                    service: s.service_id.clone(),
-                    caller_execution: s.caller_service_execution_id.clone(),
-                    call: s.caller_id.clone(),
-                    parameters: s.parameters.clone(),
-                    entry_ns: s.entry_time,
-                    exit_ns: s.exit_time,
-                },
-            )),
-            KiekerRecord::ResponseTime(t) => timed.push((
-                t.start_time,
-                MeasurementEvent::ResourceDemand {
-                    execution: t.service_execution_id.clone(),
-                    action: t.internal_action_id.clone(),
-                    resource: t.resource_id.clone(),
-                    start_ns: t.start_time,
-                    stop_ns: t.stop_time,
-                },
-            )),
-            KiekerRecord::Loop(l) => timed.push((
-                r.logging_timestamp,
-                MeasurementEvent::Loop {
-                    execution: l.service_execution_id.clone(),
-                    loop_id: l.loop_id.clone(),
-                    count: l.loop_iteration_count,
-                },
-            )),
-            KiekerRecord::Branch(b) => timed.push((
-                r.logging_timestamp,
-                MeasurementEvent::Branch {
-                    execution: b.service_execution_id.clone(),
-                    branch: b.branch_id.clone(),
-                    transition: b.executed_branch_id.clone(),
-                },
-            )),
+            KiekerRecord::ServiceCall(_)
+            | KiekerRecord::ResponseTime(_)
+            | KiekerRecord::Loop(_)
+            | KiekerRecord::Branch(_) => timed.extend(cipm_event(r.clone())),
             KiekerRecord::OperationExecution(o) => oers.push((n, o)),
             KiekerRecord::BeforeOperation(e) => open.entry(e.trace_id).or_default().push((n, e)),
             KiekerRecord::AfterOperation(e) => {
@@ -197,6 +163,53 @@ fn place<'a>(
         above = Some(p);
     }
     placed.get(x).copied().unwrap_or((0, 0))
+}
+
+/// The event of a CIPM record (calls, demands, loops, branches; `None` for other records) with
+/// the time it is placed at: a call at its entry, a demand at its start, loops and branches at
+/// their logging timestamp. The whole-log conversion and the stream share it.
+pub(crate) fn cipm_event(r: crate::kieker::Record) -> Option<(u64, MeasurementEvent)> {
+    Some(match r.record {
+        KiekerRecord::ServiceCall(s) => (
+            s.entry_time,
+            MeasurementEvent::ServiceCall {
+                execution: s.service_execution_id,
+                service: s.service_id,
+                caller_execution: s.caller_service_execution_id,
+                call: s.caller_id,
+                parameters: s.parameters,
+                entry_ns: s.entry_time,
+                exit_ns: s.exit_time,
+            },
+        ),
+        KiekerRecord::ResponseTime(t) => (
+            t.start_time,
+            MeasurementEvent::ResourceDemand {
+                execution: t.service_execution_id,
+                action: t.internal_action_id,
+                resource: t.resource_id,
+                start_ns: t.start_time,
+                stop_ns: t.stop_time,
+            },
+        ),
+        KiekerRecord::Loop(l) => (
+            r.logging_timestamp,
+            MeasurementEvent::Loop {
+                execution: l.service_execution_id,
+                loop_id: l.loop_id,
+                count: l.loop_iteration_count,
+            },
+        ),
+        KiekerRecord::Branch(b) => (
+            r.logging_timestamp,
+            MeasurementEvent::Branch {
+                execution: b.service_execution_id,
+                branch: b.branch_id,
+                transition: b.executed_branch_id,
+            },
+        ),
+        _ => return None,
+    })
 }
 
 /// One execution of a Java operation, from either kind of standard record.

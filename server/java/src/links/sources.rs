@@ -44,8 +44,6 @@ pub struct Sources {
     files: HashMap<PathBuf, JavaFile>,
     /// `[java] encoding`, when set ([`crate::encoding`]).
     encoding: Option<&'static encoding_rs::Encoding>,
-    /// Files read in the fallback encoding, in the order they were read.
-    fell_back: Vec<PathBuf>,
 }
 
 impl Sources {
@@ -54,7 +52,6 @@ impl Sources {
             root: root.to_path_buf(),
             files: HashMap::new(),
             encoding: None,
-            fell_back: Vec::new(),
         }
     }
 
@@ -64,11 +61,6 @@ impl Sources {
             encoding,
             ..Sources::new(root)
         }
-    }
-
-    /// Files that were not UTF-8 and were read as windows-1252.
-    pub fn fell_back(&self) -> &[PathBuf] {
-        &self.fell_back
     }
 
     /// The MD5 of a file's bytes, in lower-case hex (the original Beagle's link files keep one
@@ -90,12 +82,10 @@ impl Sources {
         if !self.files.contains_key(rel) {
             let path = resolve_in_root(&self.root, rel)?;
             let bytes = std::fs::read(&path).map_err(|e| format!("cannot read `{}`: {e}", rel.display()))?;
-            let decoded =
-                crate::encoding::decode(&bytes, self.encoding).map_err(|e| format!("`{}`: {e}", rel.display()))?;
-            if decoded.fell_back {
-                self.fell_back.push(rel.to_path_buf());
-            }
-            let text = decoded.text;
+            // Files read in the fallback encoding are reported by the instrumentation (`prepare`).
+            let text = crate::encoding::decode(&bytes, self.encoding)
+                .map_err(|e| format!("`{}`: {e}", rel.display()))?
+                .text;
             let file = JavaFile::parse(text).ok_or_else(|| format!("cannot parse `{}`", rel.display()))?;
             self.files.insert(rel.to_path_buf(), file);
         }

@@ -74,35 +74,14 @@ pub fn read_log(dir: &Path) -> Result<KiekerLog, KiekerError> {
         line,
         problem,
     })?;
-    let entries = std::fs::read_dir(dir).map_err(|source| KiekerError::Io {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    let mut files = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|source| KiekerError::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-        let path = entry.path();
-        if compressed::is_record_file(&path) && path.is_file() {
-            files.push(path);
-        }
-    }
-    files.sort();
+    let files = record_files(dir)?;
     let mut log = KiekerLog {
         files: files.clone(),
         ..KiekerLog::default()
     };
     for file in &files {
         // One file that cannot be read costs only its records.
-        let text = std::fs::read(file)
-            .map_err(|source| KiekerError::Io {
-                path: file.clone(),
-                source,
-            })
-            .and_then(|bytes| compressed::text_of(file, bytes));
-        match text {
+        match record_text(file) {
             Ok(text) => read_records(file, &text, &map, &mut log),
             Err(e) => log.unreadable.push((file.clone(), e.to_string())),
         }
@@ -116,6 +95,32 @@ pub fn read_log(dir: &Path) -> Result<KiekerLog, KiekerError> {
         }
     }
     finish(log)
+}
+
+/// The record files of a log folder (plain or compressed), in name order: Kieker's writing order.
+pub fn record_files(dir: &Path) -> Result<Vec<PathBuf>, KiekerError> {
+    let io = |source| KiekerError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let path = entry.map_err(io)?.path();
+        if compressed::is_record_file(&path) && path.is_file() {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// The text of one record file, decompressed.
+fn record_text(file: &Path) -> Result<String, KiekerError> {
+    let bytes = std::fs::read(file).map_err(|source| KiekerError::Io {
+        path: file.to_path_buf(),
+        source,
+    })?;
+    compressed::text_of(file, bytes)
 }
 
 /// The records of one file's text into `log`; damaged lines into its `skipped`.

@@ -16,7 +16,7 @@
 //! operation records need their whole traces and are not streamed either
 //! ([`StreamError::NeedsWholeLog`]).
 
-use super::{compressed, parse_dat_line, parse_map, DatLine, KiekerError, KiekerRecord, SkippedLine};
+use super::{parse_dat_line, parse_map, DatLine, KiekerError, SkippedLine};
 use beagle_analysis::MeasurementEvent;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -86,15 +86,7 @@ pub fn stream_log(dir: &Path, sink: &mut dyn FnMut(Streamed)) -> Result<StreamRe
     if map.values().any(|c| whole.contains(&c.rsplit('.').next().unwrap_or(c))) {
         return Err(StreamError::NeedsWholeLog(dir.to_path_buf()));
     }
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|source| KiekerError::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| compressed::is_record_file(p) && p.is_file())
-        .collect();
-    files.sort();
+    let files = super::record_files(dir)?;
     let mut report = StreamReport {
         files: files.clone(),
         ..StreamReport::default()
@@ -102,12 +94,7 @@ pub fn stream_log(dir: &Path, sink: &mut dyn FnMut(Streamed)) -> Result<StreamRe
     let mut open: HashMap<String, Group> = HashMap::new();
     for file in &files {
         // One file at a time (Kieker rotates at 25,000 records).
-        let text = std::fs::read(file)
-            .map_err(|source| KiekerError::Io {
-                path: file.clone(),
-                source,
-            })
-            .and_then(|bytes| compressed::text_of(file, bytes));
+        let text = super::record_text(file);
         let text = match text {
             Ok(t) => t,
             Err(e) => {
@@ -134,55 +121,26 @@ pub fn stream_log(dir: &Path, sink: &mut dyn FnMut(Streamed)) -> Result<StreamRe
             };
             report.records += 1;
             *report.layouts.entry(record.layout.to_string()).or_default() += 1;
-            let (execution, event) = match record.record {
-                KiekerRecord::ServiceCall(s) => {
-                    report.executions += 1;
-                    let execution = s.service_execution_id.clone();
-                    let caller = s.caller_service_execution_id.clone();
-                    open.entry(execution.clone()).or_default().call = Some(MeasurementEvent::ServiceCall {
-                        execution: s.service_execution_id,
-                        service: s.service_id,
-                        caller_execution: s.caller_service_execution_id,
-                        call: s.caller_id,
-                        parameters: s.parameters,
-                        entry_ns: s.entry_time,
-                        exit_ns: s.exit_time,
-                    });
-                    match caller {
-                        Some(c) => open.entry(c).or_default().callees.push(execution),
-                        None => hand_on(&execution, &mut open, sink),
-                    }
-                    report.most_open = report.most_open.max(open.len());
-                    continue;
-                }
-                KiekerRecord::ResponseTime(t) => (
-                    t.service_execution_id.clone(),
-                    MeasurementEvent::ResourceDemand {
-                        execution: t.service_execution_id,
-                        action: t.internal_action_id,
-                        resource: t.resource_id,
-                        start_ns: t.start_time,
-                        stop_ns: t.stop_time,
-                    },
-                ),
-                KiekerRecord::Loop(l) => (
-                    l.service_execution_id.clone(),
-                    MeasurementEvent::Loop {
-                        execution: l.service_execution_id,
-                        loop_id: l.loop_id,
-                        count: l.loop_iteration_count,
-                    },
-                ),
-                KiekerRecord::Branch(b) => (
-                    b.service_execution_id.clone(),
-                    MeasurementEvent::Branch {
-                        execution: b.service_execution_id,
-                        branch: b.branch_id,
-                        transition: b.executed_branch_id,
-                    },
-                ),
-                _ => continue,
+            let Some((_, event)) = crate::convert::cipm_event(record) else {
+                continue;
             };
+            if let MeasurementEvent::ServiceCall {
+                execution,
+                caller_execution,
+                ..
+            } = &event
+            {
+                report.executions += 1;
+                let (execution, caller) = (execution.clone(), caller_execution.clone());
+                open.entry(execution.clone()).or_default().call = Some(event);
+                match caller {
+                    Some(c) => open.entry(c).or_default().callees.push(execution),
+                    None => hand_on(&execution, &mut open, sink),
+                }
+                report.most_open = report.most_open.max(open.len());
+                continue;
+            }
+            let execution = event.execution().to_string();
             open.entry(execution).or_default().events.push(event);
             report.most_open = report.most_open.max(open.len());
         }
