@@ -109,6 +109,19 @@ async def test_analyse_repository_progress_edit_hover_status(workspace, state_di
         assert repo["repository"].endswith("fileshare.repository"), repo
         assert repo["results"] >= 10, repo
 
+        # Issue 19: after the analysis the model was validated at fresh points. The upload
+        # SEFF's hover says how well it predicted the service, with a table; a lens says it too;
+        # further below, beagle.predict answers the composed prediction for given inputs.
+        hover = await client.text_document_hover_async(
+            t.HoverParams(text_document=doc_id(uri), position=pos_in(original, 'id="_fs_upload_seff"'))
+        )
+        text = hover.contents.value
+        assert "Predicted vs measured" in text and "median error" in text, text
+        assert re.search(r"^\|.*predicted ms.*measured ms.*\|", text, re.M), text
+        lenses = await client.text_document_code_lens_async(t.CodeLensParams(text_document=doc_id(uri)))
+        titles = [lens.command.title for lens in lenses if lens.command]
+        assert any(re.match(r"Beagle: predicted vs measured: [0-9.]+ % median \(\d+ points", x) for x in titles), titles
+
         # Code actions now offer to apply and discard.
         actions = await client.text_document_code_action_async(
             t.CodeActionParams(
@@ -130,3 +143,23 @@ async def test_analyse_repository_progress_edit_hover_status(workspace, state_di
         again = await execute(client, "beagle.applyResults", uri)
         assert again == {"applied": False}, again
         assert len(client.applied_edits) == 1
+
+        # The SEFF's hover composes the document as it is now: the prediction as a function of
+        # the inputs, from the applied laws, bound by the system.
+        hover = await client.text_document_hover_async(
+            t.HoverParams(text_document=doc_id(uri), position=pos_in(updated, 'id="_fs_upload_seff"'))
+        )
+        text = hover.contents.value
+        assert "**Predicted demand**" in text and "FileShareSystem" in text, text
+        assert re.search(r"- CPU: `[^`]*files\.NUMBER_OF_ELEMENTS[^`]*`", text), text
+        # beagle.predict composes the document as it is now (the laws applied).
+        predicted = await execute(
+            client,
+            "beagle.predict",
+            uri,
+            "_fs_upload_seff",
+            {"files.NUMBER_OF_ELEMENTS": 20, "files.INNER.BYTESIZE": 100000, "alreadyCompressed.NUMBER_OF_ELEMENTS": 0},
+        )
+        assert predicted["total"] > 0, predicted
+        assert predicted["system"].endswith("fileshare.system"), predicted
+        assert all(c["via"].startswith("system FileShareSystem") for c in predicted["calls"]), predicted

@@ -355,6 +355,19 @@ try {
   }, ['the analysis ends with a "done" notification']);
   await page.mouse.move(5, 450);
 
+  // Waits until the results view's chart canvas has something painted; its size and pixels.
+  const chartDrawn = (canvas) => retry('chart drawn', async () => {
+    const d = await canvas.evaluate((c) => {
+      if (!c.width || !c.height) return null;
+      const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let painted = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted++;
+      return { w: c.width, h: c.height, painted };
+    });
+    if (!d || d.painted < 500) throw new Error('canvas empty: ' + JSON.stringify(d));
+    return d;
+  }, { timeout: 20000 });
+
   // Show Results with the cursor on `needle`: a webview panel "Beagle Results: <name>" whose
   // inner iframe (code-server: iframe.webview > iframe#active-frame) has the chart and the table.
   const showResults = async (needle, name, shotName) => {
@@ -370,17 +383,7 @@ try {
     await rows.first().waitFor({ timeout: 30000 });
     const canvas = webview.locator('canvas#chart');
     await canvas.waitFor({ timeout: 10000 });
-    const drawn = await retry('chart drawn', async () => {
-      const d = await canvas.evaluate((c) => {
-        if (!c.width || !c.height) return null;
-        const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-        let painted = 0;
-        for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted++;
-        return { w: c.width, h: c.height, painted };
-      });
-      if (!d || d.painted < 500) throw new Error('canvas empty: ' + JSON.stringify(d));
-      return d;
-    }, { timeout: 20000 });
+    const drawn = await chartDrawn(canvas);
     const n = await rows.count();
     const title = await tab.innerText();
     const quality = await webview.locator('#quality').innerText().catch(() => '');
@@ -427,6 +430,32 @@ try {
     await editorFocus();
     await page.keyboard.press('Control+Home');
     return showResults('entityName="file loop"', 'file loop', '13-results-view-loop');
+  }, ['the analysis ends with a "done" notification']);
+
+  // Issue 19: the analysis validated the model; the upload SEFF's results view plots the whole
+  // service, its predicted total demand (the composed laws) over the measured totals.
+  await step('"Beagle: Show Results" on the upload SEFF: the service prediction over its measured totals', async () => {
+    await editorFocus();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('Escape');
+    await reveal('id="_fs_upload_seff"');
+    const p = await textPos('id="_fs_upload_seff"');
+    await page.mouse.click(p.x, p.y);
+    await palette('Beagle: Show Results');
+    const tab = page.locator('.tab', { hasText: 'Beagle Results: BusinessCore.upload' }).first();
+    await tab.waitFor({ timeout: 30000 });
+    const webview = page.frameLocator('iframe.webview.ready:visible').last().frameLocator('iframe#active-frame');
+    const rows = webview.locator('#points tbody tr');
+    await rows.first().waitFor({ timeout: 30000 });
+    const chosen = await webview.locator('#result option:checked').innerText();
+    if (!/BusinessCore\.upload: whole service/.test(chosen)) throw new Error(`selected result: ${chosen}`);
+    const canvas = webview.locator('canvas#chart');
+    const drawn = await chartDrawn(canvas);
+    const n = await rows.count();
+    await page.waitForTimeout(800); // chart animation
+    await shot('14-service-prediction');
+    if (n < 2) throw new Error(`only ${n} measured points`);
+    return `${short(chosen)}, ${n} measured points, canvas ${drawn.w}x${drawn.h} with ${drawn.painted} painted pixels`;
   }, ['the analysis ends with a "done" notification']);
 
   // The whole repository from the explorer's context menu, then pause, resume and abort from the

@@ -15,15 +15,18 @@ pub mod blackboard;
 pub mod branches;
 pub mod control;
 pub mod events;
+pub mod inputs;
 pub mod judge;
 pub mod measurement;
 pub mod model;
 pub mod order;
 pub mod point_sample;
 pub mod point_stats;
+pub mod predict;
 pub mod results;
 pub mod store;
 pub mod untaken;
+pub mod validation;
 pub mod views;
 pub mod write_back;
 
@@ -37,6 +40,7 @@ pub use blackboard::{
 };
 pub use control::{CancelToken, Control};
 pub use events::{MeasurementEvent, Parameters};
+pub use inputs::InputFile;
 pub use judge::{FinalJudge, FinishReason, StepKind};
 pub use measurement::{EventsTool, MeasurementTool, RecordedResults};
 pub use model::{scope_elements, ModelScope, Scope, ScopeError, Service};

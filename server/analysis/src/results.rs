@@ -103,10 +103,43 @@ pub struct EventDigest {
     transitions: BTreeMap<String, BTreeSet<String>>,
     /// Aggregated per execution: (element kind, the action's or branch's pending values).
     pending: HashMap<String, BTreeMap<ElementKind, Pending>>,
-    /// Branch decisions per branch: (parameters, per transition how many took it). The
-    /// transitions of a branch are known only at the end.
-    decisions: BTreeMap<String, Vec<(Parameters, Taken)>>,
-    out: BTreeMap<String, (MeasurableElement, MeasurementResult, Vec<Observation>)>,
+    /// Per branch, every decision so far as an observation of value 0 (at its parameters,
+    /// standing for its decisions): what a transition first seen now had observed at the
+    /// decisions before, which did not take it ([`EventDigest::decide`]).
+    untaken: BTreeMap<String, Collected>,
+    out: BTreeMap<String, Collected>,
+}
+
+/// An element's result so far, and observations waiting to be added to it in one batch.
+#[derive(Clone)]
+struct Collected {
+    element: MeasurableElement,
+    result: MeasurementResult,
+    batch: Vec<Observation>,
+}
+
+impl Collected {
+    fn new(element: MeasurableElement) -> Collected {
+        let result = MeasurementResult::new(element.id.clone(), Vec::new());
+        Collected {
+            element,
+            result,
+            batch: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, observation: Observation) {
+        self.batch.push(observation);
+        if self.batch.len() >= BATCH {
+            let batch = std::mem::take(&mut self.batch);
+            self.result.absorb(batch);
+        }
+    }
+
+    fn finish(mut self) -> (MeasurableElement, MeasurementResult) {
+        self.result.absorb(self.batch);
+        (self.element, self.result)
+    }
 }
 
 impl EventDigest {
@@ -119,7 +152,7 @@ impl EventDigest {
             foreign: BTreeMap::new(),
             transitions: BTreeMap::new(),
             pending: HashMap::new(),
-            decisions: BTreeMap::new(),
+            untaken: BTreeMap::new(),
             out: BTreeMap::new(),
         }
     }
@@ -207,20 +240,75 @@ impl EventDigest {
 
     fn add_observation(&mut self, kind: ElementKind, parameters: Parameters, value: f64, executions: u64) {
         let element = MeasurableElement::new(kind);
-        let entry = self.out.entry(element.id.clone()).or_insert_with(|| {
-            let r = MeasurementResult::new(element.id.clone(), Vec::new());
-            (element, r, Vec::new())
-        });
-        entry.2.push(Observation {
-            run: None,
-            parameters,
-            value,
-            executions,
-        });
-        if entry.2.len() >= BATCH {
-            let batch = std::mem::take(&mut entry.2);
-            entry.1.absorb(batch);
+        self.out
+            .entry(element.id.clone())
+            .or_insert_with(|| Collected::new(element))
+            .add(Observation {
+                run: None,
+                parameters,
+                value,
+                executions,
+            });
+    }
+
+    /// Decisions of `branch` at `parameters` (per transition, how many took it): one
+    /// observation of every transition of the branch, the share of the decisions that took it,
+    /// standing for their number. The branch's transitions are those the model has and those
+    /// seen so far. A transition first seen now gets, as its observations before, the
+    /// branch's decisions before as zeros (a copy of [`EventDigest::untaken`]: the same points
+    /// in the same order, so the same sample is kept as if it had been known from the start).
+    /// Memory: per branch and transition a bounded result, not a list of decisions.
+    fn decide(&mut self, branch: &str, parameters: Parameters, taken: Taken) {
+        let n: u64 = taken.values().sum();
+        if n == 0 {
+            return;
         }
+        let known = self.transitions.entry(branch.to_string()).or_default();
+        let new: Vec<String> = taken
+            .keys()
+            .flatten()
+            .filter(|t| !known.contains(*t))
+            .cloned()
+            .collect();
+        known.extend(new.iter().cloned());
+        for t in new {
+            let element = MeasurableElement::new(ElementKind::Branch {
+                branch: branch.to_string(),
+                transition: t,
+            });
+            let collected = match self.untaken.get(branch) {
+                Some(zeros) => {
+                    let mut c = zeros.clone();
+                    c.result.element = element.id.clone();
+                    c.element = element;
+                    c
+                }
+                None => Collected::new(element),
+            };
+            self.out.insert(collected.element.id.clone(), collected);
+        }
+        let transitions: Vec<String> = self.transitions[branch].iter().cloned().collect();
+        for t in transitions {
+            let k = taken.get(&Some(t.clone())).copied().unwrap_or(0);
+            let kind = ElementKind::Branch {
+                branch: branch.to_string(),
+                transition: t,
+            };
+            self.add_observation(kind, parameters.clone(), k as f64 / n as f64, n);
+        }
+        let zeros = MeasurableElement::new(ElementKind::Branch {
+            branch: branch.to_string(),
+            transition: String::new(),
+        });
+        self.untaken
+            .entry(branch.to_string())
+            .or_insert_with(|| Collected::new(zeros))
+            .add(Observation {
+                run: None,
+                parameters,
+                value: 0.0,
+                executions: n,
+            });
     }
 
     /// Turns what an execution aggregated into observations (before its parameters change, and
@@ -232,12 +320,7 @@ impl EventDigest {
         let parameters = self.parameters(execution);
         for (kind, p) in pending {
             match kind {
-                ElementKind::Branch { branch, .. } => {
-                    self.decisions
-                        .entry(branch)
-                        .or_default()
-                        .push((parameters.clone(), p.taken));
-                }
+                ElementKind::Branch { branch, .. } => self.decide(&branch, parameters.clone(), p.taken),
                 kind => {
                     let mean = p.sum / p.count as f64 / self.options.time_unit_ns;
                     self.add_observation(kind, parameters.clone(), mean, p.count)
@@ -396,7 +479,7 @@ impl EventDigest {
         }
         if self.options.per_iteration && taken.values().sum::<u64>() == 1 {
             let at = self.parameters(execution);
-            self.decisions.entry(branch.to_string()).or_default().push((at, taken));
+            self.decide(branch, at, taken);
             return;
         }
         // Branch elements are keyed by the branch alone while pending (transition left empty).
@@ -420,33 +503,7 @@ impl EventDigest {
         for execution in executions {
             self.flush(&execution);
         }
-        // Every transition of the branch, as the model has them and as seen (a branch's elements
-        // are its transitions): each decision is an observation of each of them.
-        for (branch, decisions) in std::mem::take(&mut self.decisions) {
-            let mut transitions: BTreeSet<String> = self.transitions.get(&branch).cloned().unwrap_or_default();
-            transitions.extend(decisions.iter().flat_map(|(_, taken)| taken.keys().flatten().cloned()));
-            for (parameters, taken) in decisions {
-                let n: u64 = taken.values().sum();
-                if n == 0 {
-                    continue;
-                }
-                for t in &transitions {
-                    let kind = ElementKind::Branch {
-                        branch: branch.clone(),
-                        transition: t.clone(),
-                    };
-                    let k = taken.get(&Some(t.clone())).copied().unwrap_or(0);
-                    self.add_observation(kind, parameters.clone(), k as f64 / n as f64, n);
-                }
-            }
-        }
-        self.out
-            .into_values()
-            .map(|(element, mut result, batch)| {
-                result.absorb(batch);
-                (element, result)
-            })
-            .collect()
+        self.out.into_values().map(Collected::finish).collect()
     }
 }
 
@@ -620,6 +677,76 @@ mod tests {
         let each = results_from_events(&recorded(&executions), &per_iteration);
         let n: Vec<usize> = each.iter().map(|(_, r)| r.samples()).collect();
         assert_eq!(n, vec![10, 10]);
+    }
+
+    /// Decisions of `_b` in `n` executions at a few points, where `_t2` is first taken late
+    /// (after more decisions than a point keeps and than one batch holds).
+    fn late_transition(n: usize) -> Vec<MeasurementEvent> {
+        let mut events = Vec::new();
+        for i in 0..n {
+            let execution = format!("e{i}");
+            events.push(call(&execution, (i % 7) as f64));
+            let transition = if i > n / 2 && i % 5 == 0 { "_t2" } else { "_t1" };
+            events.push(MeasurementEvent::Branch {
+                execution: execution.clone(),
+                branch: "_b".into(),
+                transition: Some(transition.to_string()),
+            });
+            if i % 11 == 0 {
+                // A decision where no transition ran.
+                events.push(MeasurementEvent::Branch {
+                    execution: execution.clone(),
+                    branch: "_b".into(),
+                    transition: None,
+                });
+            }
+        }
+        events
+    }
+
+    #[test]
+    fn a_transition_seen_late_has_the_results_it_would_have_had_if_known_from_the_start() {
+        let events = late_transition(3 * BATCH + 17);
+        let digest = |d: EventDigest| {
+            let mut d = d;
+            for e in &events {
+                d.add(e);
+            }
+            d.finish()
+        };
+        let seen = digest(EventDigest::new(ResultOptions::default()));
+        let known = digest(
+            EventDigest::new(ResultOptions::default())
+                .with_transitions([("_b".to_string(), vec!["_t1".to_string(), "_t2".to_string()])]),
+        );
+        assert_eq!(seen, known);
+        let ids: Vec<&str> = seen.iter().map(|(e, _)| e.id.as_str()).collect();
+        assert_eq!(ids, ["_b/_t1", "_b/_t2"]);
+        // Bounded: beyond the points' bound, tallies hold the rest; every decision counted.
+        for (_, r) in &seen {
+            assert!(
+                r.observations.len() <= 7 * crate::KEPT_PER_POINT,
+                "{}",
+                r.observations.len()
+            );
+            assert_eq!(
+                r.samples(),
+                events
+                    .iter()
+                    .filter(|e| matches!(e, MeasurementEvent::ServiceCall { .. }))
+                    .count()
+            );
+        }
+        // The shares of the two transitions add up to at most 1 at every kept decision.
+        let t2 = &seen[1].1;
+        assert!(t2.observations.iter().any(|o| o.value > 0.0));
+        assert!(
+            t2.observations
+                .iter()
+                .filter(|o| o.parameters["n.VALUE"] == 0.0)
+                .count()
+                > 0
+        );
     }
 
     #[test]

@@ -27,6 +27,12 @@ enum Command {
     Fit(commands::fit::Args),
     /// Serve the Language Server Protocol on stdin/stdout (what editors start).
     Lsp(commands::lsp::Args),
+    /// Predict a service's expected demand per resource type for given inputs, composed from the
+    /// SEFFs of the repository as it is (loops, branches, calls into other components).
+    Predict(commands::predict::Args),
+    /// Validate the model on measurements it was not fitted to: per service, predicted beside
+    /// measured total demand.
+    Validate(commands::validate::Args),
     /// Work with stochastic expressions.
     #[command(subcommand)]
     Stoex(commands::stoex::Command),
@@ -40,6 +46,8 @@ fn main() -> ExitCode {
         Command::Stoex(cmd) => commands::stoex::run(&cmd),
         Command::Fit(args) => commands::fit::run(&args),
         Command::Lsp(args) => commands::lsp::run(&args),
+        Command::Predict(args) => commands::predict::run(&args),
+        Command::Validate(args) => commands::validate::run(&args),
     };
     match result {
         Ok(code) => code,

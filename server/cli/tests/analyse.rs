@@ -2,22 +2,17 @@
 //! `--write` changes exactly the analysed specifications, the store resumes an analysis whose
 //! process was killed, and bad input is named.
 
+mod common;
+
+use common::{json, root};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 fn beagle(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_beagle"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("beagle runs")
+    common::beagle_in(dir, args)
 }
 
 /// A private copy of the events example (the store and `--write` change the folder).
@@ -27,11 +22,6 @@ fn example_copy() -> tempfile::TempDir {
         std::fs::copy(root().join("fixtures/events-example").join(f), dir.path().join(f)).unwrap();
     }
     dir
-}
-
-fn json(o: &Output) -> serde_json::Value {
-    let text = String::from_utf8_lossy(&o.stdout);
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}\n{}", String::from_utf8_lossy(&o.stderr)))
 }
 
 const CPU: &str = "_oro4gG3fEdy4YaaT-RYrLQ";
@@ -351,6 +341,134 @@ fn kieker_logs_through_an_operation_mapping() {
             .any(|m| m.contains("Bookstore.searchBook()") && m.contains("mapping does not name it")),
         "{notes:?}"
     );
+    // Per file: the unmapped operations, and the one execution of the mapped SEFF.
+    let files = report["inputs"]["files"].as_array().unwrap();
+    let unmapped: u64 = files
+        .iter()
+        .filter_map(|f| f["unmapped"].as_object())
+        .flat_map(|u| u.iter())
+        .filter(|(op, _)| op.contains("Bookstore.searchBook()"))
+        .map(|(_, n)| n.as_u64().unwrap())
+        .sum();
+    assert!(unmapped > 0, "{files:?}");
+    let executions: u64 = files.iter().map(|f| f["executions"].as_u64().unwrap()).sum();
+    assert_eq!(executions, 1, "{files:?}");
+    // Every other element of the model got no measurements, and says where it is.
+    let unmeasured = report["inputs"]["unmeasured"].as_array().unwrap();
+    let ids: Vec<&str> = unmeasured.iter().map(|u| u["element"].as_str().unwrap()).collect();
+    assert!(!ids.contains(&format!("_fs_prepare/{CPU}").as_str()), "{ids:?}");
+    assert!(ids.iter().any(|id| id.starts_with("_fs_compress")), "{ids:?}");
+    assert!(
+        unmeasured.iter().all(|u| u["line"].as_u64().is_some()),
+        "{unmeasured:?}"
+    );
+}
+
+/// Issue 18, point 5: per record file, what was read, skipped (and why), not read at all,
+/// the executions, and records of other probes; the same from the store on a second run, and
+/// from a log read whole (not streamed).
+#[test]
+fn each_input_file_says_what_it_gave() {
+    let dir = example_copy();
+    let log = dir.path().join("log");
+    copy_dir(&root().join("fixtures/kieker-cipm/cipm-2018"), &log);
+    let map = std::fs::read_to_string(log.join("kieker.map")).unwrap();
+    std::fs::write(
+        log.join("kieker.map"),
+        format!("{map}$42=kieker.common.record.system.MemSwapUsageRecord\n"),
+    )
+    .unwrap();
+    let second = log.join("kieker-20181016-120000000-UTC-002.dat");
+    let mut text = std::fs::read_to_string(&second).unwrap();
+    let lines = text.lines().count();
+    text.push_str("$42;1539691200000000000;host;1;2;3;4;5;6\n$1;12;truncated\nnot a record\n");
+    std::fs::write(&second, text).unwrap();
+    // gzip by its first bytes, then broken.
+    std::fs::write(
+        log.join("kieker-20181016-120000000-UTC-006.gz"),
+        b"\x1f\x8b\x08\x00broken",
+    )
+    .unwrap();
+    let run = || {
+        let out = beagle(
+            dir.path(),
+            &[
+                "analyse",
+                "FileShare.repository",
+                "--kieker",
+                "log",
+                "--no-gp",
+                "--json",
+            ],
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        json(&out)["inputs"].clone()
+    };
+    let inputs = run();
+    let files = inputs["files"].as_array().unwrap();
+    let names: Vec<&str> = files
+        .iter()
+        .map(|f| f["file"].as_str().unwrap().rsplit('/').next().unwrap())
+        .collect();
+    assert_eq!(names.len(), 6, "{names:?}");
+    assert!(names[5].ends_with("006.gz"), "{names:?}");
+    let executions: u64 = files.iter().map(|f| f["executions"].as_u64().unwrap()).sum();
+    assert_eq!(executions, 444, "{files:?}");
+    let damaged = &files[1];
+    assert_eq!(damaged["skipped"], 2, "{damaged}");
+    let skipped = damaged["skipped_lines"].as_array().unwrap();
+    assert_eq!(skipped[0][0], lines + 2, "{damaged}");
+    assert!(
+        skipped[0][1].as_str().unwrap().contains("ServiceCallRecord"),
+        "{damaged}"
+    );
+    assert_eq!(skipped[1][0], lines + 3, "{damaged}");
+    assert_eq!(
+        damaged["unknown"]["kieker.common.record.system.MemSwapUsageRecord"], 1,
+        "{damaged}"
+    );
+    assert!(files[5]["unreadable"].as_str().is_some(), "{}", files[5]);
+    for clean in [&files[0], &files[2], &files[3]] {
+        assert!(
+            clean["skipped"] == 0 && clean["records"].as_u64().unwrap() > 0,
+            "{clean}"
+        );
+    }
+    // Every element of the events example was measured.
+    assert_eq!(inputs["unmeasured"].as_array().map(Vec::len), Some(0), "{inputs:#}");
+    // Taken from the store: the same report.
+    assert_eq!(run(), inputs);
+    // Read whole (the shuffled log): the same counts per file as its records.
+    let _ = std::fs::remove_dir_all(dir.path().join(".beagle"));
+    let shuffled = root().join("fixtures/kieker-cipm/cipm-coarse-shuffled");
+    let out = beagle(
+        dir.path(),
+        &[
+            "analyse",
+            "FileShare.repository",
+            "--kieker",
+            shuffled.to_str().unwrap(),
+            "--no-gp",
+            "--json",
+        ],
+    );
+    let files = json(&out)["inputs"]["files"].clone();
+    let files = files.as_array().unwrap();
+    let executions: u64 = files.iter().map(|f| f["executions"].as_u64().unwrap()).sum();
+    assert_eq!(executions, 444, "{files:?}");
+    for f in files {
+        let path = f["file"].as_str().unwrap();
+        let lines = std::fs::read_to_string(path).unwrap().lines().count() as u64;
+        assert_eq!(f["records"].as_u64().unwrap(), lines, "{f}");
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
 }
 
 /// Issue 18: the events example's uploads as CIPM Kieker logs (`fixtures/kieker-cipm`, built by
@@ -455,4 +573,10 @@ fn an_opentelemetry_trace_gives_the_documented_laws() {
     let large = &x["_ot_size/_ot_large"];
     assert_eq!(eval(large, "size.VALUE", 800.0), 0.0, "{large}");
     assert_eq!(eval(large, "size.VALUE", 1200.0), 1.0, "{large}");
+    // The trace file's report: its spans, one execution per upload span, nothing skipped.
+    let file = &report["inputs"]["files"][0];
+    assert!(file["file"].as_str().unwrap().ends_with("traces.jsonl"), "{file}");
+    let (spans, executions) = (file["records"].as_u64().unwrap(), file["executions"].as_u64().unwrap());
+    assert!(executions > 0 && spans > executions, "{file}");
+    assert_eq!(file["skipped"], 0, "{file}");
 }

@@ -6,8 +6,12 @@ use crate::results::{ElementResult, PointRow, ResultStatus};
 use crate::text::{entity_name, format_number, spec_text, target_name, type_name};
 use crate::typed::{component_actions, execution_order, typed_nodes, Typed};
 use beagle_analysis::model::resource_name;
+use beagle_analysis::predict::Predictor;
+use beagle_analysis::validation::ServiceValidation;
+use beagle_pcm::model::system::Assembly;
 use beagle_pcm::model::{Action, ActionBody, ActionKind, Behaviour, Component, Seff, TransitionKind, VariableUsage};
 use beagle_pcm::{ModelFile, Span};
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -23,6 +27,18 @@ const MAX_POINT_ROWS: usize = 12;
 /// The hover for the element under `offset`; `None` outside the root element. `results` may hold
 /// results for any action: those of the hovered one are picked by [`ElementResult::action`].
 pub fn hover(file: &ModelFile, offset: usize, results: &[ElementResult]) -> Option<HoverText> {
+    hover_with(file, offset, results, &BTreeMap::new(), None)
+}
+
+/// [`hover`], with the latest validation of each service (SEFF id -> validation): a SEFF's hover
+/// then says how well the model predicts it.
+pub fn hover_with(
+    file: &ModelFile,
+    offset: usize,
+    results: &[ElementResult],
+    validations: &BTreeMap<String, ServiceValidation>,
+    system: Option<&Assembly>,
+) -> Option<HoverText> {
     let at = element_at(file, offset)?;
     let typed = file
         .repository
@@ -31,7 +47,16 @@ pub fn hover(file: &ModelFile, offset: usize, results: &[ElementResult]) -> Opti
         .unwrap_or_default();
     let markdown = match typed.get(&at.node) {
         Some(Typed::Component(c)) => component(file, c, results),
-        Some(Typed::Seff(c, s)) => seff(file, c, s),
+        Some(Typed::Seff(c, s)) => {
+            let mut text = seff(file, c, s);
+            if let Some(id) = &s.id {
+                prediction(file, id, system, &mut text);
+            }
+            if let Some(v) = s.id.as_ref().and_then(|id| validations.get(id)) {
+                validation(v, &mut text);
+            }
+            text
+        }
         Some(Typed::Action(_, a)) => action(file, a, results),
         None if at.kind == ElementAtKind::Repository => repository(file),
         None => other(file, at.node),
@@ -163,6 +188,91 @@ fn seff(file: &ModelFile, c: &Component, s: &Seff) -> String {
     outline(file, &s.behaviour, 0, &mut out);
     out.truncate(out.trim_end().len());
     out
+}
+
+/// Problems of a composed prediction a hover names; the rest are counted.
+const MAX_PREDICTION_PROBLEMS: usize = 3;
+
+/// The service's expected demand as a function of its inputs, composed from the SEFFs it calls
+/// (bound through `system` when given).
+fn prediction(file: &ModelFile, seff: &str, system: Option<&Assembly>, out: &mut String) {
+    let Some(p) = Predictor::new(file) else { return };
+    let p = match system {
+        Some(a) => p.with_system(a),
+        None => p,
+    };
+    let composed = p.compose(seff);
+    if composed.demands.is_empty() && composed.problems.is_empty() {
+        return;
+    }
+    let bound = match system.and_then(|a| a.name.as_deref()) {
+        Some(name) => format!("calls bound by the system {}", code(name)),
+        None => "calls bound in the repository".into(),
+    };
+    let _ = write!(out, "\n\n**Predicted demand** per execution, in ms ({bound}):\n");
+    for (resource, e) in composed.printed() {
+        let _ = write!(out, "\n- {}: {}", resource_name(&resource), code(&e));
+    }
+    if !composed.problems.is_empty() {
+        let named: Vec<String> = composed
+            .problems
+            .iter()
+            .take(MAX_PREDICTION_PROBLEMS)
+            .map(|p| format!("{}: {}", code(&p.element), p.message))
+            .collect();
+        let more = composed.problems.len().saturating_sub(MAX_PREDICTION_PROBLEMS);
+        let _ = write!(
+            out,
+            "\n\nLeft out of the prediction: {}{}",
+            named.join("; "),
+            if more > 0 {
+                format!("; {more} more")
+            } else {
+                String::new()
+            }
+        );
+    }
+}
+
+/// Most rows of a validation's table in a hover.
+const MAX_VALIDATION_ROWS: usize = 8;
+
+/// How well the model predicted the service, at the last validation: the errors and a table
+/// of predicted beside measured total demand.
+fn validation(v: &ServiceValidation, out: &mut String) {
+    let _ = write!(
+        out,
+        "\n\n**Predicted vs measured** (last validation, {} fresh points): median error {:.1} %, worst {:.1} %\n\n",
+        v.points,
+        100.0 * v.median_relative_error,
+        100.0 * v.max_relative_error
+    );
+    let names: Vec<&String> = v.rows.first().map(|r| r.inputs.keys().collect()).unwrap_or_default();
+    let header: Vec<String> = names.iter().map(|n| code(n)).collect();
+    let _ = writeln!(out, "| {} | predicted ms | measured ms | error |", header.join(" | "));
+    let _ = writeln!(out, "|{}---|---|---|", "---|".repeat(names.len()));
+    for i in pick_evenly(v.rows.len(), MAX_VALIDATION_ROWS) {
+        let r = &v.rows[i];
+        let cells: Vec<String> = names
+            .iter()
+            .map(|n| r.inputs.get(*n).map_or("-".into(), |x| format_number(*x)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {:.1} % |",
+            cells.join(" | "),
+            format_number(r.predicted_ms),
+            format_number(r.measured_ms),
+            100.0 * r.relative_error()
+        );
+    }
+    if !v.problems.is_empty() {
+        let _ = write!(out, "\nNot predicted: {}", v.problems.join("; "));
+    }
+    for note in &v.notes {
+        let _ = write!(out, "\n\nNote: {note}");
+    }
+    out.truncate(out.trim_end().len());
 }
 
 /// A behaviour's actions in execution order as a nested list (start and stop left out).

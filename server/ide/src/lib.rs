@@ -17,7 +17,7 @@ mod text;
 mod typed;
 
 pub use beagle_pcm::Span;
-pub use hover::{hover, HoverText};
+pub use hover::{hover, hover_with, HoverText};
 pub use navigate::{definition, element_at, reference_at, references, ElementAt, ElementAtKind, Location};
 pub use results::{element_results, reused_results, ElementResult, PointRow, ResultStatus};
 pub use symbols::{document_symbols, workspace_symbols, FlatSymbol, Symbol, SymbolKind, MAX_WORKSPACE_SYMBOLS};

@@ -131,6 +131,8 @@ fn measure_points(
                     tool: "java".into(),
                     summary: summary.clone(),
                     results: results.clone(),
+                    inputs: Vec::new(),
+                    notes: Vec::new(),
                 };
                 if let Err(e) = cx.store.save_measurement(&stored) {
                     info(
@@ -390,16 +392,16 @@ fn links_for(
     Ok(links)
 }
 
-/// Measures the Java system for the scope of every repository.
-pub(crate) fn measure(
+/// The Java sources linked to the scope of every repository, instrumented and compiled under
+/// `<root>/.beagle/java` (what was not linked, and why, into the report), and that folder.
+pub(crate) fn prepare_workspace(
     root: &Path,
     repositories: &[PathBuf],
     config: &JavaConfig,
     links_path: Option<&Path>,
     scope: &Scope,
     cx: &mut Context,
-) -> Result<Measured, String> {
-    let seed = cx.settings.seed;
+) -> Result<PreparedWorkspace, String> {
     let files: Vec<ModelFile> = repositories
         .iter()
         .map(|p| {
@@ -453,6 +455,37 @@ pub(crate) fn measure(
             format!("{id}: not measured: {why}"),
         );
     }
+    Ok(PreparedWorkspace {
+        prepared,
+        work,
+        elements,
+    })
+}
+
+/// What [`prepare_workspace`] gives.
+pub(crate) struct PreparedWorkspace {
+    pub prepared: Prepared,
+    /// `<root>/.beagle/java`.
+    pub work: PathBuf,
+    /// The scope's elements.
+    pub elements: Vec<MeasurableElement>,
+}
+
+/// Measures the Java system for the scope of every repository.
+pub(crate) fn measure(
+    root: &Path,
+    repositories: &[PathBuf],
+    config: &JavaConfig,
+    links_path: Option<&Path>,
+    scope: &Scope,
+    cx: &mut Context,
+) -> Result<Measured, String> {
+    let seed = cx.settings.seed;
+    let PreparedWorkspace {
+        prepared,
+        work,
+        elements,
+    } = prepare_workspace(root, repositories, config, links_path, scope, cx)?;
     let measurer = Measurer {
         config,
         prepared: &prepared,
@@ -562,6 +595,8 @@ pub(crate) fn measure(
         tool: "java".into(),
         summary: summary.clone(),
         results: raw.clone(),
+        inputs: Vec::new(),
+        notes: Vec::new(),
     };
     if let Err(e) = cx.store.save_measurement(&stored) {
         info(
@@ -579,6 +614,7 @@ pub(crate) fn measure(
         raw,
         cached: done.iter().all(|d| d.cached),
         notes: Vec::new(),
+        inputs: Vec::new(),
         constants: prepared.constants.clone(),
     })
 }

@@ -43,6 +43,9 @@ pub struct Settings {
     pub write: bool,
     /// How a constant answer is published: the constant or the measured distribution.
     pub spread: beagle_fit::Spread,
+    /// Then validate the analysed model on measurements it was not fitted to (Java: fresh
+    /// points; measurements: a held-out share, analysed apart) and keep the validation.
+    pub validate: bool,
 }
 
 impl Default for Settings {
@@ -55,6 +58,7 @@ impl Default for Settings {
             fresh: false,
             write: false,
             spread: beagle_fit::Spread::Constant,
+            validate: false,
         }
     }
 }
@@ -135,6 +139,8 @@ pub struct JobOutput {
     pub raw: BTreeMap<String, MeasurementResult>,
     pub repositories: Vec<Analysed>,
     pub report: Report,
+    /// The model validated on measurements it was not fitted to ([`Settings::validate`]).
+    pub validation: Option<crate::validate::ValidationReport>,
 }
 
 impl JobOutput {
@@ -184,6 +190,7 @@ pub fn run(request: &Request, observer: &mut dyn Observer, control: &Control) ->
     for note in &measured.notes {
         cx.report.diagnostics.push(Diagnostic::info(None, note.clone()));
     }
+    cx.report.inputs.files = measured.inputs.clone();
     let mut analysed = Vec::new();
     for path in &ws.repositories {
         if control.cancel.is_cancelled() {
@@ -198,7 +205,7 @@ pub fn run(request: &Request, observer: &mut dyn Observer, control: &Control) ->
         .map(|(e, r)| (e.id.clone(), r.clone()))
         .collect();
     raw.extend(measured.raw.iter().map(|(e, r)| (e.id.clone(), r.clone())));
-    Ok(JobOutput {
+    let mut output = JobOutput {
         measured: MeasuredSummary {
             events: measured.summary.events,
             executions: measured.summary.executions,
@@ -208,12 +215,37 @@ pub fn run(request: &Request, observer: &mut dyn Observer, control: &Control) ->
         raw,
         repositories: analysed,
         report,
-    })
+        validation: None,
+    };
+    if request.settings.validate && !output.aborted() && !control.cancel.is_cancelled() {
+        observer.on(Event::Stage(
+            "validating the model on measurements it was not fitted to",
+        ));
+        let options = crate::validate::ValidateOptions {
+            seed: request.settings.seed,
+            gp: request.settings.gp,
+            budget_ms: request.settings.budget_ms,
+            ..Default::default()
+        };
+        let validated = match &source {
+            Source::Java { .. } => crate::validate::analysed_models(&output)
+                .and_then(|models| crate::java_validate::validate(ws, &models, &options, observer, control)),
+            other => crate::validate::held_out(ws, other, &options, observer, control),
+        };
+        match validated {
+            Ok(v) => output.validation = Some(v),
+            Err(e) => output
+                .report
+                .diagnostics
+                .push(Diagnostic::info(None, format!("the model was not validated: {e}"))),
+        }
+    }
+    Ok(output)
 }
 
 /// Every element of every SEFF of the repositories (a repository that cannot be read adds none:
 /// its analysis reports why).
-fn model_elements(repositories: &[PathBuf]) -> Vec<MeasurableElement> {
+pub(crate) fn model_elements(repositories: &[PathBuf]) -> Vec<MeasurableElement> {
     let mut out = Vec::new();
     for path in repositories {
         let Ok(bytes) = std::fs::read(path) else { continue };
@@ -261,6 +293,20 @@ fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut 
             line: None,
             element: None,
             message,
+        });
+    }
+    // The scope's elements that no measurement reached, for the inputs report.
+    let observed: std::collections::BTreeSet<&str> = (measured.results.iter())
+        .filter(|(_, r)| r.samples() > 0)
+        .map(|(e, _)| e.id.as_str())
+        .collect();
+    for e in model.elements.iter().filter(|e| !observed.contains(e.id.as_str())) {
+        let action = beagle_analysis::model::action_of(&e.kind);
+        cx.report.inputs.unmeasured.push(report::Unmeasured {
+            element: e.id.clone(),
+            name: repo.action(action).and_then(|a| a.name.clone()).unwrap_or_default(),
+            file: shown.clone(),
+            line: report::line_of(&file, action),
         });
     }
     let fitness = FitnessFunction::default();

@@ -9,13 +9,16 @@
 
 pub mod atomic;
 pub mod java;
+mod java_validate;
 pub mod job;
 pub mod measurements;
 pub mod observer;
+pub mod predict;
 pub mod report;
+pub mod validate;
 pub mod workspace;
 
 pub use job::{run, Analysed, JobOutput, MeasuredSummary, Request, Settings};
 pub use observer::{Event, Observer, Quiet};
-pub use report::{Diagnostic, Report, ResultRow};
+pub use report::{Diagnostic, InputsReport, Report, ResultRow, Unmeasured};
 pub use workspace::{resolve, Source, Workspace};

@@ -3,8 +3,8 @@
 
 use crate::workspace::Source;
 use beagle_analysis::{
-    content_key, file_key, EventDigest, EventsSummary, MeasurableElement, MeasurementResult, ResultOptions, Store,
-    StoredMeasurement, SummaryBuilder,
+    content_key, file_key, EventDigest, EventsSummary, InputFile, MeasurableElement, MeasurementResult, ResultOptions,
+    Store, StoredMeasurement, SummaryBuilder,
 };
 use beagle_measure::{convert, read_log, read_mapping, OperationMapping};
 use std::path::{Path, PathBuf};
@@ -22,6 +22,8 @@ pub struct Measured {
     pub cached: bool,
     /// What the import could not use.
     pub notes: Vec<String>,
+    /// What each input file gave (measurements read from files).
+    pub inputs: Vec<InputFile>,
     /// Element id -> constants in and around its code (from the Java tool's static analysis).
     pub constants: std::collections::BTreeMap<String, Vec<f64>>,
 }
@@ -34,6 +36,11 @@ impl Measured {
 
 fn read(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
+}
+
+/// A file's content key, read in chunks ([`file_key`]).
+fn hashed(path: &Path) -> Result<String, String> {
+    file_key(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
 }
 
 /// The `.dat` files and `kieker.map` of a Kieker folder, in name order.
@@ -71,20 +78,20 @@ fn key_of(
     ];
     let tool = match source {
         Source::Events(path) => {
-            let key = file_key(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-            parts.push(key.into_bytes());
+            parts.push(hashed(path)?.into_bytes());
             "events"
         }
         Source::Kieker { dir, mapping } => {
+            // Each file hashed in chunks: a log of gigabytes is never held in memory.
             for f in kieker_files(dir)? {
                 parts.push(f.file_name().unwrap_or_default().as_encoded_bytes().to_vec());
-                parts.push(read(&f)?);
+                parts.push(hashed(&f)?.into_bytes());
             }
             parts.push(mapping.as_deref().map(read).transpose()?.unwrap_or_default());
             "kieker"
         }
         Source::Otel { file, mapping } => {
-            parts.push(read(file)?);
+            parts.push(hashed(file)?.into_bytes());
             parts.push(mapping.as_deref().map(read).transpose()?.unwrap_or_default());
             "otel"
         }
@@ -108,11 +115,13 @@ pub fn load(source: &Source, store: &mut Store, model: &[MeasurableElement]) -> 
             results: m.results,
             raw: Vec::new(),
             cached: true,
-            notes: Vec::new(),
+            notes: m.notes,
+            inputs: m.inputs,
             constants: Default::default(),
         });
     }
     let mut notes = Vec::new();
+    let inputs: Vec<InputFile>;
     let events = match source {
         Source::Events(path) => {
             // Streamed: a file of millions of events never sits in memory as a whole.
@@ -124,7 +133,13 @@ pub fn load(source: &Source, store: &mut Store, model: &[MeasurableElement]) -> 
             })
             .map_err(|e| e.to_string())?;
             notes.extend(digest.notes());
-            return stored(store, key, tool, summary.finish(), digest.finish(), notes);
+            let read = Read {
+                summary: summary.finish(),
+                results: digest.finish(),
+                notes,
+                inputs: Vec::new(),
+            };
+            return stored(store, key, tool, read);
         }
         Source::Kieker { dir, mapping } => {
             let mapping = match mapping {
@@ -134,70 +149,20 @@ pub fn load(source: &Source, store: &mut Store, model: &[MeasurableElement]) -> 
             // A CIPM log in Kieker's write order streams: memory grows with the executions open,
             // not with the log. Otherwise (standard records, shuffled files) it is read whole.
             if let Some(streamed) = stream_kieker(dir, model, &options, &mut notes) {
-                let (summary, results) = streamed?;
-                return stored(store, key, tool, summary, results, notes);
+                let mut read = streamed?;
+                read.notes = notes;
+                return stored(store, key, tool, read);
             }
-            let log = read_log(dir).map_err(|e| e.to_string())?;
-            // What was read, and what was skipped: one note per damaged line (file and line).
-            let layouts: Vec<String> = log.layouts.iter().map(|(l, n)| format!("{n} {l}")).collect();
-            notes.push(format!(
-                "{}: {} records read from {} files ({})",
-                dir.display(),
-                log.records.len(),
-                log.files.len(),
-                layouts.join(", ")
-            ));
-            for skipped in &log.skipped {
-                notes.push(format!("{skipped}: line skipped"));
-            }
-            // `why` names the file.
-            for (_, why) in &log.unreadable {
-                notes.push(format!("{why} (file skipped)"));
-            }
-            for (class, n) in &log.unknown_classes {
-                notes.push(format!(
-                    "{}: {n} records of {class} ignored (not a record Beagle reads)",
-                    dir.display()
-                ));
-            }
-            let (events, report) = convert(&log, &mapping);
-            // CIPM-Pipeline's BranchRecord names the transition only: its branch is the model's.
-            let branches = branches_of(model);
-            let events: Vec<beagle_analysis::MeasurementEvent> =
-                events.into_iter().map(|e| with_branch(e, &branches)).collect();
-            for (operation, n) in &report.unmapped_operations {
-                notes.push(format!(
-                    "{}: {n} executions of `{operation}` ignored: the operation mapping does not name it",
-                    dir.display()
-                ));
-            }
-            if report.unmatched_operation_events > 0 {
-                notes.push(format!(
-                    "{}: {} operation events without their partner ignored (truncated traces?)",
-                    dir.display(),
-                    report.unmatched_operation_events
-                ));
-            }
-            events
+            let mut whole = read_kieker_whole(dir, &mapping, model)?;
+            notes.append(&mut whole.notes);
+            inputs = whole.inputs;
+            whole.events
         }
         Source::Otel { file, mapping } => {
-            let mapping = match mapping {
-                Some(p) => read_mapping(p)?,
-                None => OperationMapping::new(),
-            };
-            let (spans, mut report) = beagle_measure::otel::read_spans(file)?;
-            let events = beagle_measure::otel::convert_spans(&spans, &mapping, &mut report);
-            notes.push(format!("{}: {} spans read", file.display(), report.spans));
-            for (f, line, why) in &report.skipped {
-                notes.push(format!("{}:{line}: {why}: line skipped", f.display()));
-            }
-            for (operation, n) in &report.unmapped {
-                notes.push(format!(
-                    "{}: {n} spans of `{operation}` ignored: neither the operation mapping nor a beagle.seff/beagle.action attribute names them",
-                    file.display()
-                ));
-            }
-            events
+            let mut whole = read_otel(file, mapping.as_deref())?;
+            notes.append(&mut whole.notes);
+            inputs = whole.inputs;
+            whole.events
         }
         Source::Java { .. } => return Err("the Java tool measures through its own driver, not from files".into()),
     };
@@ -206,23 +171,162 @@ pub fn load(source: &Source, store: &mut Store, model: &[MeasurableElement]) -> 
         digest.add(e);
     }
     notes.extend(digest.notes());
-    stored(store, key, tool, EventsSummary::of(&events), digest.finish(), notes)
+    let read = Read {
+        summary: EventsSummary::of(&events),
+        results: digest.finish(),
+        notes,
+        inputs,
+    };
+    stored(store, key, tool, read)
 }
 
-/// Saves what was read in the store, and returns it.
-fn stored(
-    store: &mut Store,
-    key: String,
-    tool: &str,
+/// Events read whole from a source, with what the reading noted.
+pub struct WholeRead {
+    pub events: Vec<beagle_analysis::MeasurementEvent>,
+    pub notes: Vec<String>,
+    pub inputs: Vec<InputFile>,
+}
+
+/// Every event of a measurement source, in memory (the held-out validation splits them; the
+/// analysis streams where it can, [`load`]).
+pub fn read_whole(source: &Source, model: &[MeasurableElement]) -> Result<WholeRead, String> {
+    match source {
+        Source::Events(path) => Ok(WholeRead {
+            events: beagle_measure::events_format::read_events(path).map_err(|e| e.to_string())?,
+            notes: Vec::new(),
+            inputs: Vec::new(),
+        }),
+        Source::Kieker { dir, mapping } => {
+            let mapping = match mapping {
+                Some(p) => read_mapping(p)?,
+                None => OperationMapping::new(),
+            };
+            read_kieker_whole(dir, &mapping, model)
+        }
+        Source::Otel { file, mapping } => read_otel(file, mapping.as_deref()),
+        Source::Java { .. } => Err("the Java tool measures through its own driver, not from files".into()),
+    }
+}
+
+/// A Kieker log read whole and converted (standard records, logs not in write order).
+fn read_kieker_whole(dir: &Path, mapping: &OperationMapping, model: &[MeasurableElement]) -> Result<WholeRead, String> {
+    let mut notes = Vec::new();
+    let log = read_log(dir).map_err(|e| e.to_string())?;
+    // What was read, and what was skipped: one note per damaged line (file and line).
+    let layouts: Vec<String> = log.layouts.iter().map(|(l, n)| format!("{n} {l}")).collect();
+    notes.push(format!(
+        "{}: {} records read from {} files ({})",
+        dir.display(),
+        log.records.len(),
+        log.files.len(),
+        layouts.join(", ")
+    ));
+    skipped_notes(log.skipped.iter(), log.skipped.len(), &mut notes);
+    // `why` names the file.
+    for (_, why) in &log.unreadable {
+        notes.push(format!("{why} (file skipped)"));
+    }
+    for (class, n) in &log.unknown_classes {
+        notes.push(format!(
+            "{}: {n} records of {class} ignored (not a record Beagle reads)",
+            dir.display()
+        ));
+    }
+    let (events, report) = convert(&log, mapping);
+    // CIPM-Pipeline's BranchRecord names the transition only: its branch is the model's.
+    let branches = branches_of(model);
+    let events: Vec<beagle_analysis::MeasurementEvent> =
+        events.into_iter().map(|e| with_branch(e, &branches)).collect();
+    for (operation, n) in &report.unmapped_operations {
+        notes.push(format!(
+            "{}: {n} executions of `{operation}` ignored: the operation mapping does not name it",
+            dir.display()
+        ));
+    }
+    if report.unmatched_operation_events > 0 {
+        notes.push(format!(
+            "{}: {} operation events without their partner ignored (truncated traces?)",
+            dir.display(),
+            report.unmatched_operation_events
+        ));
+    }
+    Ok(WholeRead {
+        events,
+        notes,
+        inputs: report.inputs,
+    })
+}
+
+/// An OTLP/JSON file's spans as events.
+fn read_otel(file: &Path, mapping: Option<&Path>) -> Result<WholeRead, String> {
+    let mapping = match mapping {
+        Some(p) => read_mapping(p)?,
+        None => OperationMapping::new(),
+    };
+    let mut notes = Vec::new();
+    let (spans, mut report) = beagle_measure::otel::read_spans(file)?;
+    let events = beagle_measure::otel::convert_spans(&spans, &mapping, &mut report);
+    notes.push(format!("{}: {} spans read", file.display(), report.spans));
+    for (f, line, why) in report.skipped.iter().take(SKIPPED_NOTES) {
+        notes.push(format!("{}:{line}: {why}: line skipped", f.display()));
+    }
+    if report.skipped.len() > SKIPPED_NOTES {
+        notes.push(format!(
+            "{}: {} more lines skipped",
+            file.display(),
+            report.skipped.len() - SKIPPED_NOTES
+        ));
+    }
+    for (operation, n) in &report.unmapped {
+        notes.push(format!(
+            "{}: {n} spans of `{operation}` ignored: neither the operation mapping nor a beagle.seff/beagle.action attribute names them",
+            file.display()
+        ));
+    }
+    Ok(WholeRead {
+        events,
+        notes,
+        inputs: vec![report.input_file(file)],
+    })
+}
+
+/// Damaged lines named in the notes, one each; the rest counted (each file's count and its
+/// first lines are in its [`InputFile`]).
+const SKIPPED_NOTES: usize = 20;
+
+fn skipped_notes<'a>(
+    skipped: impl Iterator<Item = &'a beagle_measure::kieker::SkippedLine>,
+    total: usize,
+    notes: &mut Vec<String>,
+) {
+    for s in skipped.take(SKIPPED_NOTES) {
+        notes.push(format!("{s}: line skipped"));
+    }
+    if total > SKIPPED_NOTES {
+        notes.push(format!(
+            "{} more damaged lines skipped (per file: the input files' report)",
+            total - SKIPPED_NOTES
+        ));
+    }
+}
+
+/// What reading a source gave.
+struct Read {
     summary: EventsSummary,
     results: Vec<(MeasurableElement, MeasurementResult)>,
     notes: Vec<String>,
-) -> Result<Measured, String> {
+    inputs: Vec<InputFile>,
+}
+
+/// Saves what was read in the store, and returns it.
+fn stored(store: &mut Store, key: String, tool: &str, read: Read) -> Result<Measured, String> {
     let m = StoredMeasurement {
         input_key: key.clone(),
         tool: tool.to_string(),
-        summary,
-        results,
+        summary: read.summary,
+        results: read.results,
+        inputs: read.inputs,
+        notes: read.notes,
     };
     store.save_measurement(&m).map_err(|e| e.to_string())?;
     Ok(Measured {
@@ -232,7 +336,8 @@ fn stored(
         results: m.results,
         raw: Vec::new(),
         cached: false,
-        notes,
+        notes: m.notes,
+        inputs: m.inputs,
         constants: Default::default(),
     })
 }
@@ -269,11 +374,6 @@ fn with_branch(
     e
 }
 
-type StreamedResults = (
-    EventsSummary,
-    Vec<(MeasurableElement, beagle_analysis::MeasurementResult)>,
-);
-
 /// The measurements of a CIPM log streamed ([`beagle_measure::kieker::stream`]), or `None` when
 /// the log must be read whole (notes say why when it is not obvious).
 fn stream_kieker(
@@ -281,18 +381,21 @@ fn stream_kieker(
     model: &[MeasurableElement],
     options: &ResultOptions,
     notes: &mut Vec<String>,
-) -> Option<Result<StreamedResults, String>> {
+) -> Option<Result<Read, String>> {
     use beagle_measure::kieker::stream::{stream_log, StreamError, Streamed};
     let branches = branches_of(model);
     let mut digest = EventDigest::for_elements(options.clone(), model);
-    let mut summary = SummaryBuilder::default();
+    let mut summary = SummaryBuilder::counting_ended();
     let streamed = stream_log(dir, &mut |s| match s {
         Streamed::Event(e) => {
             let e = with_branch(e, &branches);
             summary.add(&e);
             digest.add(&e);
         }
-        Streamed::Ended(x) => digest.end(&x),
+        Streamed::Ended(x) => {
+            summary.ended();
+            digest.end(&x);
+        }
     });
     match streamed {
         Ok(report) => {
@@ -306,7 +409,8 @@ fn stream_kieker(
                 report.most_open,
                 layouts.join(", ")
             ));
-            notes.extend(report.skipped.iter().map(|s| format!("{s}: line skipped")));
+            let skipped = report.inputs.iter().map(|f| f.skipped).sum();
+            skipped_notes(report.skipped.iter(), skipped, notes);
             notes.extend(report.unreadable.iter().map(|(_, why)| format!("{why} (file skipped)")));
             for (class, n) in &report.unknown_classes {
                 notes.push(format!(
@@ -315,7 +419,12 @@ fn stream_kieker(
                 ));
             }
             notes.extend(digest.notes());
-            Some(Ok((summary.finish(), digest.finish())))
+            Some(Ok(Read {
+                summary: summary.finish(),
+                results: digest.finish(),
+                notes: Vec::new(),
+                inputs: report.inputs,
+            }))
         }
         Err(StreamError::Kieker(e)) => Some(Err(e.to_string())),
         Err(StreamError::NeedsWholeLog(_)) => None,

@@ -2,8 +2,9 @@
 //! name the file, the line and the element. `--json` has the shape the issue fixes:
 //! `{"results": [{"element", "kind", "resource", "expression", "r2", "relative_error", "samples",
 //! "status", "reasons", "evidence"}], "diagnostics": [{"severity", "file", "line", "element",
-//! "message"}]}` (`reasons` and `evidence` are new: why a result is preliminary, and the
-//! points, held-out error, band and intervals behind it).
+//! "message"}], "inputs": {"files": [...], "unmeasured": [...]}}` (`reasons` and `evidence`:
+//! why a result is preliminary, and the points, held-out error, band and intervals behind it;
+//! `inputs`: what each measurement file gave and the elements nothing measured).
 
 use beagle_analysis::model::{action_of, resource_name};
 use beagle_analysis::{Blackboard, ElementKind, FinalExpression, MeasurableElement, Status};
@@ -61,6 +62,69 @@ impl Diagnostic {
 pub struct Report {
     pub results: Vec<ResultRow>,
     pub diagnostics: Vec<Diagnostic>,
+    /// What the measurements were made of (`--json`: `"inputs": {"files": [...], "unmeasured":
+    /// [...]}`; left out when nothing was read from files and every element was measured).
+    #[serde(skip_serializing_if = "InputsReport::is_empty")]
+    pub inputs: InputsReport,
+}
+
+/// Per input file what it gave, and the model's elements that no measurement reached.
+#[derive(Clone, Debug, Serialize, Default, PartialEq)]
+pub struct InputsReport {
+    pub files: Vec<beagle_analysis::InputFile>,
+    /// Elements of the analysed scope without a single observation.
+    pub unmeasured: Vec<Unmeasured>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Unmeasured {
+    pub element: String,
+    /// The action's name in the model.
+    pub name: String,
+    pub file: String,
+    pub line: Option<u32>,
+}
+
+impl InputsReport {
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty() && self.unmeasured.is_empty()
+    }
+
+    /// Lines for people: one per file (every file with something not used, and the others up
+    /// to `most` lines in all, the rest summed in one line), then the unmeasured elements.
+    pub fn describe(&self, most: usize) -> Vec<String> {
+        let mut lines = Vec::new();
+        let problems = self.files.iter().filter(|f| f.has_problems()).count();
+        let mut room = most.saturating_sub(problems);
+        let (mut rest, mut records, mut executions) = (0, 0, 0);
+        for f in &self.files {
+            if f.has_problems() {
+                lines.push(f.describe());
+            } else if room > 0 {
+                room -= 1;
+                lines.push(f.describe());
+            } else {
+                rest += 1;
+                records += f.records;
+                executions += f.executions;
+            }
+        }
+        if rest > 0 {
+            lines.push(format!(
+                "{rest} more files: {records} records, {executions} executions, nothing skipped"
+            ));
+        }
+        for u in &self.unmeasured {
+            lines.push(format!(
+                "{}:{}: {} ({}): no measurements",
+                u.file,
+                u.line.unwrap_or(0),
+                u.name,
+                u.element
+            ));
+        }
+        lines
+    }
 }
 
 fn finite(v: f64) -> Option<f64> {

@@ -53,6 +53,52 @@ pub struct Workspace {
     pub budget_s: Option<f64>,
     /// How a constant answer is published (`[analysis] spread`).
     pub spread: Option<beagle_fit::Spread>,
+    /// The assembly of the repositories' components (`[model] system`), which binds external
+    /// calls where several components provide an interface. Without it, the one `.system` file
+    /// beside the repositories that refers to one of them, if there is exactly one
+    /// ([`Workspace::system`]).
+    pub system: Option<PathBuf>,
+}
+
+impl Workspace {
+    /// The `.system` file that binds this workspace's calls: the one `[model] system` names, or
+    /// the only `.system` beside the repositories that refers to one of them.
+    pub fn system(&self) -> Option<PathBuf> {
+        if self.system.is_some() {
+            return self.system.clone();
+        }
+        let names: Vec<String> = (self.repositories.iter())
+            .filter_map(|r| r.file_name().map(|n| n.to_string_lossy().to_string()))
+            .collect();
+        let mut dirs: Vec<&Path> = self.repositories.iter().filter_map(|r| r.parent()).collect();
+        dirs.sort();
+        dirs.dedup();
+        let mut found = Vec::new();
+        for dir in dirs {
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            let Ok(entries) = std::fs::read_dir(dir) else { continue };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.extension().and_then(|e| e.to_str()) != Some("system") {
+                    continue;
+                }
+                let refers = std::fs::read_to_string(&path)
+                    .is_ok_and(|text| names.iter().any(|n| text.contains(&format!("{n}#"))));
+                if refers {
+                    found.push(path);
+                }
+            }
+        }
+        found.sort();
+        match found.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Deserialize, Default)]
@@ -60,6 +106,7 @@ pub struct Workspace {
 struct ModelTable {
     repository: Option<OneOrMany>,
     links: Option<PathBuf>,
+    system: Option<PathBuf>,
 }
 
 #[derive(Deserialize)]
@@ -143,6 +190,7 @@ pub fn resolve(path: &Path) -> Result<Workspace, String> {
         seed: None,
         budget_s: None,
         spread: None,
+        system: None,
     })
 }
 
@@ -152,6 +200,7 @@ pub fn from_toml(dir: &Path, toml_path: &Path, text: &str) -> Result<Workspace, 
     let config: Config = toml::from_str(text).map_err(|e| beagle_measure::toml_error(toml_path, text, &e))?;
     let model = config.model.unwrap_or_default();
     let links = model.links.map(|l| dir.join(l));
+    let system = model.system.map(|s| dir.join(s));
     let repositories: Vec<PathBuf> = match model.repository {
         Some(OneOrMany::One(p)) => vec![dir.join(p)],
         Some(OneOrMany::Many(ps)) => ps.into_iter().map(|p| dir.join(p)).collect(),
@@ -188,6 +237,7 @@ pub fn from_toml(dir: &Path, toml_path: &Path, text: &str) -> Result<Workspace, 
         seed: a.seed,
         budget_s: a.budget,
         spread: a.spread.map(Into::into),
+        system,
     })
 }
 

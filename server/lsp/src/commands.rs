@@ -25,8 +25,9 @@ pub const LINK_TO_CODE: &str = "beagle.linkToCode";
 pub const ELEMENT_AT: &str = "beagle.elementAt";
 pub const ELEMENT_RESULTS: &str = "beagle.elementResults";
 pub const EVALUATE: &str = "beagle.evaluate";
+pub const PREDICT: &str = "beagle.predict";
 
-pub const ALL: [&str; 14] = [
+pub const ALL: [&str; 15] = [
     ANALYSE_REPOSITORY,
     ANALYSE_COMPONENT,
     ANALYSE_ACTION,
@@ -41,6 +42,7 @@ pub const ALL: [&str; 14] = [
     ELEMENT_AT,
     ELEMENT_RESULTS,
     EVALUATE,
+    PREDICT,
 ];
 
 fn invalid(message: impl Into<String>) -> Error {
@@ -284,16 +286,40 @@ async fn run(shared: &Shared, command: &str, args: &[Value]) -> Result<Option<Va
         ELEMENT_RESULTS => {
             let (uri, id) = target(args)?;
             let id = id.ok_or_else(|| invalid("beagle.elementResults needs an element id after the URI"))?;
-            let (path, _) = path_in_workspace(shared, &uri)?;
+            let (path, root) = path_in_workspace(shared, &uri)?;
             let model = model_of(shared, &uri, &path)?;
             let results = shared.state().results.get(&path);
-            let value =
-                tokio::task::spawn_blocking(move || crate::queries::element_results(&model, results.as_deref(), &id))
-                    .await
-                    .map_err(|e| invalid(e.to_string()))?;
+            let value = tokio::task::spawn_blocking(move || {
+                let system = crate::queries::system_of(&path, &root);
+                let assembly = system
+                    .as_ref()
+                    .and_then(|(_, f)| beagle_pcm::model::system::assembly(f));
+                crate::queries::element_results(&model, results.as_deref(), &id, assembly.as_ref())
+            })
+            .await
+            .map_err(|e| invalid(e.to_string()))?;
             Ok(Some(value))
         }
         EVALUATE => crate::queries::evaluate(args).map(Some).map_err(invalid),
+        PREDICT => {
+            // [uri, seffId, {"files.NUMBER_OF_ELEMENTS": 20, ...}]: the service's expected demand
+            // from the document as it is now (unsaved edits included).
+            let (uri, id) = target(args)?;
+            let seff = id.ok_or_else(|| invalid("beagle.predict needs a SEFF id after the URI"))?;
+            let inputs: beagle_analysis::predict::Bindings = match args.get(2) {
+                None | Some(Value::Null) => Default::default(),
+                Some(v) => serde_json::from_value(v.clone())
+                    .map_err(|e| invalid(format!("the inputs must map names to numbers: {e}")))?,
+            };
+            let (path, root) = path_in_workspace(shared, &uri)?;
+            let model = model_of(shared, &uri, &path)?;
+            let value =
+                tokio::task::spawn_blocking(move || crate::queries::predict(&model, &path, &root, &seff, &inputs))
+                    .await
+                    .map_err(|e| invalid(e.to_string()))?
+                    .map_err(invalid)?;
+            Ok(Some(value))
+        }
         other => Err(Error::invalid_params(format!("unknown command `{other}`"))),
     }
 }

@@ -49,6 +49,8 @@ pub struct Queue {
     next_id: u64,
     /// How the last job ended, for `beagle.status`.
     pub last: Option<String>,
+    /// What the last job's measurements were made of, per input file, for `beagle.status`.
+    pub last_inputs: Option<beagle_job::InputsReport>,
     /// Paused with nothing running: the next job starts paused.
     pub paused: bool,
 }
@@ -90,6 +92,7 @@ impl Queue {
             })),
             "queued": self.waiting.iter().map(|j| serde_json::json!({"id": j.id, "label": j.label})).collect::<Vec<_>>(),
             "last": self.last,
+            "inputs": self.last_inputs,
             "paused": self.paused,
         })
     }
@@ -106,6 +109,10 @@ enum Update {
         results: RepositoryResults,
     },
 }
+
+/// Lines of the per-file inputs report in the log: files with something not used, and clean
+/// files up to this many lines in all, the rest summed.
+const INPUT_LINES: usize = 40;
 
 /// Runs queued jobs forever, one at a time.
 pub async fn worker(shared: Arc<Shared>) {
@@ -244,6 +251,7 @@ async fn run_job(shared: &Arc<Shared>, spec: &JobSpec) -> String {
         fresh: false,
         write: false,
         spread: workspace.spread.unwrap_or(defaults.spread),
+        validate: facts.validate,
     };
     let java = matches!(workspace.source, Some(Source::Java { .. }));
     let repositories = workspace.repositories.clone();
@@ -301,6 +309,12 @@ async fn run_job(shared: &Arc<Shared>, spec: &JobSpec) -> String {
             .unwrap_or_default();
         client.log_message(kind, format!("{at}{}", d.message)).await;
     }
+    // What each input file gave: the same lines as the command line's.
+    let inputs = &output.report.inputs;
+    for line in inputs.describe(INPUT_LINES) {
+        client.log_message(MessageType::INFO, format!("inputs: {line}")).await;
+    }
+    shared.jobs().last_inputs = Some(inputs.clone());
     let mut summary = Vec::new();
     for a in &output.repositories {
         let file = ModelFile::from_bytes(a.path.clone(), a.original.clone());
@@ -312,7 +326,8 @@ async fn run_job(shared: &Arc<Shared>, spec: &JobSpec) -> String {
             Some(&file),
             a.headline.clone(),
         )
-        .with_finals(&a.finals, Some(&output.raw), Some(&file));
+        .with_finals(&a.finals, Some(&output.raw), Some(&file))
+        .with_validations(output.validation.as_ref(), &a.path);
         let count = results.finals.len();
         shared.state().results.merge(&a.path, results);
         let name = a
@@ -339,6 +354,18 @@ async fn run_job(shared: &Arc<Shared>, spec: &JobSpec) -> String {
         .count();
     if errors > 0 {
         summary.push(format!("{errors} errors (see the log)"));
+    }
+    let skipped: usize = inputs.files.iter().map(|f| f.skipped).sum();
+    let unread = inputs.files.iter().filter(|f| f.unreadable.is_some()).count();
+    let mut unused = Vec::new();
+    if skipped > 0 {
+        unused.push(format!("{skipped} damaged lines skipped"));
+    }
+    if unread > 0 {
+        unused.push(format!("{unread} of {} input files not read", inputs.files.len()));
+    }
+    if !unused.is_empty() {
+        summary.push(format!("{} (see the log)", unused.join(", ")));
     }
     if summary.is_empty() {
         summary.push("nothing analysed".into());

@@ -51,7 +51,13 @@ pub fn element_at(doc: &Snapshot, pos: Position) -> Value {
 /// `beagle.elementResults`: the results about the action, SEFF or component `id` (everything
 /// measured inside it), with the action names a view needs. `results` is empty when nothing
 /// about it was analysed yet.
-pub fn element_results(model: &ModelFile, results: Option<&RepositoryResults>, id: &str) -> Value {
+/// `system`: the assembly that binds the repository's calls, for a SEFF's whole-service entry.
+pub fn element_results(
+    model: &ModelFile,
+    results: Option<&RepositoryResults>,
+    id: &str,
+    system: Option<&beagle_pcm::model::system::Assembly>,
+) -> Value {
     let actions = model
         .repository
         .as_ref()
@@ -69,12 +75,84 @@ pub fn element_results(model: &ModelFile, results: Option<&RepositoryResults>, i
         .filter(|r| r.action == id || actions.contains(r.action.as_str()))
         .map(|r| with_action_name(r, name_of(&r.action)))
         .collect();
+    let mut list = list;
+    let mut name = name_of(id);
+    // A validated SEFF: first, the whole service, its predicted total over the measured totals.
+    if let Some(v) = results.and_then(|r| r.validations.get(id)) {
+        list.insert(0, service_entry(model, id, v, system));
+        name = name.or(Some(v.service.clone()));
+    }
     json!({
         "repository": model.path,
         "stage": results.map(|r| r.stage.label()),
         "headline": results.map(|r| r.headline.as_str()),
-        "name": name_of(id),
+        "name": name,
         "results": list,
+    })
+}
+
+/// The whole service as a result the results view plots: its predicted total demand (the
+/// composed expression summed over resource types, from the document as it is) over the
+/// measured totals of its last validation.
+fn service_entry(
+    model: &ModelFile,
+    seff: &str,
+    v: &beagle_analysis::validation::ServiceValidation,
+    system: Option<&beagle_pcm::model::system::Assembly>,
+) -> Value {
+    let composed = beagle_analysis::predict::Predictor::new(model).map(|p| match system {
+        Some(a) => p.with_system(a).compose(seff),
+        None => p.compose(seff),
+    });
+    let total = composed
+        .as_ref()
+        .and_then(|c| {
+            c.demands
+                .values()
+                .cloned()
+                .reduce(|a, b| beagle_stoex::Expr::binary(beagle_stoex::BinaryOp::Add, a, b))
+        })
+        .map_or("0".to_string(), |e| {
+            beagle_stoex::print(&beagle_analysis::predict::simplify(&e))
+        });
+    let mut ranges: std::collections::BTreeMap<&str, (f64, f64)> = Default::default();
+    for r in &v.rows {
+        for (k, x) in &r.inputs {
+            let e = ranges.entry(k).or_insert((*x, *x));
+            e.0 = e.0.min(*x);
+            e.1 = e.1.max(*x);
+        }
+    }
+    let points: Vec<Value> = v
+        .rows
+        .iter()
+        .map(|r| {
+            let parameters: Vec<(&String, &f64)> = r.inputs.iter().collect();
+            json!({"parameters": parameters, "n": r.executions, "executions": r.executions,
+                   "median": r.measured_ms, "q1": r.measured_ms, "q3": r.measured_ms})
+        })
+        .collect();
+    let mut reasons: Vec<String> = v.problems.clone();
+    reasons.extend(
+        composed
+            .iter()
+            .flat_map(|c| c.problems.iter().map(|p| format!("{}: {}", p.element, p.message))),
+    );
+    json!({
+        "element": seff,
+        "action": seff,
+        "actionName": v.service,
+        "what": "whole service: predicted total demand (ms) beside the measured totals",
+        "expression": total,
+        "guard": null,
+        "status": if reasons.is_empty() { "Final" } else { "Preliminary" },
+        "r2": null,
+        "relative_error": v.median_relative_error,
+        "samples": v.rows.iter().map(|r| r.executions).sum::<u64>(),
+        "parameter_ranges": ranges.iter().map(|(k, (lo, hi))| json!([k, lo, hi])).collect::<Vec<_>>(),
+        "points": points,
+        "reasons": reasons,
+        "evidence": null,
     })
 }
 
@@ -144,4 +222,42 @@ pub fn evaluate(args: &[Value]) -> Result<Value, String> {
         })
         .collect();
     Ok(json!({ "values": values }))
+}
+
+/// `beagle.predict` `[uri, seffId, {inputs}]`: the service's expected demand per resource type
+/// (`beagle_analysis::predict::Prediction` as JSON), composed from `model` (the document as it is
+/// now) and the workspace's `.system` when it has one (`beagle_job::Workspace::system`).
+pub fn predict(
+    model: &ModelFile,
+    path: &std::path::Path,
+    root: &std::path::Path,
+    seff: &str,
+    inputs: &beagle_analysis::predict::Bindings,
+) -> Result<Value, String> {
+    let predictor = beagle_analysis::predict::Predictor::new(model)
+        .ok_or_else(|| format!("{}: not a PCM repository", path.display()))?;
+    let (system_path, system_file) = system_of(path, root).unzip();
+    let assembly = system_file.as_ref().and_then(beagle_pcm::model::system::assembly);
+    let predictor = match &assembly {
+        Some(a) => predictor.with_system(a),
+        None => predictor,
+    };
+    let seff = predictor.find_service(seff)?;
+    let prediction = predictor.predict(&seff, inputs);
+    let mut value = serde_json::to_value(&prediction).map_err(|e| e.to_string())?;
+    value["total"] = json!(prediction.total());
+    value["system"] = json!(system_path.map(|p| p.display().to_string()));
+    Ok(value)
+}
+
+/// The `.system` that binds the calls of the repository at `path` (its workspace's, see
+/// `beagle_job::Workspace::system`), read.
+pub fn system_of(path: &std::path::Path, root: &std::path::Path) -> Option<(std::path::PathBuf, ModelFile)> {
+    let ws = match beagle_job::workspace::folder_above(path, Some(root)) {
+        Some(dir) => beagle_job::resolve(&dir).ok(),
+        None => beagle_job::resolve(path).ok(),
+    };
+    let system = ws?.system()?;
+    let file = ModelFile::read(&system).ok()?;
+    Some((system, file))
 }

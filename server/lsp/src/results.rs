@@ -2,6 +2,7 @@
 //! "apply results" writes. Filled by running analyses (preliminary, then final) and, when the
 //! server starts, from the store, so a restarted server shows the last results.
 
+use beagle_analysis::validation::ServiceValidation;
 use beagle_analysis::{Blackboard, FinalExpression, MeasurableElement, MeasurementResult, RunStatus, Store};
 use beagle_ide::{element_results, ElementResult};
 use beagle_pcm::ModelFile;
@@ -40,6 +41,8 @@ pub struct RepositoryResults {
     /// What "apply results" writes: element id -> element and final expression.
     pub finals: BTreeMap<String, (MeasurableElement, FinalExpression)>,
     pub headline: String,
+    /// SEFF id -> the latest validation of the service (predicted beside measured).
+    pub validations: BTreeMap<String, ServiceValidation>,
 }
 
 impl RepositoryResults {
@@ -60,6 +63,7 @@ impl RepositoryResults {
             results: element_results(bb, raw, file),
             finals,
             headline,
+            validations: BTreeMap::new(),
         }
     }
 
@@ -76,6 +80,21 @@ impl RepositoryResults {
         self.results.extend(reused);
         self.results.sort_by(|x, y| x.element.cmp(&y.element));
         self.finals.extend(finals.clone());
+        self
+    }
+
+    /// Adds the validations of this repository's services from a job's validation.
+    pub fn with_validations(
+        mut self,
+        validation: Option<&beagle_job::validate::ValidationReport>,
+        path: &Path,
+    ) -> Self {
+        let mine = key(path);
+        for v in validation.into_iter().flat_map(|r| &r.services) {
+            if key(Path::new(&v.repository)) == mine {
+                self.validations.insert(v.seff.clone(), v.clone());
+            }
+        }
         self
     }
 
@@ -116,6 +135,7 @@ impl Results {
                 old.results.extend(new.results);
                 old.results.sort_by(|a, b| a.element.cmp(&b.element));
                 old.finals.extend(new.finals);
+                old.validations.extend(new.validations);
                 old.stage = new.stage;
                 old.headline = new.headline;
             }
@@ -182,6 +202,10 @@ impl Results {
         let count = loaded.len();
         for (path, mut r) in loaded {
             r.results.sort_by(|a, b| a.element.cmp(&b.element));
+            let validations = store
+                .latest_validations(&path.display().to_string())
+                .map_err(|e| e.to_string())?;
+            r.validations = validations.into_iter().map(|(seff, (v, _))| (seff, v)).collect();
             self.by_path.insert(path, Arc::new(r));
         }
         Ok(count)

@@ -213,6 +213,7 @@ fn facts_of(params: &InitializeParams) -> ClientFacts {
             .and_then(Value::as_u64)
             .map(|r| r.clamp(1, 10_000) as u32),
         gp: opt("geneticProgramming").and_then(Value::as_bool).unwrap_or(true),
+        validate: opt("validate").and_then(Value::as_bool).unwrap_or(true),
     }
 }
 
@@ -385,13 +386,15 @@ impl LanguageServer for Beagle {
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let p = params.text_document_position_params;
-        let results = {
+        let (results, root) = {
             let s = self.shared.state();
-            s.snapshot(&p.text_document.uri).and_then(|d| s.results.get(&d.path))
+            let doc = s.snapshot(&p.text_document.uri);
+            let root = doc.as_ref().and_then(|d| s.root_of(&d.path));
+            (doc.and_then(|d| s.results.get(&d.path)), root)
         };
         Ok(self
             .with_doc(&p.text_document.uri, move |doc| {
-                features::hover(doc, p.position, results.as_deref())
+                features::hover(doc, p.position, results.as_deref(), root.as_deref())
             })
             .await
             .flatten())

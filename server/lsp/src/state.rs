@@ -34,6 +34,9 @@ pub struct ClientFacts {
     pub budget_s: Option<f64>,
     pub repetitions: Option<u32>,
     pub gp: bool,
+    /// `validate` (default true): after an analysis, validate the analysed model on measurements
+    /// it was not fitted to (hover and lens on each SEFF show how well it predicts).
+    pub validate: bool,
 }
 
 /// May Beagle compile and run the workspace's code?

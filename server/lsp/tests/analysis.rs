@@ -5,7 +5,7 @@
 mod support;
 
 use serde_json::json;
-use support::{apply_edits, command, find, fixture_open, fixture_open_answering, uri, Client};
+use support::{apply_edits, command, find, fixture_copy, fixture_open, fixture_open_answering, uri, Client};
 
 fn progress_kinds(c: &Client) -> Vec<String> {
     c.messages("$/progress")
@@ -332,4 +332,59 @@ async fn reused_results_are_shown_in_hovers() {
     let hover = c.position_request("textDocument/hover", &path, line, 10).await;
     let md = hover["contents"]["value"].as_str().unwrap_or_default();
     assert!(md.contains("bytes.VALUE"), "{md}\n{logs:#?}");
+}
+
+/// Issue 18, point 5: the language server reports what each input file gave, as the command
+/// line does: a log line per file, the skipped lines in the end message, and `beagle.status`.
+#[tokio::test]
+async fn an_analysis_of_a_kieker_log_reports_each_file() {
+    let state = tempfile::tempdir().unwrap();
+    std::env::set_var("BEAGLE_STATE_DIR", state.path());
+    let ws = fixture_copy("events-example");
+    let log = ws.path().join("log");
+    std::fs::create_dir(&log).unwrap();
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/kieker-cipm/cipm-2018");
+    for entry in std::fs::read_dir(&fixture).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), log.join(entry.file_name())).unwrap();
+    }
+    let damaged = log.join("kieker-20181016-120000000-UTC-003.dat");
+    let mut text = std::fs::read_to_string(&damaged).unwrap();
+    text.push_str("$1;12;truncated\n");
+    std::fs::write(&damaged, text).unwrap();
+    std::fs::write(
+        ws.path().join("beagle.toml"),
+        "[model]\nrepository = \"FileShare.repository\"\n[measurements]\nkieker = \"log\"\n[analysis]\nseed = 1\n",
+    )
+    .unwrap();
+    let path = ws.path().join("FileShare.repository");
+    let mut c = Client::new();
+    c.initialize(ws.path(), json!({"geneticProgramming": false})).await;
+    c.open(&path, &std::fs::read_to_string(&path).unwrap()).await;
+    command(&mut c, "beagle.analyseRepository", json!([uri(&path)]))
+        .await
+        .unwrap();
+    wait_for_end(&c, 300).await;
+    let logs: Vec<String> = c
+        .messages("window/logMessage")
+        .iter()
+        .map(|m| m["message"].as_str().unwrap().to_string())
+        .collect();
+    let per_file: Vec<&String> = logs.iter().filter(|m| m.starts_with("inputs: ")).collect();
+    assert_eq!(per_file.len(), 5, "{logs:#?}");
+    assert!(
+        per_file
+            .iter()
+            .any(|m| m.contains("UTC-003.dat") && m.contains("1 lines skipped") && m.contains("ServiceCallRecord")),
+        "{per_file:#?}"
+    );
+    let progress = c.messages("$/progress");
+    let end = progress.iter().find(|p| p["value"]["kind"] == "end").unwrap();
+    let message = end["value"]["message"].as_str().unwrap();
+    assert!(message.contains("1 damaged lines skipped (see the log)"), "{message}");
+    let status = command(&mut c, "beagle.status", json!([])).await.unwrap();
+    let files = status["inputs"]["files"].as_array().unwrap();
+    assert_eq!(files.len(), 5, "{status:#}");
+    let executions: u64 = files.iter().map(|f| f["executions"].as_u64().unwrap()).sum();
+    assert_eq!(executions, 444, "{status:#}");
 }

@@ -14,6 +14,7 @@
 //! time.
 
 use crate::kieker::{KiekerLog, KiekerRecord, OperationEvent};
+use beagle_analysis::inputs::{file_of, InputFile};
 use beagle_analysis::{MeasurementEvent, Parameters};
 use std::collections::{BTreeMap, HashMap};
 
@@ -38,11 +39,18 @@ pub struct ConversionReport {
     pub unmatched_operation_events: usize,
     /// Records ignored because they are not tied to an execution (metadata, utilisation).
     pub ignored_records: usize,
+    /// What each file gave ([`KiekerLog::inputs`] with the executions and unmapped operations
+    /// of each file: an execution belongs to the file of its call record, or of its entry).
+    pub inputs: Vec<InputFile>,
 }
 
 /// Converts a whole log. Never fails: what cannot be used is counted in the report.
 pub fn convert(log: &KiekerLog, mapping: &OperationMapping) -> (Vec<MeasurementEvent>, ConversionReport) {
-    let mut report = ConversionReport::default();
+    let mut report = ConversionReport {
+        inputs: log.inputs.clone(),
+        ..ConversionReport::default()
+    };
+
     let mut timed: Vec<(u64, MeasurementEvent)> = Vec::new();
     let mut executions: Vec<Execution> = Vec::new();
     let mut oers: Vec<(usize, &crate::kieker::OperationExecutionRecord)> = Vec::new();
@@ -52,7 +60,15 @@ pub fn convert(log: &KiekerLog, mapping: &OperationMapping) -> (Vec<MeasurementE
             KiekerRecord::ServiceCall(_)
             | KiekerRecord::ResponseTime(_)
             | KiekerRecord::Loop(_)
-            | KiekerRecord::Branch(_) => timed.extend(cipm_event(r.clone())),
+            | KiekerRecord::Branch(_) => {
+                let event = cipm_event(r.clone());
+                if let Some((_, MeasurementEvent::ServiceCall { .. })) = &event {
+                    if let Some(f) = input_of(&mut report, &log.starts, n) {
+                        f.executions += 1;
+                    }
+                }
+                timed.extend(event)
+            }
             KiekerRecord::OperationExecution(o) => oers.push((n, o)),
             KiekerRecord::BeforeOperation(e) => open.entry(e.trace_id).or_default().push((n, e)),
             KiekerRecord::AfterOperation(e) => {
@@ -89,8 +105,13 @@ pub fn convert(log: &KiekerLog, mapping: &OperationMapping) -> (Vec<MeasurementE
     report.unmatched_operation_events += open.values().map(Vec::len).sum::<usize>();
     executions.extend(oer_executions(&oers));
     executions.sort_by_key(|e| e.seq);
-    map_executions(&executions, mapping, &mut report, &mut timed);
+    map_executions(&executions, mapping, &log.starts, &mut report, &mut timed);
     (in_execution_order(timed), report)
+}
+
+/// The file that record `n` came from (a log built in memory may name no files).
+fn input_of<'a>(report: &'a mut ConversionReport, starts: &[usize], n: usize) -> Option<&'a mut InputFile> {
+    file_of(starts, n).and_then(|i| report.inputs.get_mut(i))
 }
 
 /// The events in an order the analysis can read one by one, whatever the order of the records
@@ -279,6 +300,7 @@ fn oer_executions<'a>(oers: &[(usize, &'a crate::kieker::OperationExecutionRecor
 fn map_executions(
     executions: &[Execution],
     mapping: &OperationMapping,
+    starts: &[usize],
     report: &mut ConversionReport,
     timed: &mut Vec<(u64, MeasurementEvent)>,
 ) {
@@ -317,7 +339,15 @@ fn map_executions(
                     stop_ns: e.exit,
                 },
             )),
-            None => *report.unmapped_operations.entry(e.signature.to_string()).or_default() += 1,
+            None => {
+                *report.unmapped_operations.entry(e.signature.to_string()).or_default() += 1;
+                if let Some(f) = input_of(report, starts, e.seq) {
+                    *f.unmapped.entry(e.signature.to_string()).or_default() += 1;
+                }
+            }
+        }
+        if let (Some(MappedOperation::Seff(_)), Some(f)) = (mapping.get(e.signature), input_of(report, starts, e.seq)) {
+            f.executions += 1;
         }
     }
 }

@@ -45,6 +45,22 @@ pub struct OtelReport {
     pub skipped: Vec<(PathBuf, usize, String)>,
     /// Spans of operations nothing maps: count by operation.
     pub unmapped: BTreeMap<String, usize>,
+    /// Spans that are service executions (SEFFs).
+    pub executions: usize,
+}
+
+impl OtelReport {
+    /// What the file gave, as every input file says it ([`crate::inputs`]).
+    pub fn input_file(&self, path: &Path) -> beagle_analysis::inputs::InputFile {
+        let mut input = beagle_analysis::inputs::InputFile::new(path);
+        input.records = self.spans;
+        input.executions = self.executions;
+        for (_, line, why) in &self.skipped {
+            input.skip(*line, why.clone());
+        }
+        input.unmapped = self.unmapped.clone();
+        input
+    }
 }
 
 /// Reads the spans of an OTLP/JSON file; damaged lines are skipped and reported.
@@ -197,6 +213,7 @@ pub fn convert_spans(spans: &[Span], mapping: &OperationMapping, report: &mut Ot
                     }
                 }
                 let execution = span.id.clone();
+                report.executions += 1;
                 timed.push((
                     span.start_ns,
                     MeasurementEvent::ServiceCall {

@@ -1,11 +1,17 @@
 //! The result store: an embedded SQLite database at `<workspace>/.beagle/beagle.sqlite` that keeps
 //! measurements, analysis runs, their blackboards and their results.
 //!
-//! # Schema (`schema.sql`, version in `PRAGMA user_version`)
+//! # Schema (`schema.sql`, then `schema-2.sql` and `schema-3.sql`; version in `PRAGMA user_version`)
 //!
 //! - `measurements`: one row per measurement input (`input_key`, a [`content_key`] of the code,
 //!   launch configuration and parameters): the tool, an [`EventsSummary`] (one column per field)
 //!   and the measurement results as JSON. Re-analysis reuses a row when its key did not change.
+//! - `measurement_inputs` (version 2): per measurement read from files, what each file gave
+//!   ([`crate::InputFile`]) and the import's notes, so a measurement taken from the store reports
+//!   them as when it was read. A version-1 store gets the table when opened.
+//! - `validations` (version 3): per service and `beagle validate`, its
+//!   [`crate::validation::ServiceValidation`] (points, errors, predicted beside measured), for the
+//!   editor's hover and lens.
 //! - `runs`: one row per analysis run: `run_key` ("the same analysis", hashed by the caller), the
 //!   measurement it analyses, repository, scope, seed, budget, `status` (`running`, `aborted`,
 //!   `finished`) and the [`FinishReason`].
@@ -44,8 +50,14 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// The schema version this code writes and reads.
-pub const SCHEMA_VERSION: i64 = 1;
-const SCHEMA: &str = include_str!("schema.sql");
+pub const SCHEMA_VERSION: i64 = 3;
+/// The steps from an empty database to [`SCHEMA_VERSION`]: step `i` takes version `i` to `i + 1`.
+/// A store of an older version is brought up to date when opened, in one transaction.
+const SCHEMA_STEPS: [&str; 3] = [
+    include_str!("schema.sql"),
+    include_str!("schema-2.sql"),
+    include_str!("schema-3.sql"),
+];
 
 /// The store's directory, next to the analysed workspace.
 pub const STORE_DIR: &str = ".beagle";
@@ -173,6 +185,10 @@ pub struct StoredMeasurement {
     pub tool: String,
     pub summary: EventsSummary,
     pub results: Vec<(MeasurableElement, MeasurementResult)>,
+    /// What each input file gave (measurements read from files; empty for the Java tool).
+    pub inputs: Vec<crate::InputFile>,
+    /// What the import noted (layouts read, lines skipped, executions not used).
+    pub notes: Vec<String>,
 }
 
 /// A run's state.
@@ -357,8 +373,10 @@ impl Store {
                 supported: SCHEMA_VERSION,
             });
         }
-        if version == 0 {
-            tx.execute_batch(SCHEMA).map_err(&e)?;
+        if version < SCHEMA_VERSION {
+            for step in &SCHEMA_STEPS[version.max(0) as usize..] {
+                tx.execute_batch(step).map_err(&e)?;
+            }
             tx.pragma_update(None, "user_version", SCHEMA_VERSION).map_err(&e)?;
         }
         tx.commit().map_err(&e)?;
@@ -405,17 +423,37 @@ impl Store {
             return Ok(None);
         };
         let results = decode(&self.name, || format!("results of measurement {input_key}"), &results)?;
+        let inputs: Option<(String, String)> = self
+            .conn
+            .query_row(
+                "SELECT files, notes FROM measurement_inputs WHERE input_key = ?1",
+                [input_key],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .map_err(sql(&self.name))?;
+        let (inputs, notes) = match inputs {
+            Some((files, notes)) => (
+                decode(&self.name, || format!("input files of measurement {input_key}"), &files)?,
+                decode(&self.name, || format!("notes of measurement {input_key}"), &notes)?,
+            ),
+            None => (Vec::new(), Vec::new()),
+        };
         Ok(Some(StoredMeasurement {
             input_key: input_key.to_string(),
             tool,
             summary,
             results,
+            inputs,
+            notes,
         }))
     }
 
     /// Stores a measurement, replacing one with the same key; one transaction.
     pub fn save_measurement(&mut self, m: &StoredMeasurement) -> Result<(), StoreError> {
         let results = encode(&self.name, "measurement results", &m.results)?;
+        let inputs = encode(&self.name, "input files", &m.inputs)?;
+        let notes = encode(&self.name, "import notes", &m.notes)?;
         let tx = begin(&mut self.conn, &self.name)?;
         let e = sql(&self.name);
         let s = &m.summary;
@@ -441,7 +479,61 @@ impl Store {
             ],
         )
         .map_err(&e)?;
+        if !m.inputs.is_empty() || !m.notes.is_empty() {
+            tx.execute(
+                "INSERT OR REPLACE INTO measurement_inputs (input_key, files, notes) VALUES (?1, ?2, ?3)",
+                params![m.input_key, inputs, notes],
+            )
+            .map_err(&e)?;
+        }
         tx.commit().map_err(&e)
+    }
+
+    /// Saves a validation of the service `v.seff` of `repository`; one transaction.
+    pub fn save_validation(
+        &mut self,
+        repository: &str,
+        v: &crate::validation::ServiceValidation,
+    ) -> Result<(), StoreError> {
+        let json = encode(&self.name, "validation", v)?;
+        let tx = begin(&mut self.conn, &self.name)?;
+        let e = sql(&self.name);
+        let median = v.median_relative_error.is_finite().then_some(v.median_relative_error);
+        tx.execute(
+            "INSERT INTO validations (repository, seff, validation, median_relative_error, saved_at_ms) \
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![repository, v.seff, json, median, now_ms()],
+        )
+        .map_err(&e)?;
+        tx.commit().map_err(&e)
+    }
+
+    /// The latest validation of every service of `repository`: SEFF id -> (validation, saved at
+    /// (Unix ms)).
+    pub fn latest_validations(
+        &self,
+        repository: &str,
+    ) -> Result<std::collections::BTreeMap<String, (crate::validation::ServiceValidation, i64)>, StoreError> {
+        let e = sql(&self.name);
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT seff, validation, saved_at_ms FROM validations v WHERE repository = ?1 \
+                 AND id = (SELECT MAX(id) FROM validations w WHERE w.repository = v.repository AND w.seff = v.seff)",
+            )
+            .map_err(&e)?;
+        let rows = stmt
+            .query_map([repository], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?))
+            })
+            .map_err(&e)?;
+        let mut out = std::collections::BTreeMap::new();
+        for row in rows {
+            let (seff, json, at) = row.map_err(&e)?;
+            let v = decode(&self.name, || format!("validation of {seff}"), &json)?;
+            out.insert(seff, (v, at));
+        }
+        Ok(out)
     }
 
     /// Starts a run: its row and the snapshot of step 0, one transaction.

@@ -39,7 +39,10 @@ impl EventsSummary {
 #[derive(Default)]
 pub struct SummaryBuilder {
     s: EventsSummary,
+    /// Distinct executions seen, unless they are counted as they end ([`SummaryBuilder::ended`]).
     executions: HashSet<String>,
+    /// Executions ended so far, when the source says when each ends.
+    ended: Option<usize>,
     services: HashSet<String>,
 }
 
@@ -51,9 +54,26 @@ impl SummaryBuilder {
         s.last_ns = Some(s.last_ns.map_or(hi, |l| l.max(hi)));
     }
 
+    /// A builder for a source that says when each execution ends (a streamed Kieker log):
+    /// executions are counted by [`SummaryBuilder::ended`], not remembered, so its memory does
+    /// not grow with the executions.
+    pub fn counting_ended() -> SummaryBuilder {
+        SummaryBuilder {
+            ended: Some(0),
+            ..SummaryBuilder::default()
+        }
+    }
+
+    /// One execution ended (each exactly once; see [`SummaryBuilder::counting_ended`]).
+    pub fn ended(&mut self) {
+        if let Some(n) = &mut self.ended {
+            *n += 1;
+        }
+    }
+
     pub fn add(&mut self, e: &MeasurementEvent) {
         self.s.events += 1;
-        if !self.executions.contains(e.execution()) {
+        if self.ended.is_none() && !self.executions.contains(e.execution()) {
             self.executions.insert(e.execution().to_string());
         }
         match e {
@@ -85,7 +105,7 @@ impl SummaryBuilder {
     }
 
     pub fn finish(mut self) -> EventsSummary {
-        self.s.executions = self.executions.len();
+        self.s.executions = self.ended.unwrap_or(self.executions.len());
         self.s.services = self.services.len();
         self.s
     }
@@ -109,4 +129,48 @@ pub fn file_key(path: &std::path::Path) -> std::io::Result<String> {
     let mut h = blake3::Hasher::new();
     h.update_reader(std::fs::File::open(path)?)?;
     Ok(h.finalize().to_hex().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn events() -> Vec<MeasurementEvent> {
+        let mut events = Vec::new();
+        for (i, execution) in ["a", "b", "c"].into_iter().enumerate() {
+            events.push(MeasurementEvent::ServiceCall {
+                execution: execution.into(),
+                service: "_s".into(),
+                caller_execution: None,
+                call: None,
+                parameters: Default::default(),
+                entry_ns: 10 * i as u64,
+                exit_ns: 10 * i as u64 + 5,
+            });
+            for _ in 0..=i {
+                events.push(MeasurementEvent::Loop {
+                    execution: execution.into(),
+                    loop_id: "_l".into(),
+                    count: 2,
+                });
+            }
+        }
+        events
+    }
+
+    #[test]
+    fn executions_counted_as_they_end_give_the_summary_of_the_whole() {
+        let events = events();
+        let whole = EventsSummary::of(&events);
+        assert_eq!(whole.executions, 3);
+        let mut streamed = SummaryBuilder::counting_ended();
+        for e in &events {
+            streamed.add(e);
+        }
+        for _ in 0..3 {
+            streamed.ended();
+        }
+        assert!(streamed.executions.is_empty(), "executions are not remembered");
+        assert_eq!(streamed.finish(), whole);
+    }
 }

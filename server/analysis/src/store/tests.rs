@@ -122,6 +122,12 @@ fn measurement(key: &str, tool: &str) -> StoredMeasurement {
             (demand(), result(&demand().id, &[1.0, 2.5])),
             (loop_element(), result("_l", &[3.0])),
         ],
+        inputs: vec![crate::InputFile {
+            records: 7,
+            executions: 2,
+            ..crate::InputFile::unreadable(Path::new("log/b.dat.gz"), "not gzip".into())
+        }],
+        notes: vec!["log: 7 records read".into()],
     }
 }
 
@@ -416,7 +422,7 @@ fn a_newer_schema_is_refused_naming_the_file() {
             err,
             StoreError::NewerSchema {
                 found: 7,
-                supported: 1,
+                supported: 3,
                 ..
             }
         ),
@@ -670,4 +676,63 @@ fn a_finished_run_compacts_the_earlier_runs_of_its_analysis_only() {
     // The finished runs that can still be reused: the newest of "k" and "other".
     let ids: Vec<RunId> = store.finished_runs("m1").unwrap().iter().map(|f| f.run).collect();
     assert_eq!(ids, vec![second, other]);
+}
+
+#[test]
+fn a_version_1_store_gains_the_input_files_table_and_keeps_its_measurements() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let old = StoredMeasurement {
+        inputs: Vec::new(),
+        notes: Vec::new(),
+        ..measurement("m-old", "kieker")
+    };
+    store.save_measurement(&old).unwrap();
+    drop(store);
+    // As version 1 left it: no table of input files.
+    let conn = plain_sql(dir.path());
+    conn.execute_batch("DROP TABLE measurement_inputs; DROP TABLE validations")
+        .unwrap();
+    conn.pragma_update(None, "user_version", 1).unwrap();
+    drop(conn);
+    let mut store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.cached_measurement("m-old").unwrap(), Some(old));
+    let new = measurement("m-new", "kieker");
+    store.save_measurement(&new).unwrap();
+    assert_eq!(store.cached_measurement("m-new").unwrap(), Some(new));
+    let version: i64 = plain_sql(dir.path())
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, SCHEMA_VERSION);
+}
+
+#[test]
+fn the_latest_validation_of_each_service_is_kept_and_read_back() {
+    use crate::validation::{Row, ServiceValidation};
+    let mut store = Store::open_in_memory().unwrap();
+    let v = |seff: &str, median: f64| ServiceValidation {
+        repository: "/r.repository".into(),
+        service: format!("C.{seff}"),
+        seff: seff.into(),
+        points: 1,
+        median_relative_error: median,
+        max_relative_error: median,
+        rows: vec![Row {
+            inputs: [("n.VALUE".to_string(), 3.0)].into(),
+            predicted_ms: 1.0,
+            measured_ms: 1.0 + median,
+            executions: 2,
+        }],
+        problems: vec![],
+        notes: vec![],
+    };
+    store.save_validation("/r.repository", &v("_a", 0.3)).unwrap();
+    store.save_validation("/r.repository", &v("_a", 0.05)).unwrap();
+    store.save_validation("/r.repository", &v("_b", 0.1)).unwrap();
+    store.save_validation("/other.repository", &v("_a", 0.9)).unwrap();
+    let latest = store.latest_validations("/r.repository").unwrap();
+    assert_eq!(latest.len(), 2);
+    assert_eq!(latest["_a"].0, v("_a", 0.05));
+    assert_eq!(latest["_b"].0, v("_b", 0.1));
+    assert!(store.latest_validations("/none").unwrap().is_empty());
 }

@@ -141,6 +141,32 @@ pub fn coarse_points(launch: &Launch, n: usize, seed: u64) -> Vec<Point> {
     dedup(launch, points)
 }
 
+/// Points for validation: `n` points of a Latin hypercube drawn by its own seed stream, none
+/// within `MIN_GAP` (in unit coordinates) of the `used` ones (what the analysis measured), so the
+/// model is checked where it was not fitted. A point too close is drawn again, uniformly.
+pub fn fresh_points(launch: &Launch, n: usize, seed: u64, used: &[Point]) -> Vec<Point> {
+    const MIN_GAP: f64 = 0.02;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_f0e5_b1ea_91e5);
+    let used: Vec<Vec<f64>> = used.iter().map(|p| unit(launch, p)).collect();
+    let far = |u: &[f64]| used.iter().all(|v| distance(u, v) >= MIN_GAP);
+    let mut out: Vec<Point> = Vec::new();
+    for mut u in hypercube(launch, n, &mut rng) {
+        let point = |u: &[f64]| from_unit(launch, u);
+        for _ in 0..100 {
+            // Rounded (integers, levels) as it will run.
+            if far(&unit(launch, &point(&u))) {
+                break;
+            }
+            u = (0..u.len()).map(|_| rng.random::<f64>()).collect();
+        }
+        let p = point(&u);
+        if far(&unit(launch, &p)) {
+            out.push(p);
+        }
+    }
+    dedup(launch, out)
+}
+
 /// The next pass: `n` new points where the measured points' `scores` (higher: the models err or
 /// disagree more there) and the distance from what is measured are largest.
 pub fn refine_points(launch: &Launch, measured: &[(Point, f64)], n: usize, seed: u64) -> Vec<Point> {
@@ -319,5 +345,26 @@ mod tests {
         for p in &new {
             assert!(!measured.iter().any(|(q, _)| q == p), "no point measured twice");
         }
+    }
+
+    #[test]
+    fn fresh_points_keep_away_from_the_measured_ones_and_stay_in_range() {
+        let l = launch();
+        for seed in 0..20 {
+            let used = coarse_points(&l, 12, seed);
+            let fresh = fresh_points(&l, 8, seed, &used);
+            assert!(fresh.len() >= 6, "seed {seed}: {fresh:?}");
+            for p in &fresh {
+                let u = unit(&l, p);
+                assert!(used.iter().all(|q| distance(&u, &unit(&l, q)) >= 0.02), "{p:?}");
+                let PointValue::Number(files) = p["files"] else {
+                    panic!()
+                };
+                assert!((1.0..=40.0).contains(&files) && files.fract() == 0.0, "{p:?}");
+            }
+            // Seeded: the same seed, the same points; another, others.
+            assert_eq!(fresh_points(&l, 8, seed, &used), fresh);
+        }
+        assert_ne!(fresh_points(&l, 8, 1, &[]), fresh_points(&l, 8, 2, &[]));
     }
 }

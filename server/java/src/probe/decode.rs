@@ -76,6 +76,9 @@ pub struct DecodeSummary {
     pub invalid: u64,
     /// Bytes at the end that do not make a whole record (a process killed mid-write).
     pub truncated_bytes: u64,
+    /// Per kept execution (its event id), its thread CPU time from entry to exit in ns, when the
+    /// probe measured it (`-Dbeagle.serviceCpu=true`: validation runs).
+    pub service_cpu_ns: std::collections::BTreeMap<String, u64>,
 }
 
 /// An execution between its ENTER and its EXIT.
@@ -326,6 +329,10 @@ impl<'a> Decoder<'a> {
             self.summary.invalid += 1;
         } else if let Some(MeasurementEvent::ServiceCall { exit_ns, .. }) = buffered {
             *exit_ns = r.a as u64;
+        }
+        if r.b > 0 {
+            let id = self.id(r.execution);
+            self.summary.service_cpu_ns.insert(id, r.b as u64);
         }
     }
 

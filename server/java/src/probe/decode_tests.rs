@@ -323,3 +323,24 @@ fn a_demand_total_is_the_runs_of_a_section_in_one_execution() {
     );
     assert_eq!(summary.invalid, 2);
 }
+
+/// Validation runs: an EXIT's `b` is the execution's thread CPU time; 0 means not measured, and
+/// warm-up executions leave none.
+#[test]
+fn exits_carry_the_thread_cpu_time_of_their_executions_when_measured() {
+    let (_, summary) = run(
+        &[
+            enter(0, 1, 0, -1, 1),
+            enter(1, 2, 1, 2, 1),
+            rec(EXIT, 0, 2, 900, 700),
+            rec(EXIT, 0, 1, 5000, 4200),
+            enter(0, 3, 0, -1, 1),
+            rec(EXIT, 0, 3, 800, 0),
+            enter(0, 4, 0, -1, 0),
+            rec(EXIT, 0, 4, 800, 600),
+        ],
+        1,
+    );
+    let cpu: Vec<(&str, u64)> = summary.service_cpu_ns.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    assert_eq!(cpu, [("r1:1", 4200), ("r1:2", 700)]);
+}

@@ -23,6 +23,7 @@ pub use fields::NOT_SET;
 pub use params::{characterised_name, parse_parameters};
 pub use records::*;
 
+use beagle_analysis::inputs::InputFile;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -43,6 +44,11 @@ pub struct KiekerLog {
     pub unreadable: Vec<(PathBuf, String)>,
     /// The layouts read, by record class: how many records of each.
     pub layouts: BTreeMap<String, usize>,
+    /// What each record file gave, in [`KiekerLog::files`] order (executions and unmapped
+    /// operations are filled in by [`crate::convert::convert`]).
+    pub inputs: Vec<InputFile>,
+    /// Where each file's records start in [`KiekerLog::records`] (with [`beagle_analysis::inputs::file_of`]).
+    pub starts: Vec<usize>,
 }
 
 /// Reads the Kieker text log in `dir`: a folder with `kieker.map` and its record files, plain or
@@ -83,7 +89,11 @@ pub fn read_log(dir: &Path) -> Result<KiekerLog, KiekerError> {
         // One file that cannot be read costs only its records.
         match record_text(file) {
             Ok(text) => read_records(file, &text, &map, &mut log),
-            Err(e) => log.unreadable.push((file.clone(), e.to_string())),
+            Err(e) => {
+                log.starts.push(log.records.len());
+                log.inputs.push(InputFile::unreadable(file, e.to_string()));
+                log.unreadable.push((file.clone(), e.to_string()));
+            }
         }
     }
     if log.records.is_empty() && log.skipped.is_empty() {
@@ -125,21 +135,31 @@ fn record_text(file: &Path) -> Result<String, KiekerError> {
 
 /// The records of one file's text into `log`; damaged lines into its `skipped`.
 fn read_records(file: &Path, text: &str, map: &RecordMap, log: &mut KiekerLog) {
+    let mut input = InputFile::new(file);
+    log.starts.push(log.records.len());
     for (i, line) in text.lines().enumerate() {
         match parse_dat_line(line, map) {
             Ok(DatLine::Empty) => {}
             Ok(DatLine::Record(r)) => {
                 *log.layouts.entry(r.layout.to_string()).or_default() += 1;
+                input.records += 1;
                 log.records.push(r);
             }
-            Ok(DatLine::Unknown(class)) => *log.unknown_classes.entry(class).or_default() += 1,
-            Err(problem) => log.skipped.push(SkippedLine {
-                file: file.to_path_buf(),
-                line: i + 1,
-                problem,
-            }),
+            Ok(DatLine::Unknown(class)) => {
+                *input.unknown.entry(class.clone()).or_default() += 1;
+                *log.unknown_classes.entry(class).or_default() += 1
+            }
+            Err(problem) => {
+                input.skip(i + 1, problem.to_string());
+                log.skipped.push(SkippedLine {
+                    file: file.to_path_buf(),
+                    line: i + 1,
+                    problem,
+                })
+            }
         }
     }
+    log.inputs.push(input);
 }
 
 /// Nothing usable: the first problem says why (records of other probes only are no problem).

@@ -17,6 +17,7 @@
 //! ([`StreamError::NeedsWholeLog`]).
 
 use super::{parse_dat_line, parse_map, DatLine, KiekerError, SkippedLine};
+use beagle_analysis::inputs::InputFile;
 use beagle_analysis::MeasurementEvent;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -40,18 +41,24 @@ pub enum StreamError {
     NotInWriteOrder { records: usize, executions: usize },
 }
 
+/// Damaged lines kept in [`StreamReport::skipped`]; [`StreamReport::inputs`] counts all.
+pub const SKIPPED_KEPT: usize = 100;
+
 /// What was streamed.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct StreamReport {
     pub files: Vec<PathBuf>,
     pub records: usize,
     pub executions: usize,
+    /// The first [`SKIPPED_KEPT`] damaged lines.
     pub skipped: Vec<SkippedLine>,
     pub unreadable: Vec<(PathBuf, String)>,
     pub unknown_classes: BTreeMap<String, usize>,
     pub layouts: BTreeMap<String, usize>,
     /// Most executions open at once: what the memory grew with.
     pub most_open: usize,
+    /// What each record file gave, in [`StreamReport::files`] order.
+    pub inputs: Vec<InputFile>,
 }
 
 /// An execution waiting for its call record.
@@ -98,27 +105,36 @@ pub fn stream_log(dir: &Path, sink: &mut dyn FnMut(Streamed)) -> Result<StreamRe
         let text = match text {
             Ok(t) => t,
             Err(e) => {
+                report.inputs.push(InputFile::unreadable(file, e.to_string()));
                 report.unreadable.push((file.clone(), e.to_string()));
                 continue;
             }
         };
+        report.inputs.push(InputFile::new(file));
+        let input = report.inputs.last_mut().expect("just pushed");
         for (i, line) in text.lines().enumerate() {
             let record = match parse_dat_line(line, &map) {
                 Ok(DatLine::Record(r)) => r,
                 Ok(DatLine::Empty) => continue,
                 Ok(DatLine::Unknown(class)) => {
+                    *input.unknown.entry(class.clone()).or_default() += 1;
                     *report.unknown_classes.entry(class).or_default() += 1;
                     continue;
                 }
                 Err(problem) => {
-                    report.skipped.push(SkippedLine {
-                        file: file.clone(),
-                        line: i + 1,
-                        problem,
-                    });
+                    input.skip(i + 1, problem.to_string());
+                    // Bounded: the first lines named, the rest counted per file.
+                    if report.skipped.len() < SKIPPED_KEPT {
+                        report.skipped.push(SkippedLine {
+                            file: file.clone(),
+                            line: i + 1,
+                            problem,
+                        });
+                    }
                     continue;
                 }
             };
+            input.records += 1;
             report.records += 1;
             *report.layouts.entry(record.layout.to_string()).or_default() += 1;
             let Some((_, event)) = crate::convert::cipm_event(record) else {
@@ -131,6 +147,7 @@ pub fn stream_log(dir: &Path, sink: &mut dyn FnMut(Streamed)) -> Result<StreamRe
             } = &event
             {
                 report.executions += 1;
+                input.executions += 1;
                 let (execution, caller) = (execution.clone(), caller_execution.clone());
                 open.entry(execution.clone()).or_default().call = Some(event);
                 match caller {

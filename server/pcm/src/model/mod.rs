@@ -2,6 +2,7 @@
 
 pub(crate) mod build;
 pub mod order;
+pub mod system;
 pub mod types;
 
 pub use types::*;

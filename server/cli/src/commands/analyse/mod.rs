@@ -6,9 +6,13 @@ mod progress;
 mod text;
 
 use beagle_analysis::{Control, Scope};
-use beagle_job::{Request, Settings, Source};
+use beagle_job::{Request, Settings};
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// Lines of the per-file inputs report in the text output: files with something not used are
+/// always listed, clean files up to this many lines, the rest summed.
+const INPUT_LINES: usize = 12;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -21,19 +25,8 @@ pub struct Args {
     /// Analyse only this action (an internal action, loop, branch or external call id).
     #[arg(long, value_name = "ID")]
     action: Option<String>,
-    /// Measurements in the Beagle events format (one JSON event per line).
-    #[arg(long, value_name = "FILE", conflicts_with = "kieker")]
-    events: Option<PathBuf>,
-    /// Measurements as a Kieker text log folder (kieker.map + record files, plain or compressed),
-    /// or such a folder in one zip archive.
-    #[arg(long, value_name = "DIR", conflicts_with = "otel")]
-    kieker: Option<PathBuf>,
-    /// Measurements as OpenTelemetry traces (OTLP/JSON, one export request per line).
-    #[arg(long, value_name = "FILE", conflicts_with = "events")]
-    otel: Option<PathBuf>,
-    /// Operation mapping (TOML) for Kieker's standard records and OpenTelemetry spans.
-    #[arg(long, value_name = "FILE")]
-    mapping: Option<PathBuf>,
+    #[command(flatten)]
+    source: super::source::SourceArgs,
     /// Write the results into the repository file (atomically, only if it did not change meanwhile).
     #[arg(long)]
     write: bool,
@@ -62,28 +55,15 @@ pub struct Args {
     /// A line per analysis step on stderr.
     #[arg(long, short)]
     verbose: bool,
+    /// Then validate the model on measurements it was not fitted to (`beagle validate`); with
+    /// --json, its report is under "validation".
+    #[arg(long)]
+    validate: bool,
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, String> {
     let mut ws = beagle_job::resolve(&args.path)?;
-    if let Some(e) = &args.events {
-        ws.source = Some(Source::Events(e.clone()));
-    }
-    if let Some(k) = &args.kieker {
-        ws.source = Some(Source::Kieker {
-            dir: k.clone(),
-            mapping: args.mapping.clone(),
-        });
-    }
-    if let Some(o) = &args.otel {
-        ws.source = Some(Source::Otel {
-            file: o.clone(),
-            mapping: args.mapping.clone(),
-        });
-    }
-    if args.mapping.is_some() && args.kieker.is_none() && args.otel.is_none() {
-        return Err("--mapping goes with --kieker or --otel".into());
-    }
+    args.source.apply(&mut ws)?;
     let scope = match (&args.component, &args.action) {
         (Some(c), _) => Scope::Component(c.clone()),
         (_, Some(a)) => Scope::Action(a.clone()),
@@ -102,6 +82,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         fresh: args.fresh,
         write: args.write,
         spread: args.spread.map(Into::into).or(ws.spread).unwrap_or(defaults.spread),
+        validate: args.validate,
     };
     let request = Request {
         workspace: ws,
@@ -112,8 +93,13 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     let output = beagle_job::run(&request, &mut reporter, &Control::new())?;
     reporter.finish();
     let report = &output.report;
+    let validation = &output.validation;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(report).map_err(|e| e.to_string())?);
+        let mut value = serde_json::to_value(report).map_err(|e| e.to_string())?;
+        if let Some(v) = validation {
+            value["validation"] = serde_json::to_value(v).map_err(|e| e.to_string())?;
+        }
+        println!("{}", serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?);
     } else {
         let m = &output.measured;
         println!(
@@ -122,6 +108,13 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             m.executions,
             if m.cached { " (from the store)" } else { "" }
         );
+        let inputs = report.inputs.describe(INPUT_LINES);
+        if !inputs.is_empty() {
+            println!("inputs:");
+            for line in inputs {
+                println!("  {line}");
+            }
+        }
         for a in &output.repositories {
             text::print(&a.path, &a.rows, &a.headline);
         }
@@ -132,6 +125,10 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
                 _ => String::new(),
             };
             eprintln!("{}: {at}{}", d.severity, d.message);
+        }
+        if let Some(v) = validation {
+            println!("validation:");
+            super::validate::print(v);
         }
     }
     let failed = report.diagnostics.iter().any(|d| d.severity == "error");

@@ -59,6 +59,13 @@ public final class Probe {
     static final int ID_BLOCK = 1024;
     static final long CPU_REUSE_NS = Long.getLong("beagle.cpuReuseNs", 2000L);
     static final boolean PER_ITERATION = Boolean.getBoolean("beagle.perIteration");
+    /**
+     * Whether an EXIT record carries the thread CPU time of its execution, entry to exit (callees
+     * on the thread included): {@code -Dbeagle.serviceCpu=true} or BEAGLE_SERVICE_CPU=true, set
+     * by `beagle validate`. Off in analyses: two more clock readings per execution.
+     */
+    static final boolean SERVICE_CPU = Boolean.getBoolean("beagle.serviceCpu")
+            || "true".equals(System.getenv("BEAGLE_SERVICE_CPU"));
     private static final List<State> STATES = new ArrayList<>();
     private static final FileChannel OUT = open();
     /** Whether flushAll syncs the file: not for /dev/null and pipes (benchmarks), which cannot. */
@@ -83,6 +90,7 @@ public final class Probe {
         boolean hasCpu;
         long[] executions = new long[64];
         long[] entered = new long[64];
+        long[] enteredCpu = new long[64];
         int depth;
         int pendingCall = -1;
         long pendingCaller;
@@ -253,11 +261,15 @@ public final class Probe {
         if (s.depth == s.executions.length) {
             s.executions = java.util.Arrays.copyOf(s.executions, s.depth * 2);
             s.entered = java.util.Arrays.copyOf(s.entered, s.depth * 2);
+            s.enteredCpu = java.util.Arrays.copyOf(s.enteredCpu, s.depth * 2);
             s.touchedFrom = java.util.Arrays.copyOf(s.touchedFrom, s.depth * 2);
         }
         s.record(ENTER, service, e, caller, ((long) call << 32) | (iteration & 0xffffffffL));
         s.touchedFrom[s.depth] = s.touchedTop;
         s.executions[s.depth] = e;
+        if (SERVICE_CPU) {
+            s.enteredCpu[s.depth] = s.cpuNow();
+        }
         s.entered[s.depth++] = System.nanoTime();
         return e;
     }
@@ -266,12 +278,14 @@ public final class Probe {
     public static void exit(long e) {
         long now = System.nanoTime();
         State s = STATE.get();
+        long cpu = SERVICE_CPU ? s.cpuNow() : 0;
         // Normally e is on top; after an unbalanced exit (cannot happen with try/finally) unwind to it.
         for (int i = s.depth - 1; i >= 0; i--) {
             if (s.executions[i] == e) {
                 s.writeTotalsFrom(i);
                 s.depth = i;
-                s.record(EXIT, 0, e, now - s.entered[i], 0);
+                // b: the execution's thread CPU time (at least 1 when measured; 0: not measured).
+                s.record(EXIT, 0, e, now - s.entered[i], SERVICE_CPU ? Math.max(1, cpu - s.enteredCpu[i]) : 0);
                 return;
             }
         }

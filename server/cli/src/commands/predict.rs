@@ -1,0 +1,68 @@
+//! `beagle predict PATH --service NAME --at name.CHAR=value ...`: the expected demand of a
+//! service, per resource type, from the repository as it is (see `beagle_job::predict`).
+
+use beagle_analysis::model::resource_name;
+use beagle_analysis::predict::Bindings;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A workspace folder with a beagle.toml, or a .repository file.
+    #[arg(default_value = ".")]
+    path: PathBuf,
+    /// The service: `Component.operation`, an operation that one SEFF implements, or a SEFF id.
+    #[arg(long, value_name = "NAME")]
+    service: String,
+    /// An input characterisation's value, e.g. `files.NUMBER_OF_ELEMENTS=20` (repeatable).
+    #[arg(long = "at", value_name = "NAME.CHAR=VALUE")]
+    at: Vec<String>,
+    /// Print the prediction as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Exit status 0 for a complete prediction, 1 when parts could not be predicted (each named),
+/// 2 when the input is unusable.
+pub fn run(args: &Args) -> Result<ExitCode, String> {
+    let ws = beagle_job::resolve(&args.path)?;
+    let mut inputs = Bindings::new();
+    for a in &args.at {
+        let (name, value) = beagle_job::predict::parse_binding(a)?;
+        inputs.insert(name, value);
+    }
+    let p = beagle_job::predict::predict(&ws, &args.service, &inputs)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&p).map_err(|e| e.to_string())?);
+    } else {
+        let at: Vec<String> = inputs.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+        println!(
+            "{} (SEFF {}){}:",
+            p.service,
+            p.prediction.seff,
+            if at.is_empty() {
+                String::new()
+            } else {
+                format!(" at {}", at.join(", "))
+            }
+        );
+        for (resource, ms) in &p.prediction.demands {
+            println!("  {:<8} {ms:>14.6} ms", resource_name(resource));
+        }
+        println!("  {:<8} {:>14.6} ms", "total", p.prediction.total());
+        for (resource, e) in &p.composed {
+            println!("  {} as a function of the inputs: {e}", resource_name(resource));
+        }
+        for c in &p.prediction.calls {
+            println!("  call {} -> {} ({})", c.call, c.seff, c.via);
+        }
+        for problem in &p.prediction.problems {
+            eprintln!("warning: {}: {}: not predicted", problem.element, problem.message);
+        }
+    }
+    Ok(if p.prediction.is_complete() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

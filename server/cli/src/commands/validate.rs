@@ -1,0 +1,101 @@
+//! `beagle validate [PATH] [--json]`: does the model predict its services on measurements it was
+//! not fitted to? Per service: points, median and worst relative error, and a table of predicted
+//! beside measured total demand (see `beagle_job::validate`).
+
+use beagle_job::validate::{ValidateOptions, ValidationReport};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A workspace folder with a beagle.toml, or a .repository file.
+    #[arg(default_value = ".")]
+    path: PathBuf,
+    #[command(flatten)]
+    source: super::source::SourceArgs,
+    /// Share of the entry executions held out of the analysis to validate on (measurement
+    /// workspaces).
+    #[arg(long, default_value_t = 0.2, value_name = "SHARE")]
+    hold_out: f64,
+    /// Fresh parameter points per launch (Java workspaces).
+    #[arg(long, default_value_t = 8, value_name = "N")]
+    points: usize,
+    /// Seed of what is held out and of the analysis.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Leave out the genetic programming in the analysis of the rest.
+    #[arg(long)]
+    no_gp: bool,
+    /// Print the validation as JSON: {"services": [{"service", "seff", "points",
+    /// "median_relative_error", "max_relative_error", "rows": [{"inputs", "predicted_ms",
+    /// "measured_ms", "executions"}]}], "notes": [...]}.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &Args) -> Result<ExitCode, String> {
+    let mut ws = beagle_job::resolve(&args.path)?;
+    args.source.apply(&mut ws)?;
+    if !(0.0..1.0).contains(&args.hold_out) || args.hold_out == 0.0 {
+        return Err(format!("--hold-out {}: give a share between 0 and 1", args.hold_out));
+    }
+    let options = ValidateOptions {
+        share: args.hold_out,
+        points: args.points,
+        seed: args.seed.or(ws.seed).unwrap_or(1),
+        gp: !args.no_gp,
+        ..ValidateOptions::default()
+    };
+    let report = beagle_job::validate::validate(&ws, &options, &mut beagle_job::Quiet)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+    } else {
+        print(&report);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Per service a headline and its table, predicted beside measured.
+pub fn print(report: &ValidationReport) {
+    for s in &report.services {
+        println!(
+            "{} (SEFF {}): {} points, median error {:.1} %, worst {:.1} %",
+            s.service,
+            s.seff,
+            s.points,
+            100.0 * s.median_relative_error,
+            100.0 * s.max_relative_error
+        );
+        let names: Vec<&String> = s.rows.first().map(|r| r.inputs.keys().collect()).unwrap_or_default();
+        let header: Vec<String> = names.iter().map(|n| format!("{n:>24}")).collect();
+        println!(
+            "  {} {:>14} {:>14} {:>8}",
+            header.join(" "),
+            "predicted ms",
+            "measured ms",
+            "error"
+        );
+        for r in &s.rows {
+            let cells: Vec<String> = names
+                .iter()
+                .map(|n| format!("{:>24}", r.inputs.get(*n).map_or("-".into(), |v| format!("{v}"))))
+                .collect();
+            println!(
+                "  {} {:>14.4} {:>14.4} {:>7.1}%",
+                cells.join(" "),
+                r.predicted_ms,
+                r.measured_ms,
+                100.0 * r.relative_error()
+            );
+        }
+        for p in &s.problems {
+            eprintln!("warning: {}: {p}: not predicted", s.service);
+        }
+        for n in &s.notes {
+            eprintln!("warning: {}: {n}", s.service);
+        }
+    }
+    for n in &report.notes {
+        eprintln!("note: {n}");
+    }
+}
