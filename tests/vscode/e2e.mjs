@@ -432,32 +432,6 @@ try {
     return showResults('entityName="file loop"', 'file loop', '13-results-view-loop');
   }, ['the analysis ends with a "done" notification']);
 
-  // Issue 19: the analysis validated the model; the upload SEFF's results view plots the whole
-  // service, its predicted total demand (the composed laws) over the measured totals.
-  await step('"Beagle: Show Results" on the upload SEFF: the service prediction over its measured totals', async () => {
-    await editorFocus();
-    await page.keyboard.press('Control+Home');
-    await page.keyboard.press('Escape');
-    await reveal('id="_fs_upload_seff"');
-    const p = await textPos('id="_fs_upload_seff"');
-    await page.mouse.click(p.x, p.y);
-    await palette('Beagle: Show Results');
-    const tab = page.locator('.tab', { hasText: 'Beagle Results: BusinessCore.upload' }).first();
-    await tab.waitFor({ timeout: 30000 });
-    const webview = page.frameLocator('iframe.webview.ready:visible').last().frameLocator('iframe#active-frame');
-    const rows = webview.locator('#points tbody tr');
-    await rows.first().waitFor({ timeout: 30000 });
-    const chosen = await webview.locator('#result option:checked').innerText();
-    if (!/BusinessCore\.upload: whole service/.test(chosen)) throw new Error(`selected result: ${chosen}`);
-    const canvas = webview.locator('canvas#chart');
-    const drawn = await chartDrawn(canvas);
-    const n = await rows.count();
-    await page.waitForTimeout(800); // chart animation
-    await shot('14-service-prediction');
-    if (n < 2) throw new Error(`only ${n} measured points`);
-    return `${short(chosen)}, ${n} measured points, canvas ${drawn.w}x${drawn.h} with ${drawn.painted} painted pixels`;
-  }, ['the analysis ends with a "done" notification']);
-
   // The whole repository from the explorer's context menu, then pause, resume and abort from the
   // palette, read off the status bar item and the outcome notification.
   const statusItem = page.locator('.statusbar-item', { hasText: /Beagle/ }).first();
@@ -505,6 +479,65 @@ try {
     await statusUntil('idle', (t) => !/%|paused/.test(t));
     return short(await aborted.innerText());
   }, ['explorer menu "Beagle: Analyse Repository" starts an analysis']);
+
+  // Issue 19: the whole repository analysed to the end (callees included, so the upload's
+  // prediction is complete) and validated on fresh points; then the upload SEFF's lens and
+  // results view show the whole service, its predicted total over the measured totals.
+  await step('explorer menu "Beagle: Analyse Repository" runs to the end', async () => {
+    await page.keyboard.press('Escape');
+    await palette('Notifications: Clear All Notifications').catch(() => {});
+    const item = await openExplorerMenu();
+    await clickMenuItem(item.first());
+    const done = toast(/Beagle: .*done/).first();
+    const bad = toast(/Beagle: .*(failed|aborted)/).first();
+    await retry('done notification', async () => {
+      if (await bad.isVisible()) throw Object.assign(new Error('outcome: ' + await bad.innerText()), { fatal: true });
+      await done.waitFor({ timeout: 1000 });
+    }, { timeout: 420000, pause: 500 });
+    return short(await done.innerText());
+  }, ['"Beagle: Abort Analysis" aborts it (notification)']);
+
+  await step('the upload SEFF\'s lens: predicted vs measured on fresh points', async () => {
+    await editorFocus();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('Escape');
+    await reveal('id="_fs_upload_seff"');
+    const lens = page.locator('.contentWidgets .codelens-decoration, .monaco-editor .codelens-decoration', { hasText: /predicted vs measured/ }).first();
+    const text = await retry('validation lens', async () => {
+      const t = await lens.innerText();
+      if (!/\d/.test(t)) throw new Error('lens: ' + t);
+      return t;
+    }, { timeout: 60000, pause: 500 });
+    const median = Number((/([\d.]+)\s*%\s*median/.exec(text) || [])[1]);
+    // Every callee analysed: the composed laws predict the measured totals (issue 19's benchmark
+    // gives 7 % median); a callee left at its 0 placeholder would give ~100 %.
+    if (!(median < 40)) throw new Error('lens: ' + text);
+    return short(text);
+  }, ['explorer menu "Beagle: Analyse Repository" runs to the end']);
+
+  await step('"Beagle: Show Results" on the upload SEFF: the service prediction over its measured totals', async () => {
+    await editorFocus();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('Escape');
+    await reveal('id="_fs_upload_seff"');
+    const p = await textPos('id="_fs_upload_seff"');
+    await page.mouse.click(p.x, p.y);
+    await palette('Beagle: Show Results');
+    const tab = page.locator('.tab', { hasText: 'Beagle Results: BusinessCore.upload' }).first();
+    await tab.waitFor({ timeout: 30000 });
+    const webview = page.frameLocator('iframe.webview.ready:visible').last().frameLocator('iframe#active-frame');
+    const rows = webview.locator('#points tbody tr');
+    await rows.first().waitFor({ timeout: 30000 });
+    const chosen = await webview.locator('#result option:checked').innerText();
+    if (!/BusinessCore\.upload: whole service/.test(chosen)) throw new Error(`selected result: ${chosen}`);
+    const canvas = webview.locator('canvas#chart');
+    const drawn = await chartDrawn(canvas);
+    const n = await rows.count();
+    await page.waitForTimeout(800); // chart animation
+    await shot('17-service-prediction');
+    if (n < 2) throw new Error(`only ${n} measured points`);
+    return `${short(chosen)}, ${n} measured points, canvas ${drawn.w}x${drawn.h} with ${drawn.painted} painted pixels`;
+  }, ['explorer menu "Beagle: Analyse Repository" runs to the end']);
 } catch (e) {
   failed++; failures.push('driver');
   log('FAIL driver: ' + e.message.split('\n')[0]);

@@ -544,3 +544,43 @@ fn a_law_made_of_cancelling_terms_is_told_from_a_plain_one() {
         assert!(r > 0.3, "{plain}: {r}");
     }
 }
+
+#[test]
+fn a_law_too_noisy_to_carry_is_preliminary_and_says_so() {
+    // A microsecond section whose JVMs disagree by tens of percent: the right form (a constant, a
+    // line) with lognormal noise; whatever is found, a final answer promises a band within ±100 %,
+    // and one whose band is wider says so.
+    let mut wide = 0;
+    for seed in 0..8 {
+        let sigma = 0.8 + 0.1 * (seed % 3) as f64;
+        let law = |x: &[f64]| if seed % 2 == 0 { 0.02 } else { 0.0007 * x[0] };
+        let d = measured(200 + seed, 1, 14, 2, sigma, 0.0, &law);
+        let f = fit(&d, &quick()).unwrap();
+        let ev = &f.evidence;
+        let band = ev.band.expect("a band");
+        if f.evidence.is_final {
+            assert!(band <= beagle_fit::evidence::MAX_RELATIVE_BAND, "seed {seed}: {band}");
+        }
+        if band > beagle_fit::evidence::MAX_RELATIVE_BAND {
+            wide += 1;
+            assert!(!ev.is_final, "seed {seed}: {} final with band {band}", f.infix);
+            assert!(
+                ev.reasons.iter().any(|r| r.contains("too wide for a law to carry")),
+                "seed {seed}: {:?}",
+                ev.reasons
+            );
+        }
+    }
+    assert!(wide >= 6, "{wide} of 8 noisy fits with a band over ±100 %");
+    // The same laws at 5 % noise keep a narrow band, and the rule says nothing.
+    for seed in 0..4 {
+        let d = measured(300 + seed, 1, 14, 3, 0.05, 0.0, &|x| 0.0007 * x[0] + 0.01);
+        let f = fit(&d, &quick()).unwrap();
+        assert!(f.evidence.band.unwrap() < 0.5, "seed {seed}: {:?}", f.evidence);
+        assert!(
+            !f.evidence.reasons.iter().any(|r| r.contains("too wide")),
+            "{:?}",
+            f.evidence.reasons
+        );
+    }
+}

@@ -76,6 +76,8 @@ pub const LACK_OF_FIT_ALPHA: f64 = 0.05;
 /// deviation under normal errors: such a spread from `n` values carries about `0.37·n` degrees
 /// of freedom.
 pub const MAD_EFFICIENCY: f64 = 0.37;
+/// Widest 95 % band of a point's relative prediction error for a final result ([`judge`]).
+pub const MAX_RELATIVE_BAND: f64 = 1.0;
 /// Widest 95 % interval half-width of a final branch probability.
 pub const BRANCH_HALF_WIDTH: f64 = 0.05;
 
@@ -797,6 +799,23 @@ pub(crate) fn judge(ev: &mut Evidence, choice: Option<&Choice>, k: usize, consta
                 ));
                 wants.push(Want::Repetitions);
             }
+        }
+    }
+    // A relative band beyond ±100 % cannot tell a measurement from nothing or from twice it,
+    // and relative errors that large are lopsided: a law 5x above a fresh point misses by 400 %
+    // while one 5x below misses by 80 %, so no symmetric band covers fresh points. (The bundled
+    // example's microsecond `partition files` once came out a final constant with a ±164 %
+    // band, its repetitions 65 % apart, and predicted fresh points 2-5x too high.)
+    if ev.relative && !exact && ev.band.is_some_and(|b| b > MAX_RELATIVE_BAND) {
+        reasons.push(format!(
+            "a fresh measurement may lie ±{} from it (95 %): too wide for a law to carry",
+            ev.error_text(ev.band.unwrap_or_default())
+        ));
+        // What another reason asks for settles this too; alone, noisy repetitions widen it
+        // (more of them average it), else too few points do.
+        if wants.is_empty() {
+            let noisy = ev.point_noise().is_some_and(|s| 2.0 * s > MAX_RELATIVE_BAND);
+            wants.push(if noisy { Want::Repetitions } else { Want::Points });
         }
     }
     wants.sort();
