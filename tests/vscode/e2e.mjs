@@ -530,13 +530,16 @@ try {
     await rows.first().waitFor({ timeout: 30000 });
     const chosen = await webview.locator('#result option:checked').innerText();
     if (!/BusinessCore\.upload: whole service/.test(chosen)) throw new Error(`selected result: ${chosen}`);
+    // Over the input the total depends on most (the files, not the few already compressed).
+    const parameter = await webview.locator('#parameter').inputValue();
+    if (!/^files\./.test(parameter)) throw new Error(`shown over ${parameter}`);
     const canvas = webview.locator('canvas#chart');
     const drawn = await chartDrawn(canvas);
     const n = await rows.count();
     await page.waitForTimeout(800); // chart animation
     await shot('17-service-prediction');
     if (n < 2) throw new Error(`only ${n} measured points`);
-    return `${short(chosen)}, ${n} measured points, canvas ${drawn.w}x${drawn.h} with ${drawn.painted} painted pixels`;
+    return `${short(chosen)} over ${parameter}, ${n} measured points, canvas ${drawn.w}x${drawn.h} with ${drawn.painted} painted pixels`;
   }, ['explorer menu "Beagle: Analyse Repository" runs to the end']);
 } catch (e) {
   failed++; failures.push('driver');

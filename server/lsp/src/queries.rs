@@ -112,9 +112,7 @@ fn service_entry(
                 .cloned()
                 .reduce(|a, b| beagle_stoex::Expr::binary(beagle_stoex::BinaryOp::Add, a, b))
         })
-        .map_or("0".to_string(), |e| {
-            beagle_stoex::print(&beagle_analysis::predict::simplify(&e))
-        });
+        .map(|e| beagle_analysis::predict::simplify(&e));
     let mut ranges: std::collections::BTreeMap<&str, (f64, f64)> = Default::default();
     for r in &v.rows {
         for (k, x) in &r.inputs {
@@ -123,6 +121,8 @@ fn service_entry(
             e.1 = e.1.max(*x);
         }
     }
+    let ranges = by_influence(total.as_ref(), ranges, v);
+    let total = total.map_or("0".to_string(), |e| beagle_stoex::print(&e));
     let points: Vec<Value> = v
         .rows
         .iter()
@@ -154,6 +154,42 @@ fn service_entry(
         "reasons": reasons,
         "evidence": null,
     })
+}
+
+/// The validated inputs' ranges, the one the prediction changes most over its range first (the
+/// others held at their median measured value): the results view shows the first input the
+/// expression uses, and a service's total over an input it barely depends on (fileshare's
+/// `alreadyCompressed`, first by name) says little.
+fn by_influence<'a>(
+    total: Option<&beagle_stoex::Expr>,
+    ranges: std::collections::BTreeMap<&'a str, (f64, f64)>,
+    v: &beagle_analysis::validation::ServiceValidation,
+) -> Vec<(&'a str, (f64, f64))> {
+    let median = |name: &str| {
+        let mut xs: Vec<f64> = v.rows.iter().filter_map(|r| r.inputs.get(name).copied()).collect();
+        xs.sort_by(f64::total_cmp);
+        xs.get(xs.len().saturating_sub(1) / 2).copied()
+    };
+    let held: std::collections::BTreeMap<&str, f64> = ranges.keys().filter_map(|k| Some((*k, median(k)?))).collect();
+    let at = |name: &str, x: f64| {
+        let env = |n: &str| if n == name { Some(x) } else { held.get(n).copied() };
+        total
+            .and_then(|e| beagle_stoex::eval_number(e, &env).ok())
+            .filter(|y| y.is_finite())
+    };
+    let mut out: Vec<(&str, (f64, f64), f64)> = ranges
+        .into_iter()
+        .map(|(k, (lo, hi))| {
+            let change = match (at(k, lo), at(k, hi)) {
+                (Some(a), Some(b)) => (b - a).abs(),
+                _ => 0.0,
+            };
+            (k, (lo, hi), change)
+        })
+        .collect();
+    // Stable: equal influence keeps the names' order.
+    out.sort_by(|a, b| b.2.total_cmp(&a.2));
+    out.into_iter().map(|(k, r, _)| (k, r)).collect()
 }
 
 fn with_action_name(r: &ElementResult, name: Option<String>) -> Value {
@@ -260,4 +296,74 @@ pub fn system_of(path: &std::path::Path, root: &std::path::Path) -> Option<(std:
     let system = ws?.system()?;
     let file = ModelFile::read(&system).ok()?;
     Some((system, file))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::by_influence;
+    use beagle_analysis::validation::{Row, ServiceValidation};
+
+    #[test]
+    fn the_input_the_prediction_changes_most_over_comes_first() {
+        // Inputs named so that the weak one sorts first by name, as fileshare's do.
+        let rows: Vec<Row> = [(0.0, 4.0, 1.0e4), (3.0, 20.0, 2.0e5), (1.0, 38.0, 4.0e5)]
+            .iter()
+            .map(|(a, n, s)| Row {
+                inputs: [("a.VALUE", *a), ("files.NUMBER_OF_ELEMENTS", *n), ("size.BYTESIZE", *s)]
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect(),
+                predicted_ms: 0.0,
+                measured_ms: 1.0,
+                executions: 1,
+            })
+            .collect();
+        let v = ServiceValidation {
+            repository: String::new(),
+            service: "C.s".into(),
+            seff: "s".into(),
+            points: rows.len(),
+            median_relative_error: 0.0,
+            max_relative_error: 0.0,
+            rows,
+            problems: Vec::new(),
+            notes: Vec::new(),
+        };
+        fn ranges(v: &ServiceValidation) -> std::collections::BTreeMap<&str, (f64, f64)> {
+            let mut m = std::collections::BTreeMap::new();
+            for r in &v.rows {
+                for (k, x) in &r.inputs {
+                    let e = m.entry(k.as_str()).or_insert((*x, *x));
+                    e.0 = f64::min(e.0, *x);
+                    e.1 = f64::max(e.1, *x);
+                }
+            }
+            m
+        }
+        let order = |law: &str| -> Vec<String> {
+            let e = beagle_stoex::parse(law).unwrap();
+            by_influence(Some(&e), ranges(&v), &v)
+                .into_iter()
+                .map(|(k, _)| k.to_string())
+                .collect()
+        };
+        // Over their ranges: a moves it by 0.06, files by 34 · 0.5 = 17, size by 3.9E5 · 1E-4 = 39.
+        assert_eq!(
+            order("0.02 * a.VALUE + 0.5 * files.NUMBER_OF_ELEMENTS + 1.0E-4 * size.BYTESIZE"),
+            ["size.BYTESIZE", "files.NUMBER_OF_ELEMENTS", "a.VALUE"]
+        );
+        assert_eq!(
+            order("0.02 * a.VALUE + 2 * files.NUMBER_OF_ELEMENTS + 1.0E-6 * size.BYTESIZE"),
+            ["files.NUMBER_OF_ELEMENTS", "size.BYTESIZE", "a.VALUE"]
+        );
+        // The ranges travel with their names.
+        let e = beagle_stoex::parse("size.BYTESIZE").unwrap();
+        assert_eq!(
+            by_influence(Some(&e), ranges(&v), &v)[0],
+            ("size.BYTESIZE", (1.0e4, 4.0e5))
+        );
+        // Nothing to evaluate: the names' order.
+        let none: Vec<&str> = by_influence(None, ranges(&v), &v).into_iter().map(|(k, _)| k).collect();
+        assert_eq!(none, ["a.VALUE", "files.NUMBER_OF_ELEMENTS", "size.BYTESIZE"]);
+    }
 }
