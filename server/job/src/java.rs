@@ -44,6 +44,8 @@ struct Done {
     cached: bool,
 }
 
+const ABORTED_WHILE_MEASURING: &str = "aborted while measuring (the points measured so far are stored)";
+
 /// What every pass measures with: the prepared system and where its runs go.
 struct Measurer<'a> {
     config: &'a JavaConfig,
@@ -256,12 +258,14 @@ fn count(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
-/// The quick preliminary analysis between the passes (no genetic programming).
+/// The quick preliminary analysis between the passes (no genetic programming), under the job's
+/// `control`: it waits while the job is paused, and is `None` when the job is aborted.
 fn preliminary(
     elements: &[MeasurableElement],
     results: &[(MeasurableElement, MeasurementResult)],
     constants: &BTreeMap<String, Vec<f64>>,
-) -> Blackboard {
+    control: &Control,
+) -> Option<Blackboard> {
     let mut bb = Blackboard::new(elements.iter().cloned()).with_code_constants(constants.clone());
     let options = beagle_fit::FitOptions {
         gp: None,
@@ -274,8 +278,10 @@ fn preliminary(
         })],
         options,
     );
-    analyse(&mut bb, &tools, &Control::new(), &mut |_| {});
-    bb
+    match analyse(&mut bb, &tools, control, &mut |_| {}) {
+        beagle_analysis::Outcome::Aborted => None,
+        _ => Some(bb),
+    }
 }
 
 fn links_for(
@@ -506,7 +512,9 @@ pub(crate) fn measure(
     let asks_more = config.workload.refine > 0 || config.workload.replicates > 0;
     if asks_more && !done.is_empty() && !stopped(cx) {
         let measured = merge(&done);
-        let bb = preliminary(&elements, &measured, &prepared.constants);
+        let Some(bb) = preliminary(&elements, &measured, &prepared.constants, &cx.control) else {
+            return Err(ABORTED_WHILE_MEASURING.into());
+        };
         cx.observer.on(Event::Preliminary {
             blackboard: &bb,
             raw: &measured,
@@ -574,7 +582,7 @@ pub(crate) fn measure(
         }
     }
     if cx.control.cancel.is_cancelled() {
-        return Err("aborted while measuring (the points measured so far are stored)".into());
+        return Err(ABORTED_WHILE_MEASURING.into());
     }
     if done.is_empty() {
         return Err("no parameter point could be measured (see the errors above)".into());
@@ -672,6 +680,36 @@ mod tests {
             key: format!("{size}"),
             cached: false,
         }
+    }
+
+    #[test]
+    fn the_preliminary_analysis_obeys_pause_and_abort() {
+        // It once ran under a fresh Control: pause and abort were ignored while it fitted.
+        let measured = merge(&[run(1000.0, &[5.0, 5.1]), run(2000.0, &[9.9]), run(4000.0, &[20.2])]);
+        let elements: Vec<MeasurableElement> = measured.iter().map(|(e, _)| e.clone()).collect();
+        let constants = BTreeMap::new();
+        let aborted = Control::new();
+        aborted.abort();
+        assert!(preliminary(&elements, &measured, &constants, &aborted).is_none());
+        // Paused: nothing is fitted until it is resumed.
+        let paused = Control::new();
+        paused.pause();
+        let resume = {
+            let c = paused.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(300));
+                c.resume();
+            })
+        };
+        let start = std::time::Instant::now();
+        let bb = preliminary(&elements, &measured, &constants, &paused).expect("resumed, not aborted");
+        assert!(start.elapsed() >= Duration::from_millis(300), "{:?}", start.elapsed());
+        resume.join().unwrap();
+        assert!(
+            bb.final_expressions().contains_key("hash/cpu"),
+            "{:?}",
+            bb.final_expressions().keys()
+        );
     }
 
     #[test]

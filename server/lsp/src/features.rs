@@ -208,11 +208,28 @@ fn command(title: String, name: &str, args: Vec<serde_json::Value>) -> Command {
     }
 }
 
-/// What an analysis is doing now, for lenses: `(label, percentage, message)`.
-pub type Activity = Option<(String, u32, String)>;
+/// What the running analysis is doing now, for lenses.
+#[derive(Clone, Debug)]
+pub struct Activity {
+    /// The repository files it analyses.
+    pub repositories: Vec<std::path::PathBuf>,
+    pub percentage: u32,
+    pub message: String,
+}
+
+impl Activity {
+    /// Whether it analyses the file at `path` (a repository path may be written otherwise:
+    /// relative, through a link).
+    fn analyses(&self, path: &std::path::Path) -> bool {
+        let canonical = |p: &std::path::Path| std::fs::canonicalize(p).ok();
+        self.repositories
+            .iter()
+            .any(|r| r == path || canonical(r).is_some_and(|c| Some(c) == canonical(path)))
+    }
+}
 
 /// Above every component and SEFF: "Analyse", and where its results stand.
-pub fn code_lenses(doc: &Snapshot, results: Option<&RepositoryResults>, activity: &Activity) -> Vec<CodeLens> {
+pub fn code_lenses(doc: &Snapshot, results: Option<&RepositoryResults>, activity: Option<&Activity>) -> Vec<CodeLens> {
     if doc.kind != DocKind::Model {
         return Vec::new();
     }
@@ -237,12 +254,10 @@ pub fn code_lenses(doc: &Snapshot, results: Option<&RepositoryResults>, activity
             data: None,
         });
     };
-    let running = activity
-        .as_ref()
-        .filter(|(label, _, _)| label.contains(&*doc.path.file_name().unwrap_or_default().to_string_lossy()));
+    let running = activity.filter(|a| a.analyses(&doc.path));
     let state_of = |actions: &[String]| -> String {
-        if let Some((_, pct, message)) = running {
-            return format!("Beagle: analysing… {pct} % ({message})");
+        if let Some(a) = running {
+            return format!("Beagle: analysing… {} % ({})", a.percentage, a.message);
         }
         let Some(r) = results else {
             return "Beagle: not analysed".into();
@@ -404,4 +419,44 @@ pub fn code_actions(doc: &Snapshot, pos: Position, has_results: bool) -> Vec<Cod
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{code_lenses, Activity};
+    use crate::documents::Document;
+    use std::path::PathBuf;
+    use tower_lsp_server::ls_types::Uri;
+
+    #[test]
+    fn lenses_show_progress_only_on_the_repository_being_analysed() {
+        // They once matched the job's label against the file name: "share.repository" is in
+        // "component BusinessCore in fileshare.repository".
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../fixtures/fileshare/model/fileshare.repository"),
+        )
+        .unwrap();
+        let lens_titles = |path: &str, activity: &Activity| -> Vec<String> {
+            let uri: Uri = format!("file://{path}").parse().unwrap();
+            let doc = Document::open(uri, PathBuf::from(path), 1, &text).snapshot();
+            code_lenses(&doc, None, Some(activity))
+                .into_iter()
+                .filter_map(|l| l.command.map(|c| c.title))
+                .collect()
+        };
+        let activity = Activity {
+            repositories: vec![PathBuf::from("/w/model/fileshare.repository")],
+            percentage: 40,
+            message: "quick pass".into(),
+        };
+        let other = lens_titles("/w/model/share.repository", &activity);
+        assert!(other.iter().all(|t| !t.contains("analysing")), "{other:?}");
+        assert!(other.iter().any(|t| t == "Beagle: not analysed"), "{other:?}");
+        let mine = lens_titles("/w/model/fileshare.repository", &activity);
+        assert!(
+            mine.iter().any(|t| t == "Beagle: analysing… 40 % (quick pass)"),
+            "{mine:?}"
+        );
+    }
 }

@@ -37,6 +37,8 @@ pub struct Running {
     pub id: u64,
     pub label: String,
     pub control: Control,
+    /// The repository files it analyses (lenses show its progress on them).
+    pub repositories: Vec<PathBuf>,
     pub token: Option<NumberOrString>,
     pub percentage: u32,
     pub message: String,
@@ -72,13 +74,13 @@ impl Queue {
 
     /// Aborts the job that owns `token` (running: through its control; waiting: dropped).
     pub fn cancel_token(&mut self, token: &NumberOrString) -> bool {
-        match &self.running {
-            Some(r) if r.token.as_ref() == Some(token) => {
-                r.control.abort();
-                true
-            }
-            _ => false,
+        if let Some(r) = self.running.as_ref().filter(|r| r.token.as_ref() == Some(token)) {
+            r.control.abort();
+            return true;
         }
+        let waiting = self.waiting.len();
+        self.waiting.retain(|j| &progress_token(j.id) != token);
+        self.waiting.len() < waiting
     }
 
     pub fn status(&self) -> serde_json::Value {
@@ -96,6 +98,12 @@ impl Queue {
             "paused": self.paused,
         })
     }
+}
+
+/// The progress token of job `id`: known from the start, so a job still waiting can be
+/// cancelled by it too.
+pub fn progress_token(id: u64) -> NumberOrString {
+    NumberOrString::String(format!("beagle/analysis/{id}"))
 }
 
 /// What a job reports to the async side.
@@ -129,6 +137,7 @@ pub async fn worker(shared: Arc<Shared>) {
                         id: spec.id,
                         label: spec.label.clone(),
                         control,
+                        repositories: spec.workspace.repositories.clone(),
                         token: None,
                         percentage: 0,
                         message: "starting".into(),
@@ -227,7 +236,7 @@ async fn run_job(shared: &Arc<Shared>, spec: &JobSpec) -> String {
     let mut progress = ProgressGuard::begin(
         client,
         facts.work_done_progress,
-        format!("beagle/analysis/{}", spec.id),
+        progress_token(spec.id),
         format!("Beagle: analysing {}", spec.label),
     )
     .await;
@@ -581,6 +590,55 @@ mod tests {
         );
         analyse(&mut bb, &tools, &Control::new(), &mut |_| {});
         (path, bb)
+    }
+
+    #[test]
+    fn a_progress_cancel_aborts_the_running_job_or_drops_a_waiting_one() {
+        // It once only ever aborted the running job, though its doc said otherwise.
+        let mut q = Queue::default();
+        let spec = || {
+            let workspace = Workspace {
+                root: PathBuf::from("/w"),
+                repositories: Vec::new(),
+                source: None,
+                seed: None,
+                budget_s: None,
+                spread: None,
+                system: None,
+            };
+            (PathBuf::from("/w"), workspace, Scope::Repository)
+        };
+        let (first, _) = {
+            let (r, w, s) = spec();
+            q.push("first".into(), r, w, s)
+        };
+        let (second, _) = {
+            let (r, w, s) = spec();
+            q.push("second".into(), r, w, s)
+        };
+        let (third, _) = {
+            let (r, w, s) = spec();
+            q.push("third".into(), r, w, s)
+        };
+        let running = q.waiting.pop_front().unwrap();
+        assert_eq!(running.id, first);
+        q.running = Some(Running {
+            id: first,
+            label: running.label,
+            control: Control::new(),
+            repositories: Vec::new(),
+            token: Some(progress_token(first)),
+            percentage: 0,
+            message: String::new(),
+        });
+        assert!(q.cancel_token(&progress_token(second)));
+        let left: Vec<u64> = q.waiting.iter().map(|j| j.id).collect();
+        assert_eq!(left, [third]);
+        assert!(!q.running.as_ref().unwrap().control.cancel.is_cancelled());
+        assert!(q.cancel_token(&progress_token(first)));
+        assert!(q.running.as_ref().unwrap().control.cancel.is_cancelled());
+        assert!(!q.cancel_token(&NumberOrString::String("someone else's".into())));
+        assert_eq!(q.waiting.len(), 1);
     }
 
     #[test]

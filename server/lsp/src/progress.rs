@@ -18,8 +18,7 @@ pub struct ProgressGuard {
 
 impl ProgressGuard {
     /// Creates the token (when the client supports server-initiated progress) and begins.
-    pub async fn begin(client: &Client, supported: bool, token: String, title: String) -> ProgressGuard {
-        let token = NumberOrString::String(token);
+    pub async fn begin(client: &Client, supported: bool, token: NumberOrString, title: String) -> ProgressGuard {
         let created = supported
             && client
                 .send_request::<WorkDoneProgressCreate>(WorkDoneProgressCreateParams { token: token.clone() })

@@ -452,15 +452,16 @@ impl LanguageServer for Beagle {
                 .snapshot(&params.text_document.uri)
                 .and_then(|d| s.results.get(&d.path));
             let q = self.shared.jobs();
-            let activity = q
-                .running
-                .as_ref()
-                .map(|r| (r.label.clone(), r.percentage, r.message.clone()));
+            let activity = q.running.as_ref().map(|r| features::Activity {
+                repositories: r.repositories.clone(),
+                percentage: r.percentage,
+                message: r.message.clone(),
+            });
             (results, activity)
         };
         Ok(self
             .with_doc(&params.text_document.uri, move |doc| {
-                features::code_lenses(doc, results.as_deref(), &activity)
+                features::code_lenses(doc, results.as_deref(), activity.as_ref())
             })
             .await)
     }

@@ -29,8 +29,11 @@ pub enum EditError {
     InvalidSpecification { text: String, message: String },
     /// The file cannot be edited safely (it has XML errors or is not a repository).
     NotEditable(String),
-    /// Edits overlap, or lie outside the text.
-    Overlap,
+    /// Two edits overlap: the bytes `second` starts at were already replaced by the edit ending
+    /// at `first_end`.
+    Overlap { first_end: usize, second: Span },
+    /// An edit lies outside the text (`len` bytes) or splits a character.
+    OutOfRange { span: Span, len: usize },
 }
 
 impl fmt::Display for EditError {
@@ -41,7 +44,16 @@ impl fmt::Display for EditError {
                 write!(f, "`{text}` is not a valid stochastic expression: {message}")
             }
             EditError::NotEditable(why) => write!(f, "the file cannot be edited: {why}"),
-            EditError::Overlap => write!(f, "the edits overlap"),
+            EditError::Overlap { first_end, second } => write!(
+                f,
+                "the edits overlap: one replaces up to byte {first_end}, the next starts at byte {}",
+                second.start
+            ),
+            EditError::OutOfRange { span, len } => write!(
+                f,
+                "an edit of bytes {}..{} lies outside the text ({len} bytes) or splits a character",
+                span.start, span.end
+            ),
         }
     }
 }
@@ -56,8 +68,17 @@ pub fn apply(text: &str, edits: &[TextEdit]) -> Result<String, EditError> {
     let mut at = 0;
     for e in sorted {
         let r = e.span.range();
-        if r.start < at || r.end > text.len() || !text.is_char_boundary(r.start) || !text.is_char_boundary(r.end) {
-            return Err(EditError::Overlap);
+        if r.start > r.end || r.end > text.len() || !text.is_char_boundary(r.start) || !text.is_char_boundary(r.end) {
+            return Err(EditError::OutOfRange {
+                span: e.span,
+                len: text.len(),
+            });
+        }
+        if r.start < at {
+            return Err(EditError::Overlap {
+                first_end: at,
+                second: e.span,
+            });
         }
         out.push_str(&text[at..r.start]);
         out.push_str(&e.new_text);

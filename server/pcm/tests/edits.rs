@@ -312,3 +312,36 @@ fn a_stoex_prefix_taken_by_another_namespace_gets_a_fresh_one() {
     assert!(new.tree.errors.is_empty());
     assert!(new.text().contains("xsi:type=\"stoex1:VariableReference\""));
 }
+
+#[test]
+fn overlapping_and_out_of_range_edits_are_told_apart() {
+    use beagle_pcm::edit::{apply, EditError, TextEdit};
+    use beagle_pcm::Span;
+    let edit = |start, end, text: &str| TextEdit {
+        span: Span::new(start, end),
+        new_text: text.into(),
+    };
+    let text = "abcdéf"; // é is two bytes: 4..6
+    assert_eq!(
+        apply(text, &[edit(1, 2, "B"), edit(5, 5, "x")]).unwrap_err(),
+        EditError::OutOfRange {
+            span: Span::new(5, 5),
+            len: 7
+        }
+    );
+    // It was called an overlap once, whatever was wrong.
+    assert!(matches!(
+        apply(text, &[edit(3, 9, "")]),
+        Err(EditError::OutOfRange { len: 7, .. })
+    ));
+    assert_eq!(
+        apply(text, &[edit(0, 3, "X"), edit(2, 4, "Y")]).unwrap_err(),
+        EditError::Overlap {
+            first_end: 3,
+            second: Span::new(2, 4)
+        }
+    );
+    assert_eq!(apply(text, &[edit(3, 4, "D"), edit(0, 1, "A")]).unwrap(), "AbcDéf");
+    let shown = apply(text, &[edit(3, 9, "")]).unwrap_err().to_string();
+    assert!(shown.contains("outside the text (7 bytes)"), "{shown}");
+}
