@@ -512,7 +512,7 @@ pub(crate) fn measure(
     let asks_more = config.workload.refine > 0 || config.workload.replicates > 0;
     if asks_more && !done.is_empty() && !stopped(cx) {
         let measured = merge(&done);
-        let Some(bb) = preliminary(&elements, &measured, &prepared.constants, &cx.control) else {
+        let Some(bb) = preliminary(&elements, &measured, &prepared.constants, cx.control) else {
             return Err(ABORTED_WHILE_MEASURING.into());
         };
         cx.observer.on(Event::Preliminary {
