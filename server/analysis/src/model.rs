@@ -186,9 +186,23 @@ fn service(repo: &Repository, component: &beagle_pcm::model::Component, seff: &S
     }
 }
 
+/// The kinds of action whose specifications Beagle measures: an internal action's demands, a
+/// loop's iterations, a branch's transitions, an external call's parameters. The one rule the
+/// editor's lenses, code actions and hovers follow too. (A collection iterator's count is the
+/// collection's NUMBER_OF_ELEMENTS, which the caller's parameters give; nothing to measure.)
+pub fn is_measured_kind(kind: ActionKind) -> bool {
+    matches!(
+        kind,
+        ActionKind::InternalAction | ActionKind::LoopAction | ActionKind::BranchAction | ActionKind::ExternalCallAction
+    )
+}
+
 /// The elements one action declares.
 fn action_elements(a: &Action) -> Vec<ElementKind> {
     let Some(id) = a.id.clone() else { return Vec::new() };
+    if !is_measured_kind(a.kind) {
+        return Vec::new();
+    }
     match (&a.kind, &a.body) {
         (ActionKind::InternalAction, _) => {
             let mut resources: BTreeSet<String> = a

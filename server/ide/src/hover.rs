@@ -141,7 +141,7 @@ fn component(file: &ModelFile, c: &Component, results: &[ElementResult]) -> Stri
     }
     let _ = write!(out, "\nSEFFs: {}\n\n", c.seffs.len());
     let measurable: Vec<&str> = component_actions(c)
-        .filter(|a| is_measurable(a.kind))
+        .filter(|a| beagle_analysis::model::is_measured_kind(a.kind))
         .filter_map(|a| a.id.as_deref())
         .collect();
     let mine: Vec<&ElementResult> = results
@@ -165,14 +165,6 @@ fn component(file: &ModelFile, c: &Component, results: &[ElementResult]) -> Stri
         );
     }
     out
-}
-
-/// The kinds whose specifications Beagle measures.
-fn is_measurable(kind: ActionKind) -> bool {
-    matches!(
-        kind,
-        ActionKind::InternalAction | ActionKind::LoopAction | ActionKind::BranchAction | ActionKind::ExternalCallAction
-    )
 }
 
 fn seff(file: &ModelFile, c: &Component, s: &Seff) -> String {
@@ -389,7 +381,7 @@ fn action(file: &ModelFile, a: &Action, results: &[ElementResult]) -> String {
         .filter(|r| a.id.as_deref() == Some(r.action.as_str()))
         .collect();
     if mine.is_empty() {
-        if is_measurable(a.kind) {
+        if beagle_analysis::model::is_measured_kind(a.kind) {
             out.push_str("\nNot analysed yet\n");
         }
     } else {

@@ -319,17 +319,6 @@ pub fn code_lenses(doc: &Snapshot, results: Option<&RepositoryResults>, activity
     out
 }
 
-fn measurable(kind: ActionKind) -> bool {
-    matches!(
-        kind,
-        ActionKind::InternalAction
-            | ActionKind::LoopAction
-            | ActionKind::CollectionIteratorAction
-            | ActionKind::BranchAction
-            | ActionKind::ExternalCallAction
-    )
-}
-
 fn action(title: String, cmd: Command) -> CodeActionOrCommand {
     CodeActionOrCommand::CodeAction(CodeAction {
         title,
@@ -356,9 +345,9 @@ pub fn code_actions(doc: &Snapshot, pos: Position, has_results: bool) -> Vec<Cod
     if let Some(at) = &at {
         let name = at.name.clone().or_else(|| at.id.clone()).unwrap_or_default();
         match (at.kind, &at.id) {
-            (ElementAtKind::Action(k), Some(id)) if measurable(k) => {
+            (ElementAtKind::Action(k), Some(id)) if beagle_analysis::model::is_measured_kind(k) => {
                 let what = match k {
-                    ActionKind::LoopAction | ActionKind::CollectionIteratorAction => "loop",
+                    ActionKind::LoopAction => "loop",
                     ActionKind::BranchAction => "branch",
                     ActionKind::ExternalCallAction => "external call",
                     _ => "internal action",
@@ -408,8 +397,8 @@ pub fn code_actions(doc: &Snapshot, pos: Position, has_results: bool) -> Vec<Cod
         ));
     }
     if let Some(at) = &at {
-        let linkable =
-            matches!(at.kind, ElementAtKind::Seff) || matches!(at.kind, ElementAtKind::Action(k) if measurable(k));
+        let linkable = matches!(at.kind, ElementAtKind::Seff)
+            || matches!(at.kind, ElementAtKind::Action(k) if beagle_analysis::model::is_measured_kind(k));
         if let (true, Some(id)) = (linkable, &at.id) {
             let title = format!("Beagle: Link {} to code", at.name.clone().unwrap_or_else(|| id.clone()));
             out.push(action(
@@ -423,10 +412,71 @@ pub fn code_actions(doc: &Snapshot, pos: Position, has_results: bool) -> Vec<Cod
 
 #[cfg(test)]
 mod tests {
-    use super::{code_lenses, Activity};
+    use super::{code_actions, code_lenses, Activity};
     use crate::documents::Document;
     use std::path::PathBuf;
+    use tower_lsp_server::ls_types::CodeActionOrCommand;
     use tower_lsp_server::ls_types::Uri;
+
+    fn fileshare_text() -> String {
+        std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../fixtures/fileshare/model/fileshare.repository"),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_editor_offers_to_analyse_exactly_what_the_analysis_measures() {
+        // The file-share model with its file loop made a collection iterator: the editor once
+        // offered "Analyse loop" for it, and the analysis measured nothing there.
+        let text = fileshare_text().replacen(
+            "xsi:type=\"seff:LoopAction\" id=\"_fs_file_loop\"",
+            "xsi:type=\"seff:CollectionIteratorAction\" id=\"_fs_file_loop\"",
+            1,
+        );
+        assert!(text.contains("seff:CollectionIteratorAction"), "the fixture changed");
+        let uri: Uri = "file:///w/model/fileshare.repository".parse().unwrap();
+        let doc = Document::open(uri, PathBuf::from("/w/model/fileshare.repository"), 1, &text).snapshot();
+        let model = doc.model();
+        let repo = model.repository.as_ref().unwrap();
+        let mut kinds = std::collections::BTreeSet::new();
+        for action in repo.actions() {
+            let Some(id) = action.id.clone() else { continue };
+            let node = model.node_by_id(&id).unwrap();
+            let inside = model.tree.element(node).span().start as usize + 2;
+            let offered = code_actions(&doc, crate::position::position(&doc.rope, inside), false)
+                .iter()
+                .any(|a| match a {
+                    CodeActionOrCommand::CodeAction(a) => {
+                        a.title.starts_with("Beagle: Analyse ")
+                            && a.title
+                                .ends_with(&format!(" {}", action.name.clone().unwrap_or(id.clone())))
+                            && !a.title.starts_with("Beagle: Analyse component")
+                            && !a.title.starts_with("Beagle: Analyse service")
+                    }
+                    CodeActionOrCommand::Command(_) => false,
+                });
+            let measured = beagle_analysis::scope_elements(repo, &beagle_analysis::Scope::Action(id.clone()))
+                .is_ok_and(|s| !s.elements.is_empty());
+            assert_eq!(
+                offered, measured,
+                "{id} ({:?}): offered {offered}, measured {measured}",
+                action.kind
+            );
+            assert_eq!(beagle_analysis::model::is_measured_kind(action.kind), measured, "{id}");
+            kinds.insert(format!("{:?}", action.kind));
+        }
+        for kind in [
+            "CollectionIteratorAction",
+            "InternalAction",
+            "BranchAction",
+            "ExternalCallAction",
+            "StartAction",
+        ] {
+            assert!(kinds.contains(kind), "{kinds:?}");
+        }
+    }
 
     #[test]
     fn lenses_show_progress_only_on_the_repository_being_analysed() {
