@@ -10,6 +10,9 @@ cargo fmt --all -- --check
 echo "== lints"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
+echo "== architecture: no module cycles inside the crates (ARCHITECTURE.md)"
+python3 tests/architecture/module_cycles.py server/fit/src server/pcm/src
+
 echo "== unit, integration and snapshot tests"
 # insta fails on a missing or changed snapshot when CI is set; locally it writes .snap.new files.
 cargo test --workspace --locked

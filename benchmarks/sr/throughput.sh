@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Search throughput on one core, in the same run: Operon and gplearn through the harness's
-# throughput.py, then Beagle's GP evaluator (server/fit/examples/gp_throughput.rs) on the same two
+# throughput.py, then Beagle's GP evaluator (runner/src/bin/gp_throughput.rs) on the same two
 # problems (perf_nm__exact, perf_3var__exact). Writes results/throughput.txt.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -9,9 +9,9 @@ HARNESS="${SR_HARNESS:-$ROOT/../shared/bench/sr}"
 PYTHON="${PYTHON:-python3}"
 OUT="$HERE/results"
 mkdir -p "$OUT"
-cargo build --release --locked -p beagle-fit --example gp_throughput --example gp_run --manifest-path "$ROOT/Cargo.toml"
-BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/examples/gp_throughput"
-RUN="${CARGO_TARGET_DIR:-$ROOT/target}/release/examples/gp_run"
+cargo build --release --locked -p beagle-bench-sr --bins --manifest-path "$ROOT/Cargo.toml"
+BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/gp_throughput"
+RUN="${CARGO_TARGET_DIR:-$ROOT/target}/release/gp_run"
 DATA="$(mktemp -d)"
 trap 'rm -rf "$DATA"' EXIT
 (cd "$HARNESS" && "$PYTHON" problems.py --dump "$DATA" > /dev/null)

@@ -195,7 +195,7 @@ impl MeasurementResultAnalyser for FitAnalyser {
                         branch.trials = Some(result.observations.iter().map(|o| o.executions as f64).collect());
                     }
                     fit_branch(&data, &branch).map(|b| {
-                        let evidence = beagle_fit::evidence::branch_evidence(&data, &b, branch.trials.as_deref());
+                        let evidence = beagle_fit::branch::branch_evidence(&data, &b, branch.trials.as_deref());
                         let guard = (b.kind == BranchKind::Guard).then_some(b.guard_stoex).flatten();
                         (b.probability, guard, evidence, None)
                     })

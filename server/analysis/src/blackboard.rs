@@ -578,12 +578,6 @@ pub struct Blackboard {
     /// Steps the analysis loop has taken (a resumed analysis goes on counting).
     #[serde(default)]
     pub(crate) steps: u64,
-    /// Where each element's code is, when it is linked to code (element id -> section).
-    #[serde(default)]
-    pub(crate) code_sections: BTreeMap<String, crate::order::CodeSection>,
-    /// How measurement tools may run the system.
-    #[serde(default)]
-    pub(crate) launches: Vec<crate::order::LaunchConfiguration>,
     /// Numeric constants in and around each element's code (element id -> constants), handed to
     /// the fitting as candidate constants and thresholds.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -608,17 +602,6 @@ impl Blackboard {
 
     pub fn with_stop_rules(mut self, stop: StopRules) -> Self {
         self.stop = stop;
-        self
-    }
-
-    /// Links elements to their code (element id -> section).
-    pub fn with_code_sections(mut self, sections: BTreeMap<String, crate::order::CodeSection>) -> Self {
-        self.code_sections = sections;
-        self
-    }
-
-    pub fn with_launches(mut self, launches: Vec<crate::order::LaunchConfiguration>) -> Self {
-        self.launches = launches;
         self
     }
 

@@ -1,6 +1,7 @@
-//! Beagle's analysis core (issue 4, being built): the blackboard with layered views, the analysis
-//! loop, the measurement controller, the final judge. Plain data and synchronous functions; the
-//! CLI and the language server drive it.
+//! Beagle's analysis core: the blackboard with layered views, the analysis loop, the analysers,
+//! the final judge, the result store, write-back, and the whole-service prediction and its
+//! validation. Plain data and synchronous functions; the job crate drives it for the CLI and the
+//! language server.
 //!
 //! [`events`] is the contract with the measurement tools: every tool (Kieker import, the Beagle
 //! events format, the Java tool) delivers time-ordered [`events::MeasurementEvent`]s keyed by PCM
@@ -19,7 +20,6 @@ pub mod inputs;
 pub mod judge;
 pub mod measurement;
 pub mod model;
-pub mod order;
 pub mod point_sample;
 pub mod point_stats;
 pub mod predict;
@@ -44,7 +44,6 @@ pub use inputs::InputFile;
 pub use judge::{FinalJudge, FinishReason, StepKind};
 pub use measurement::{EventsTool, MeasurementTool, RecordedResults};
 pub use model::{scope_elements, ModelScope, Scope, ScopeError, Service};
-pub use order::{CodeSection, LaunchConfiguration, MeasurementOrder, MeasurementSection, ParameterRange, SectionKind};
 pub use point_sample::{PointTally, KEPT_PER_POINT};
 pub use point_stats::{medians, point_stats, remove_outliers, PointStats};
 pub use results::{elements_of, results_from_events, EventDigest, ResultOptions};

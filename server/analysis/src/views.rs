@@ -103,11 +103,6 @@ impl<'a> MeasurementToolView<'a> {
         self.bb.to_measure()
     }
 
-    /// The measurement controller's order for them: code sections and launch configurations.
-    pub fn order(&self) -> crate::order::MeasurementOrder {
-        crate::order::MeasurementOrder::of(self.bb)
-    }
-
     /// Adds observations for an element to be measured; other elements' results are refused
     /// (`false`).
     pub fn add_result(&mut self, result: MeasurementResult) -> bool {

@@ -100,19 +100,6 @@ fn measurements_reveal_elements_in_scope_and_name_unknown_ones() {
     assert!(unknown[1].contains("_fs_notify/_fs_other"));
 }
 
-#[test]
-fn the_order_asks_for_every_section_of_the_example() {
-    let file = model("fixtures/events-example/FileShare.repository");
-    let scope = scope_elements(file.repository.as_ref().unwrap(), &Scope::Repository).unwrap();
-    let bb = Blackboard::new(scope.elements);
-    let order = MeasurementOrder::of(&bb);
-    let mut text = String::new();
-    for s in &order.sections {
-        writeln!(text, "{} <- {:?}", serde_json::to_string(&s.kind).unwrap(), s.elements).unwrap();
-    }
-    insta::assert_snapshot!(text);
-}
-
 fn final_expression(element: &str, stoex: &str, predictions: Vec<f64>, guard: Option<&str>) -> FinalExpression {
     FinalExpression {
         proposal: ProposedExpression {

@@ -32,9 +32,10 @@
 
 use crate::decision::{self, binomial_ll, Leaf, Tree, TreeOptions};
 use crate::expr::{Cond, Expr};
-use crate::regression::round_significant;
+use crate::numeric::round_significant;
+use crate::print::format_number;
 use crate::threshold::{significant_digits, THRESHOLD_DIGIT_COST};
-use crate::{eval, infix, print, stats, stoex_text, Dataset, FitError, FitOptions, FitResult, Scored};
+use crate::{eval, evidence, infix, print, stats, stoex_text, Dataset, FitError, FitOptions, FitResult, Scored};
 
 /// Options of [`fit_branch`].
 #[derive(Clone, Debug)]
@@ -476,10 +477,83 @@ pub(crate) fn fit_result(data: &Dataset, options: &FitOptions) -> Result<FitResu
                 fitness: options.fitness.fitness(&c.expr, rms),
             })
             .collect(),
-        evidence: crate::evidence::branch_evidence(data, &b, options.branch.trials.as_deref()),
+        evidence: branch_evidence(data, &b, options.branch.trials.as_deref()),
         distribution: None,
         expr: e,
     })
+}
+
+/// The evidence of a branch transition's probability: constant probabilities carry the Wilson
+/// interval of their trials and are final when it is at most [`evidence::BRANCH_HALF_WIDTH`] wide on
+/// each side; a guard is final when it explains every trial at [`evidence::MIN_POINTS`] or more points;
+/// a probability that varies with the inputs (tree, logistic) stays preliminary.
+pub fn branch_evidence(data: &Dataset, fit: &BranchFit, trials: Option<&[f64]>) -> evidence::Evidence {
+    let points = evidence::Points::group(data);
+    let mut ev = evidence::Evidence {
+        rows: data.len(),
+        points: points.len(),
+        runs: points.block_count(),
+        repetitions: points.repetitions(),
+        max_params: evidence::max_params(points.len()),
+        ..evidence::Evidence::default()
+    };
+    let weight = |i: usize| trials.and_then(|t| t.get(i).copied()).unwrap_or(1.0);
+    let n: f64 = (0..data.len()).map(weight).sum();
+    let taken: f64 = (0..data.len()).map(|i| data.y[i] * weight(i)).sum();
+    let k = data.k();
+    let mut reasons = Vec::new();
+    match fit.kind {
+        BranchKind::Constant => {
+            let (lo, hi) = evidence::hypothesis::wilson(taken, n);
+            let p = match fit.probability {
+                crate::expr::Expr::Const(v) => v,
+                _ => taken / n.max(1.0),
+            };
+            ev.intervals = vec![evidence::ConstantInterval {
+                value: p,
+                low: lo,
+                high: hi,
+            }];
+            let half = (hi - p).max(p - lo);
+            ev.band = Some(half);
+            if half > evidence::BRANCH_HALF_WIDTH {
+                reasons.push(format!(
+                    "{} of {} trials: the probability is known to ±{} only (final at ±{})",
+                    format_number(taken.round()),
+                    format_number(n.round()),
+                    format_number(crate::numeric::round_significant(half, 2)),
+                    format_number(evidence::BRANCH_HALF_WIDTH)
+                ));
+                ev.wants.push(evidence::Want::Trials);
+            }
+        }
+        BranchKind::Guard => {
+            if k > 0 && points.len() < evidence::MIN_POINTS {
+                reasons.push(format!(
+                    "{} distinct parameter points: at least {} are needed to tell a guard",
+                    points.len(),
+                    evidence::MIN_POINTS
+                ));
+                ev.wants.push(evidence::Want::Points);
+            }
+            if fit.guard_errors > 0.0 {
+                reasons.push(format!(
+                    "the guard gets {} of {} trials wrong",
+                    format_number(fit.guard_errors),
+                    format_number(n.round())
+                ));
+                ev.wants.push(evidence::Want::Points);
+            }
+        }
+        BranchKind::Tree | BranchKind::Logistic => {
+            reasons.push("the probability varies with the inputs: more points would tell its form".to_string());
+            ev.wants.push(evidence::Want::Points);
+        }
+    }
+    ev.wants.dedup();
+    ev.is_final = reasons.is_empty();
+    ev.reasons = reasons;
+    ev
 }
 
 #[cfg(test)]

@@ -8,7 +8,6 @@
 //! infinite. The analysers treat a non-finite prediction as an invalid model.
 
 use std::collections::BTreeSet;
-use std::fmt;
 
 /// Unary operators and functions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -482,18 +481,5 @@ impl Cond {
             Cond::And(a, b) | Cond::Or(a, b) => a.has_finite_constants() && b.has_finite_constants(),
             Cond::Not(a) => a.has_finite_constants(),
         }
-    }
-}
-
-impl fmt::Display for Expr {
-    /// The infix grammar of the benchmark contract, variables `x1..xk`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::print::infix(self))
-    }
-}
-
-impl fmt::Display for Cond {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::print::infix_cond(self))
     }
 }

@@ -28,6 +28,7 @@ pub mod gp;
 pub mod integer;
 pub mod linalg;
 pub mod mars;
+pub mod numeric;
 pub mod parse;
 pub mod print;
 pub mod regression;
@@ -504,10 +505,10 @@ fn constant_answer(
     let sigma = ev.noise.unwrap_or(0.0) * if ev.relative { m.abs() } else { 1.0 };
     let tolerance = 0.1 * 1.2533 * sigma / (data.len() as f64).sqrt();
     let v = (1..=6)
-        .map(|digits| regression::round_significant(m, digits))
+        .map(|digits| numeric::round_significant(m, digits))
         .find(|r| (r - m).abs() <= tolerance)
         // No spread measured: the value as measured, without float residue.
-        .unwrap_or_else(|| regression::round_significant(m, 12));
+        .unwrap_or_else(|| numeric::round_significant(m, 12));
     let c = constant_candidate(work, scales, v);
     let sigma = ev.noise.unwrap_or(0.0).max(criterion::EXACT);
     let setting = evidence::HeldOutSetting {

@@ -650,7 +650,7 @@ impl<C: AsRef<[f64]>> Finisher<'_, C> {
         for (var, t) in distinct_knots(&terms) {
             let base = score(&terms);
             for digits in 1..=12 {
-                let r = regression::round_significant(t, digits);
+                let r = crate::numeric::round_significant(t, digits);
                 if r == t {
                     break;
                 }

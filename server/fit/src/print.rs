@@ -268,7 +268,7 @@ fn without_residue(v: f64) -> f64 {
     if v == std::f64::consts::E || !v.is_finite() {
         return v;
     }
-    crate::regression::round_significant(v, 12)
+    crate::numeric::round_significant(v, 12)
 }
 
 fn stoex_number(v: f64, in_division: bool) -> stoex::Expr {
@@ -340,6 +340,20 @@ fn stoex_cond(c: &Cond, names: &[String]) -> stoex::Expr {
         Cond::And(a, b) => stoex::Expr::binary(stoex::BinaryOp::And, stoex_cond(a, names), stoex_cond(b, names)),
         Cond::Or(a, b) => stoex::Expr::binary(stoex::BinaryOp::Or, stoex_cond(a, names), stoex_cond(b, names)),
         Cond::Not(a) => stoex::Expr::unary(stoex::UnaryOp::Not, stoex_cond(a, names)),
+    }
+}
+
+// Here rather than in expr.rs: the tree does not depend on its printers.
+impl std::fmt::Display for Expr {
+    /// The infix grammar of the benchmark contract, variables `x1..xk`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&infix(self))
+    }
+}
+
+impl std::fmt::Display for Cond {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&infix_cond(self))
     }
 }
 

@@ -452,13 +452,8 @@ pub fn regress(basis: &[Term], y: &[f64], options: &RegressionOptions) -> Option
     })
 }
 
-/// `v` rounded to `digits` significant digits (the double nearest the decimal).
-pub fn round_significant(v: f64, digits: usize) -> f64 {
-    if v == 0.0 || !v.is_finite() {
-        return v;
-    }
-    format!("{:.*e}", digits.saturating_sub(1), v).parse().unwrap_or(v)
-}
+/// Kept here too for callers outside the crate that found it here first.
+pub use crate::numeric::round_significant;
 
 /// Drops an insignificant intercept and rounds constants (see the module documentation), with
 /// robustness weights from a robust refit and the noise level `sigma` fixed.

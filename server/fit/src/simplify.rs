@@ -302,7 +302,7 @@ pub fn mean(exprs: &[Expr]) -> Expr {
             }
         }
     }
-    let clean = |v: f64| crate::regression::round_significant(v, 12);
+    let clean = |v: f64| crate::numeric::round_significant(v, 12);
     let mut out: Option<Expr> = None;
     for (_, t, c) in collected {
         let c = clean(c);

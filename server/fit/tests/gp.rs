@@ -166,9 +166,8 @@ fn seeded_gp_is_never_worse_than_its_seeds() {
         })
         .fold(f64::INFINITY, f64::min);
     for s in &seeds {
-        let p = gp::program::from_expr(s).unwrap();
         let res = beagle_fit::criterion::residuals(&d.y, &eval(s, &d.columns, d.len()), &scales);
-        let fit_seed = gp::fitness::fitness(&options.fitness, &p, gp::fitness::error(&res, noise));
+        let fit_seed = gp::fitness::fitness_of_expr(&options.fitness, s, gp::fitness::error(&res, noise)).unwrap();
         assert!(best.fitness <= fit_seed, "{} > {fit_seed} of {s}", best.fitness);
     }
     // In `fit`, the GP only adds candidates: the best of them scores no worse than every

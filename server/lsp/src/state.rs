@@ -4,7 +4,7 @@
 
 use crate::documents::{Document, Snapshot};
 use crate::results::Results;
-use beagle_pcm::{ModelFile, ModelSet};
+use beagle_pcm::ModelSet;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -125,10 +125,4 @@ pub fn build_model_set(open: &[Arc<Snapshot>], roots: &[PathBuf]) -> ModelSet {
         set.load_referenced(id);
     }
     set
-}
-
-/// The file of `set` at `path` (normalised as the set normalises).
-pub fn file_in<'a>(set: &'a ModelSet, path: &Path) -> Option<(beagle_pcm::FileId, &'a ModelFile)> {
-    let id = set.id_of(path)?;
-    Some((id, set.file(id)))
 }

@@ -1,4 +1,4 @@
-//! Beagle's measurement import (issue 4, point 4): turns what measurement tools wrote into the
+//! Beagle's measurement import: turns what measurement tools wrote into the
 //! time-ordered [`MeasurementEvent`]s the analysis core consumes.
 //!
 //! - [`kieker`] reads Kieker text logs (`kieker.map` + `*.dat`): Kieker's standard records and the

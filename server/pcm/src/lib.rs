@@ -12,6 +12,8 @@ pub mod check;
 pub mod diagnostic;
 pub mod edit;
 pub mod file;
+pub mod index;
+mod load;
 pub mod model;
 pub mod namespaces;
 pub mod reference;

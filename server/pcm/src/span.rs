@@ -80,8 +80,4 @@ impl LineIndex {
     pub fn line_start(&self, line: u32) -> Option<usize> {
         self.line_starts.get(line.checked_sub(1)? as usize).map(|&s| s as usize)
     }
-
-    pub fn line_count(&self) -> usize {
-        self.line_starts.len()
-    }
 }

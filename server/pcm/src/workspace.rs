@@ -211,17 +211,6 @@ impl ModelSet {
                 }),
         }
     }
-
-    /// Every diagnostic of a file: its own, and its references into other files.
-    pub fn check(&mut self, id: FileId) -> Vec<crate::Diagnostic> {
-        self.load_referenced(id);
-        let mut out = self.files[id].diagnostics.clone();
-        if self.files[id].tree.errors.is_empty() {
-            crate::check::references::check(self, id, &mut out);
-        }
-        out.sort_by_key(|d| (d.span.start, d.severity));
-        out
-    }
 }
 
 /// Referenced files larger than this are not read (a model names files; it must not make Beagle

@@ -110,7 +110,7 @@ pub fn round_to_evidence(e: &Expr, data: &Dataset, scales: &[f64]) -> Expr {
             continue;
         }
         let rounded = (1..=12)
-            .map(|digits| crate::regression::round_significant(i.value, digits))
+            .map(|digits| crate::numeric::round_significant(i.value, digits))
             .find(|r| (r - i.value).abs() <= half / 4.0)
             .unwrap_or(i.value);
         out = with_constant(&out, k, rounded);

@@ -1,7 +1,7 @@
 //! Evidence: what the measurements can carry, and whether a law predicts.
 //!
 //! A law is only as good as the evidence behind it. The rules, applied by [`crate::fit`] to every
-//! target but branch decisions (which have their own, [`branch_evidence`]):
+//! target but branch decisions (which have their own, [`crate::branch::branch_evidence`]):
 //!
 //! 1. **Equivalent inputs** ([`equivalent`]): inputs identical or proportional to an earlier one
 //!    over all measurements are dropped and named.
@@ -148,14 +148,11 @@ impl Evidence {
     /// A scaled error as text: `4.2 %` for relative errors, else `0.042 (of the RMS value)`.
     pub fn error_text(&self, e: f64) -> String {
         if self.relative {
-            format!(
-                "{} %",
-                format_number(crate::regression::round_significant(100.0 * e, 2))
-            )
+            format!("{} %", format_number(crate::numeric::round_significant(100.0 * e, 2)))
         } else {
             format!(
                 "{} of the RMS value",
-                format_number(crate::regression::round_significant(e, 2))
+                format_number(crate::numeric::round_significant(e, 2))
             )
         }
     }
@@ -830,8 +827,8 @@ pub(crate) fn judge(ev: &mut Evidence, choice: Option<&Choice>, k: usize, consta
 /// or below inside the measured range ([`edges::lowest_in_range`]). More points settle both.
 /// (Holes in an input's range: [`coverage_reasons`].)
 pub fn shape_reasons(expr: &crate::expr::Expr, data: &crate::dataset::Dataset) -> Vec<String> {
+    use crate::numeric::round_significant;
     use crate::print::format_number;
-    use crate::regression::round_significant;
     let mut reasons = Vec::new();
     let cancellation = term_cancellation(expr, data);
     if cancellation < CANCELLATION_RATIO {
@@ -862,8 +859,8 @@ pub fn shape_reasons(expr: &crate::expr::Expr, data: &crate::dataset::Dataset) -
 /// the element's inputs (the size compression made of it), so more points need not fall in the
 /// hole, and on the bundled example they changed which laws were measured without filling it.
 pub fn coverage_reasons(expr: &crate::expr::Expr, data: &crate::dataset::Dataset) -> Vec<String> {
+    use crate::numeric::round_significant;
     use crate::print::format_number;
-    use crate::regression::round_significant;
     let mut reasons = Vec::new();
     for gap in coverage::gaps(expr, data) {
         reasons.push(format!(
@@ -967,80 +964,8 @@ pub fn p_text(p: f64) -> String {
     if p < 0.001 {
         "p < 0.001".to_string()
     } else {
-        format!("p = {}", format_number(crate::regression::round_significant(p, 2)))
+        format!("p = {}", format_number(crate::numeric::round_significant(p, 2)))
     }
-}
-
-/// The evidence of a branch transition's probability: constant probabilities carry the Wilson
-/// interval of their trials and are final when it is at most [`BRANCH_HALF_WIDTH`] wide on
-/// each side; a guard is final when it explains every trial at [`MIN_POINTS`] or more points;
-/// a probability that varies with the inputs (tree, logistic) stays preliminary.
-pub fn branch_evidence(data: &Dataset, fit: &crate::branch::BranchFit, trials: Option<&[f64]>) -> Evidence {
-    let points = Points::group(data);
-    let mut ev = Evidence {
-        rows: data.len(),
-        points: points.len(),
-        runs: points.block_count(),
-        repetitions: points.repetitions(),
-        max_params: max_params(points.len()),
-        ..Evidence::default()
-    };
-    let weight = |i: usize| trials.and_then(|t| t.get(i).copied()).unwrap_or(1.0);
-    let n: f64 = (0..data.len()).map(weight).sum();
-    let taken: f64 = (0..data.len()).map(|i| data.y[i] * weight(i)).sum();
-    let k = data.k();
-    let mut reasons = Vec::new();
-    match fit.kind {
-        crate::branch::BranchKind::Constant => {
-            let (lo, hi) = hypothesis::wilson(taken, n);
-            let p = match fit.probability {
-                crate::expr::Expr::Const(v) => v,
-                _ => taken / n.max(1.0),
-            };
-            ev.intervals = vec![ConstantInterval {
-                value: p,
-                low: lo,
-                high: hi,
-            }];
-            let half = (hi - p).max(p - lo);
-            ev.band = Some(half);
-            if half > BRANCH_HALF_WIDTH {
-                reasons.push(format!(
-                    "{} of {} trials: the probability is known to ±{} only (final at ±{})",
-                    format_number(taken.round()),
-                    format_number(n.round()),
-                    format_number(crate::regression::round_significant(half, 2)),
-                    format_number(BRANCH_HALF_WIDTH)
-                ));
-                ev.wants.push(Want::Trials);
-            }
-        }
-        crate::branch::BranchKind::Guard => {
-            if k > 0 && points.len() < MIN_POINTS {
-                reasons.push(format!(
-                    "{} distinct parameter points: at least {MIN_POINTS} are needed to tell a guard",
-                    points.len()
-                ));
-                ev.wants.push(Want::Points);
-            }
-            if fit.guard_errors > 0.0 {
-                reasons.push(format!(
-                    "the guard gets {} of {} trials wrong",
-                    format_number(fit.guard_errors),
-                    format_number(n.round())
-                ));
-                ev.wants.push(Want::Points);
-            }
-        }
-        crate::branch::BranchKind::Tree | crate::branch::BranchKind::Logistic => {
-            reasons.push("the probability varies with the inputs: more points would tell its form".to_string());
-            ev.wants.push(Want::Points);
-        }
-    }
-    ev.wants.dedup();
-    ev.is_final = reasons.is_empty();
-    ev.reasons = reasons;
-    ev
 }
 
 #[cfg(test)]

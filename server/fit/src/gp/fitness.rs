@@ -24,7 +24,7 @@ use super::program::{self, Node, Op};
 use crate::criterion::{self, Candidate};
 use crate::eval::eval;
 use crate::expr::{Cond, Expr};
-use crate::regression::round_significant;
+use crate::numeric::round_significant;
 use crate::simplify::simplify;
 use crate::FitnessOptions;
 
@@ -45,7 +45,12 @@ pub fn error(residuals: &[f64], noise: f64) -> f64 {
 }
 
 /// Krogmann fitness of a program with error `e` (lower is better).
-pub fn fitness(options: &FitnessOptions, p: &[Node], e: f64) -> f64 {
+/// [`fitness`] of an expression as the GP would hold it (`None` when it has no program form).
+pub fn fitness_of_expr(options: &FitnessOptions, expr: &crate::expr::Expr, e: f64) -> Option<f64> {
+    Some(fitness(options, &program::from_expr(expr)?, e))
+}
+
+pub(crate) fn fitness(options: &FitnessOptions, p: &[Node], e: f64) -> f64 {
     if !e.is_finite() {
         return f64::INFINITY;
     }
@@ -252,11 +257,6 @@ pub fn simplify_constants(
         }
     }
     cur
-}
-
-/// Whether a program has an `if` (for tests and reports).
-pub fn has_if(p: &[Node]) -> bool {
-    p.iter().any(|n| matches!(n.op, Op::If(_)))
 }
 
 #[cfg(test)]

@@ -29,10 +29,11 @@
 //! - **Parallelism**: a local rayon pool of `threads` threads (not the global pool).
 
 pub mod fitness;
-pub mod init;
-pub mod optimise;
-pub mod program;
-pub mod variation;
+pub(crate) mod init;
+pub(crate) mod optimise;
+pub(crate) mod program;
+pub mod throughput;
+pub(crate) mod variation;
 
 use crate::criterion::{self, Candidate, ErrorScale};
 use crate::expr::{CmpOp, Expr};

@@ -197,7 +197,9 @@ pub fn fix_lengths(p: &mut [Node]) -> bool {
     stack.len() == 1
 }
 
-/// Whether `p` is one well-formed tree with consistent lengths and variables below `vars`.
+/// Whether `p` is one well-formed tree with consistent lengths and variables below `vars` (the
+/// tests' check of what variation and initialisation make).
+#[cfg(test)]
 pub fn is_valid(p: &[Node], vars: usize) -> bool {
     let mut q = p.to_vec();
     !p.is_empty()

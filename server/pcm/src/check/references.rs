@@ -4,6 +4,21 @@ use crate::diagnostic::Diagnostic;
 use crate::reference::Target;
 use crate::workspace::{FileId, ModelSet};
 
+// Here rather than in workspace.rs: the model set does not depend on its checks.
+impl ModelSet {
+    /// Every diagnostic of a file: its own, and its references into other files.
+    pub fn check(&mut self, id: FileId) -> Vec<crate::Diagnostic> {
+        self.load_referenced(id);
+        let file = self.file(id);
+        let mut out = file.diagnostics.clone();
+        if file.tree.errors.is_empty() {
+            check(self, id, &mut out);
+        }
+        out.sort_by_key(|d| (d.span.start, d.severity));
+        out
+    }
+}
+
 pub fn check(set: &ModelSet, id: FileId, out: &mut Vec<Diagnostic>) {
     let file = set.file(id);
     for r in file.index.references() {

@@ -1,7 +1,7 @@
 //! Builds the typed view of a repository from the element tree.
 
 use super::types::*;
-use crate::file::Index;
+use crate::index::Index;
 use crate::namespaces::{parse_namespace, Package};
 use crate::reference::Reference;
 use crate::xml::{NodeId, XmlTree};

@@ -342,12 +342,6 @@ impl UsageRole {
             UsageRole::Local => "localVariableUsages_SetVariableAction",
         }
     }
-
-    pub fn from_tag(tag: &str) -> Option<UsageRole> {
-        [UsageRole::Input, UsageRole::Return, UsageRole::Local]
-            .into_iter()
-            .find(|r| r.tag() == tag)
-    }
 }
 
 #[derive(Clone, Debug)]
