@@ -97,6 +97,21 @@ const reveal = async (needle) => {
   if (!(await textPos(needle))) throw new Error(`text not on screen: ${needle}`);
 };
 
+// Puts the cursor on `needle` through the find widget (Enter selects the next match; Escape
+// closes the widget and leaves the selection): no click, which could land on a code lens when
+// lenses refresh and the lines move.
+const cursorTo = async (needle) => {
+  await editorFocus();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('Control+F');
+  const input = page.locator('.editor-instance .find-widget textarea, .editor-instance .find-widget input').first();
+  await input.waitFor({ timeout: 5000 });
+  await input.fill(needle);
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(300);
+  await closeFind();
+};
+
 let editor;
 const closeFind = async () => {
   const input = page.locator('.editor-instance .find-widget.visible textarea, .editor-instance .find-widget.visible input').first();
@@ -372,9 +387,7 @@ try {
   // inner iframe (code-server: iframe.webview > iframe#active-frame) has the chart and the table.
   const showResults = async (needle, name, shotName) => {
     await page.keyboard.press('Escape');
-    await reveal(needle);
-    const p = await textPos(needle);
-    await page.mouse.click(p.x, p.y);
+    await cursorTo(needle);
     await palette('Beagle: Show Results');
     const tab = page.locator('.tab', { hasText: `Beagle Results: ${name}` }).first();
     await tab.waitFor({ timeout: 30000 });
@@ -516,12 +529,8 @@ try {
   }, ['explorer menu "Beagle: Analyse Repository" runs to the end']);
 
   await step('"Beagle: Show Results" on the upload SEFF: the service prediction over its measured totals', async () => {
-    await editorFocus();
-    await page.keyboard.press('Control+Home');
     await page.keyboard.press('Escape');
-    await reveal('id="_fs_upload_seff"');
-    const p = await textPos('id="_fs_upload_seff"');
-    await page.mouse.click(p.x, p.y);
+    await cursorTo('id="_fs_upload_seff"');
     await palette('Beagle: Show Results');
     const tab = page.locator('.tab', { hasText: 'Beagle Results: BusinessCore.upload' }).first();
     await tab.waitFor({ timeout: 30000 });

@@ -52,4 +52,4 @@ pub use store::{
     StoreError, StoredMeasurement, SummaryBuilder,
 };
 pub use views::{FinalJudgeView, MeasurementResultAnalyserView, MeasurementToolView, ProposedExpressionAnalyserView};
-pub use write_back::{write_back, Applied, WriteBack, WriteBackError};
+pub use write_back::{compose, write_back, Applied, WriteBack, WriteBackError};

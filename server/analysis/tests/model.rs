@@ -249,3 +249,103 @@ fn probabilistic_transitions_written_from_means_sum_to_one() {
     let one = write_back(&file, results[..1].iter().map(|(e, f)| (e, f)), true).unwrap();
     assert!(one.text.contains("branchProbability=\"0.3\""));
 }
+
+/// The old way, one element at a time on the re-parsed text: what `write_back` must still give.
+fn one_at_a_time(file: &ModelFile, results: &[(MeasurableElement, FinalExpression)]) -> String {
+    let mut current = file.clone();
+    for (e, f) in results {
+        let wb = write_back(&current, [(e, f)], true).unwrap();
+        current = ModelFile::parse(file.path.clone(), wb.text);
+    }
+    current.text().to_string()
+}
+
+#[test]
+fn write_back_computes_every_edit_from_one_parse() {
+    let file = model("fixtures/pcm/mediastore/MediaStore.repository");
+    let el = |kind| MeasurableElement::new(kind);
+    let param = |parameter: &str| {
+        el(ElementKind::CallParameter {
+            call: "_AzXr4MZ7EeSDae6OpXziLw".into(),
+            parameter: parameter.into(),
+        })
+    };
+    let mut results = vec![
+        (
+            el(ElementKind::ResourceDemand {
+                action: "_O_Z-4MG8EeSIWsmXhQZfeA".into(),
+                resource: "_BIjHoQ3KEdyouMqirZIhzQ".into(),
+            }),
+            final_expression("d", "2.5E-5 * audioRequest.Size.VALUE + 0.3", vec![1.0], None),
+        ),
+        (
+            el(ElementKind::Loop {
+                loop_id: "_JGRMMGrVEeajAsHLADMRRw".into(),
+            }),
+            final_expression("l", "audioRequest.Count.VALUE", vec![1.0], None),
+        ),
+        (
+            param("audioRequest.Size.BYTESIZE"),
+            final_expression("c", "audioRequest.Size.VALUE * 8", vec![1.0], None),
+        ),
+    ];
+    let one = write_back(&file, results.iter().map(|(e, f)| (e, f)), true).unwrap();
+    assert_eq!(one.rounds, 1, "independent elements: one parse");
+    assert_eq!(one.edits.len(), 3, "{:?}", one.edits);
+    assert_eq!(beagle_pcm::edit::apply(file.text(), &one.edits).unwrap(), one.text);
+    assert_eq!(one.text, one_at_a_time(&file, &results));
+    // Two characterisations of a variable the call does not pass yet: both would create its
+    // usage, so the second waits for a second round, and the edits still come out against the
+    // original text, as one usage with both.
+    results.push((param("extra.VALUE"), final_expression("v", "3", vec![3.0], None)));
+    results.push((param("extra.BYTESIZE"), final_expression("b", "12", vec![12.0], None)));
+    let two = write_back(&file, results.iter().map(|(e, f)| (e, f)), true).unwrap();
+    assert_eq!(two.rounds, 2);
+    assert_eq!(beagle_pcm::edit::apply(file.text(), &two.edits).unwrap(), two.text);
+    assert_eq!(two.text, one_at_a_time(&file, &results));
+    assert_eq!(two.text.matches("referenceName=\"extra\"").count(), 1, "{}", two.text);
+    let after = ModelFile::parse(file.path.clone(), two.text.clone());
+    assert_eq!(
+        after.diagnostics.len(),
+        file.diagnostics.len(),
+        "{:?}",
+        after.diagnostics
+    );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+    #[test]
+    fn composed_edits_make_the_same_text(
+        text in "[a-e]{0,40}",
+        first in proptest::collection::vec((0usize..41, 0usize..4, "[X-Z]{0,3}"), 0..5),
+        second in proptest::collection::vec((0usize..60, 0usize..4, "[p-r]{0,3}"), 0..5),
+    ) {
+        use beagle_pcm::edit::{apply, TextEdit};
+        // Non-overlapping edits on a text: sorted starts, each kept clear of the previous one.
+        let edits_on = |text: &str, raw: &[(usize, usize, String)]| -> Vec<TextEdit> {
+            let mut out: Vec<TextEdit> = Vec::new();
+            let mut raw = raw.to_vec();
+            raw.sort();
+            let mut free = 0;
+            for (start, len, new) in raw {
+                let start = start.min(text.len());
+                if start < free || out.last().is_some_and(|e: &TextEdit| e.span.start as usize == start) {
+                    continue;
+                }
+                let end = (start + len).min(text.len());
+                out.push(TextEdit { span: beagle_pcm::Span::new(start, end), new_text: new });
+                free = end.max(start + 1);
+            }
+            out
+        };
+        let a = edits_on(&text, &first);
+        let middle = apply(&text, &a).unwrap();
+        let b = edits_on(&middle, &second);
+        let end = apply(&middle, &b).unwrap();
+        let c = compose(&a, &b, &end);
+        proptest::prop_assert_eq!(apply(&text, &c).unwrap(), end);
+        // Sorted and apart: a client applies them as they come.
+        proptest::prop_assert!(c.windows(2).all(|w| w[0].span.end < w[1].span.start));
+    }
+}

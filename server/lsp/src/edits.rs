@@ -1,12 +1,12 @@
 //! Results into a document as a workspace edit: written into the document's current text (the
-//! user may have edited since the analysis began), then sent as the few line ranges that differ,
-//! so nothing else in the document moves and the user's unsaved edits stay.
+//! user may have edited since the analysis began) and sent as the PCM crate's minimal edits
+//! (`WriteBack::edits`: the bytes of each value, or an inserted element), so nothing else in the
+//! document moves and the user's unsaved edits stay.
 
 use crate::position;
 use beagle_analysis::{FinalExpression, MeasurableElement};
 use beagle_pcm::ModelFile;
 use ropey::Rope;
-use similar::{DiffOp, TextDiff};
 use std::collections::BTreeMap;
 use std::path::Path;
 use tower_lsp_server::ls_types::TextEdit;
@@ -26,54 +26,17 @@ pub fn results_edits(
     }
     let written = beagle_analysis::write_back(&file, finals.values().map(|(e, f)| (e, f)), true)
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(minimal_edits(text, &written.text))
-}
-
-/// Line-wise differences between `old` and `new` as edits on `old`.
-pub fn minimal_edits(old: &str, new: &str) -> Vec<TextEdit> {
-    if old == new {
-        return Vec::new();
-    }
-    let rope = Rope::from_str(old);
-    let diff = TextDiff::from_lines(old, new);
-    let old_lines: Vec<&str> = diff.old_slices().to_vec();
-    let new_lines: Vec<&str> = diff.new_slices().to_vec();
-    // Byte offset of the start of each old line (and of the end).
-    let mut starts = Vec::with_capacity(old_lines.len() + 1);
-    let mut at = 0;
-    for l in &old_lines {
-        starts.push(at);
-        at += l.len();
-    }
-    starts.push(at);
-    let mut edits = Vec::new();
-    for op in diff.ops() {
-        let (old_range, new_range) = match *op {
-            DiffOp::Equal { .. } => continue,
-            DiffOp::Delete {
-                old_index,
-                old_len,
-                new_index,
-            } => (old_index..old_index + old_len, new_index..new_index),
-            DiffOp::Insert {
-                old_index,
-                new_index,
-                new_len,
-            } => (old_index..old_index, new_index..new_index + new_len),
-            DiffOp::Replace {
-                old_index,
-                old_len,
-                new_index,
-                new_len,
-            } => (old_index..old_index + old_len, new_index..new_index + new_len),
-        };
-        let span = beagle_pcm::Span::new(starts[old_range.start], starts[old_range.end]);
-        edits.push(TextEdit {
-            range: position::range(&rope, span),
-            new_text: new_lines[new_range].concat(),
-        });
-    }
-    edits
+    let rope = Rope::from_str(text);
+    Ok(written
+        .edits
+        .iter()
+        // A value written already is no edit.
+        .filter(|e| text.get(e.span.range()) != Some(e.new_text.as_str()))
+        .map(|e| TextEdit {
+            range: position::range(&rope, e.span),
+            new_text: e.new_text.clone(),
+        })
+        .collect())
 }
 
 #[cfg(test)]
@@ -96,15 +59,66 @@ mod tests {
     }
 
     #[test]
-    fn only_changed_lines_are_edited() {
-        let old = "a\nb\nc\nd\ne";
-        let new = "a\nB\nc\nd\nx\ne\nf";
-        let edits = minimal_edits(old, new);
-        assert_eq!(apply(old, &edits), new);
-        assert_eq!(edits.len(), 2, "{edits:?}");
-        assert_eq!(edits[0].range.start.line, 1);
-        assert!(minimal_edits(old, old).is_empty());
-        let crlf = "x\r\ny\r\nz";
-        assert_eq!(apply(crlf, &minimal_edits(crlf, "x\r\nY\r\nz")), "x\r\nY\r\nz");
+    fn results_become_the_pcm_crates_minimal_edits() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fixtures/pcm/mediastore/MediaStore.repository");
+        // With CRLF line ends and a character outside the BMP before the edits: positions are
+        // UTF-16 and lines end at \r\n.
+        let text = std::fs::read_to_string(&path)
+            .unwrap()
+            .replacen("<repository:Repository", "<!-- 🦀 -->\n<repository:Repository", 1)
+            .replace('\n', "\r\n");
+        let element = MeasurableElement::new(beagle_analysis::ElementKind::Loop {
+            loop_id: "_JGRMMGrVEeajAsHLADMRRw".into(),
+        });
+        let finals: BTreeMap<String, (MeasurableElement, FinalExpression)> = [(
+            element.id.clone(),
+            (
+                element.clone(),
+                final_expression(&element.id, "audioRequest.Count.VALUE * 2"),
+            ),
+        )]
+        .into();
+        let edits = results_edits(&path, &text, &finals).unwrap();
+        assert_eq!(edits.len(), 1, "{edits:?}");
+        // Only the value's bytes: one line, not the whole line.
+        assert_eq!(edits[0].range.start.line, edits[0].range.end.line);
+        assert_eq!(edits[0].new_text, "audioRequest.Count.VALUE * 2");
+        let after = apply(&text, &edits);
+        assert!(
+            after.contains("specification=\"audioRequest.Count.VALUE * 2\""),
+            "{after}"
+        );
+        // What the analysis crate writes, to the byte.
+        let file = ModelFile::parse(path.clone(), text.clone());
+        let written = beagle_analysis::write_back(&file, finals.values().map(|(e, f)| (e, f)), true).unwrap();
+        assert_eq!(after, written.text);
+        // Written already: nothing to do.
+        assert!(results_edits(&path, &after, &finals).unwrap().is_empty());
+    }
+
+    fn final_expression(element: &str, stoex: &str) -> FinalExpression {
+        FinalExpression {
+            proposal: beagle_analysis::ProposedExpression {
+                element: element.into(),
+                analyser: "test".into(),
+                stoex: stoex.into(),
+                infix: String::new(),
+                r2: 1.0,
+                relative_error: 0.0,
+                samples: 1,
+                parameter_ranges: BTreeMap::new(),
+                size: 1,
+                depth: 1,
+                variables: vec![],
+                guard: None,
+                predictions: vec![1.0],
+                evidence: None,
+            },
+            fitness: 0.0,
+            status: beagle_analysis::Status::Final,
+            reasons: Vec::new(),
+            fitted: None,
+        }
     }
 }
