@@ -18,6 +18,7 @@
 //! `[java]` table with `[[launch]]`es measures the Java system (`beagle_java::launch::config`),
 //! linked to the model by `[model] links`.
 
+use beagle_measure::FileError;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -158,25 +159,25 @@ struct Config {
 }
 
 /// Resolves PATH (a `.repository` or a folder with `beagle.toml`).
-pub fn resolve(path: &Path) -> Result<Workspace, String> {
+pub fn resolve(path: &Path) -> Result<Workspace, FileError> {
     if path.is_dir() {
         let toml_path = path.join("beagle.toml");
         let text = std::fs::read_to_string(&toml_path).map_err(|e| {
-            format!(
-                "{}: cannot read: {e} (a workspace folder needs a beagle.toml; or give a .repository file)",
-                toml_path.display()
+            FileError::new(
+                &toml_path,
+                format!("cannot read: {e} (a workspace folder needs a beagle.toml; or give a .repository file)"),
             )
         })?;
         return from_toml(path, &toml_path, &text);
     }
     if path.extension().and_then(|e| e.to_str()) != Some("repository") {
-        return Err(format!(
-            "{}: not a .repository file nor a folder with beagle.toml",
-            path.display()
+        return Err(FileError::new(
+            path,
+            "not a .repository file nor a folder with beagle.toml",
         ));
     }
     if !path.is_file() {
-        return Err(format!("{}: no such file", path.display()));
+        return Err(FileError::new(path, "no such file"));
     }
     let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
     Ok(Workspace {
@@ -195,23 +196,23 @@ pub fn resolve(path: &Path) -> Result<Workspace, String> {
 }
 
 /// The workspace a `beagle.toml` (at `toml_path`, in folder `dir`) with this text describes.
-/// Errors start with `<toml_path>:<line>: ` where the line is known.
-pub fn from_toml(dir: &Path, toml_path: &Path, text: &str) -> Result<Workspace, String> {
-    let config: Config = toml::from_str(text).map_err(|e| beagle_measure::toml_error(toml_path, text, &e))?;
+/// Errors name `toml_path`, and the line where it is known.
+pub fn from_toml(dir: &Path, toml_path: &Path, text: &str) -> Result<Workspace, FileError> {
+    let config: Config = toml::from_str(text).map_err(|e| FileError::toml(toml_path, text, &e))?;
     let model = config.model.unwrap_or_default();
     let links = model.links.map(|l| dir.join(l));
     let system = model.system.map(|s| dir.join(s));
     let repositories: Vec<PathBuf> = match model.repository {
         Some(OneOrMany::One(p)) => vec![dir.join(p)],
         Some(OneOrMany::Many(ps)) => ps.into_iter().map(|p| dir.join(p)).collect(),
-        None => return Err(format!("{}: [model] names no repository", toml_path.display())),
+        None => return Err(FileError::new(toml_path, "[model] names no repository")),
     };
     let m = config.measurements.unwrap_or_default();
     let named = [m.events.is_some(), m.kieker.is_some(), m.otel.is_some()];
     if named.iter().filter(|n| **n).count() > 1 {
-        return Err(format!(
-            "{}: [measurements] names more than one of events, kieker and otel; choose one",
-            toml_path.display()
+        return Err(FileError::new(
+            toml_path,
+            "[measurements] names more than one of events, kieker and otel; choose one",
         ));
     }
     let source = match (m.events, m.kieker, m.otel) {
@@ -347,7 +348,13 @@ mod tests {
         let w = at("[model]\nrepository = \"a.repository\"\n[analysis]\nspread = \"distribution\"\n").unwrap();
         assert_eq!(w.spread, Some(beagle_fit::Spread::Distribution));
         let e = at("[model]\nrepository = \"a.repository\"\n[analysis]\nspread = \"pdf\"\n").unwrap_err();
-        assert!(e.starts_with("ws/beagle.toml:4: ") && e.contains("distribution"), "{e}");
+        assert_eq!(
+            (e.file.as_path(), e.line),
+            (Path::new("ws/beagle.toml"), Some(4)),
+            "{e}"
+        );
+        assert!(e.message.contains("distribution"), "{e}");
+        assert!(e.to_string().starts_with("ws/beagle.toml:4: "), "{e}");
     }
 
     #[test]
@@ -358,14 +365,16 @@ mod tests {
             "[model]\nrepository = 3\n",
         )
         .unwrap_err();
-        assert!(e.starts_with("ws/beagle.toml:2: "), "{e}");
+        assert_eq!(e.line, Some(2), "{e}");
+        assert!(e.to_string().starts_with("ws/beagle.toml:2: "), "{e}");
         let e = from_toml(
             Path::new("ws"),
             Path::new("ws/beagle.toml"),
             "[measurements]\nevent = \"x\"\n",
         )
         .unwrap_err();
-        assert!(e.contains("ws/beagle.toml:2") && e.contains("event"), "{e}");
+        assert_eq!(e.line, Some(2), "{e}");
+        assert!(e.message.contains("event"), "{e}");
     }
 
     #[test]

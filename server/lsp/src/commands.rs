@@ -220,7 +220,10 @@ async fn run(shared: &Shared, command: &str, args: &[Value]) -> Result<Option<Va
             for root in roots {
                 for config in configs_under(&root) {
                     let dir = config.parent().unwrap_or(&root).to_path_buf();
-                    match beagle_job::resolve(&dir).and_then(|ws| check_inside(&ws, &root).map(|_| ws)) {
+                    match beagle_job::resolve(&dir)
+                        .map_err(String::from)
+                        .and_then(|ws| check_inside(&ws, &root).map(|_| ws))
+                    {
                         Ok(ws) => queued.push(queue(shared, file_name(&dir), root.clone(), ws, Scope::Repository)),
                         Err(e) => problems.push(e),
                     }

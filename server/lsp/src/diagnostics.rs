@@ -129,20 +129,6 @@ fn links_on_model(doc: &Snapshot, root: Option<&Path>) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// `path:line: message` (what the job's errors look like) split into line and message.
-fn split_located<'a>(message: &'a str, path: &Path) -> (Option<usize>, &'a str) {
-    let prefix = format!("{}:", path.display());
-    if let Some(rest) = message.strip_prefix(&prefix) {
-        if let Some((line, msg)) = rest.split_once(": ") {
-            if let Ok(line) = line.trim().parse() {
-                return (Some(line), msg);
-            }
-        }
-        return (None, rest.trim_start_matches(' '));
-    }
-    (None, message)
-}
-
 /// The first line of `text` that mentions `needle`, 1-based.
 fn line_mentioning(text: &str, needle: &str) -> Option<usize> {
     text.lines().position(|l| l.contains(needle)).map(|i| i + 1)
@@ -154,12 +140,11 @@ fn of_config(doc: &Snapshot, root: Option<&Path>) -> Vec<Diagnostic> {
     let ws = match beagle_job::workspace::from_toml(&dir, &doc.path, &text) {
         Ok(ws) => ws,
         Err(e) => {
-            let (line, message) = split_located(&e, &doc.path);
             return vec![diagnostic(
-                line_range(&doc.rope, line.unwrap_or(1)),
+                line_range(&doc.rope, e.line.unwrap_or(1)),
                 DiagnosticSeverity::ERROR,
                 "beagle-toml",
-                message.to_string(),
+                e.message,
             )];
         }
     };
@@ -285,13 +270,5 @@ mod tests {
             line_range(&rope, 99),
             Range::new(Position::new(2, 0), Position::new(2, 0))
         );
-    }
-
-    #[test]
-    fn located_messages_split() {
-        let p = Path::new("/w/beagle.toml");
-        assert_eq!(split_located("/w/beagle.toml:3: bad", p), (Some(3), "bad"));
-        assert_eq!(split_located("/w/beagle.toml: [model] names no repository", p).0, None);
-        assert_eq!(split_located("other", p), (None, "other"));
     }
 }

@@ -10,6 +10,7 @@
 //! - [`otel`] reads OpenTelemetry traces (OTLP/JSON) into the same events.
 
 pub mod convert;
+pub mod error;
 pub mod events_format;
 pub mod kieker;
 pub mod mapping;
@@ -18,5 +19,6 @@ pub mod otel;
 pub use beagle_analysis::{MeasurementEvent, Parameters};
 
 pub use convert::{convert, ConversionReport, MappedOperation, OperationMapping};
+pub use error::FileError;
 pub use kieker::{read_log, KiekerError, KiekerLog, KiekerRecord, Record};
-pub use mapping::{parse_mapping, read_mapping, toml_error};
+pub use mapping::{parse_mapping, read_mapping};

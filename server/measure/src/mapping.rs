@@ -9,6 +9,7 @@
 //! `resource` is a resource type's name (`CPU`, `HDD`, `DELAY`, `LAN`) or id; CPU when omitted.
 
 use crate::convert::{MappedOperation, OperationMapping};
+use crate::error::FileError;
 use beagle_pcm::edit::resource_type_id;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -28,29 +29,9 @@ struct Entry {
     resource: Option<String>,
 }
 
-/// `:<line>` of a byte offset in `text`, for `file:line: message` errors.
-fn line_suffix(text: &str, offset: Option<usize>) -> String {
-    offset.map_or(String::new(), |o| {
-        format!(
-            ":{}",
-            text.as_bytes()[..o.min(text.len())]
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count()
-                + 1
-        )
-    })
-}
-
-/// A TOML error as `path:line: message` (configuration files of Beagle: mappings, `beagle.toml`).
-pub fn toml_error(path: &Path, text: &str, e: &toml::de::Error) -> String {
-    let line = line_suffix(text, e.span().map(|s| s.start));
-    format!("{}{line}: {}", path.display(), e.message())
-}
-
 /// Parses a mapping; errors name `path` and the line.
-pub fn parse_mapping(text: &str, path: &Path) -> Result<OperationMapping, String> {
-    let file: File = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
+pub fn parse_mapping(text: &str, path: &Path) -> Result<OperationMapping, FileError> {
+    let file: File = toml::from_str(text).map_err(|e| FileError::toml(path, text, &e))?;
     let mut out = OperationMapping::new();
     for (operation, entry) in file.operations {
         let mapped = match (entry.seff, entry.action) {
@@ -60,10 +41,11 @@ pub fn parse_mapping(text: &str, path: &Path) -> Result<OperationMapping, String
                 resource: resource_type_id(entry.resource.as_deref().unwrap_or("CPU")).to_string(),
             },
             _ => {
-                let line = line_suffix(text, text.find(&format!("\"{operation}\"")));
-                return Err(format!(
-                    "{}{line}: `{operation}` needs either `seff = \"<id>\"` or `action = \"<id>\"` (with an optional `resource`)",
-                    path.display()
+                return Err(FileError::at_offset(
+                    path,
+                    text,
+                    text.find(&format!("\"{operation}\"")),
+                    format!("`{operation}` needs either `seff = \"<id>\"` or `action = \"<id>\"` (with an optional `resource`)"),
                 ));
             }
         };
@@ -73,8 +55,8 @@ pub fn parse_mapping(text: &str, path: &Path) -> Result<OperationMapping, String
 }
 
 /// Reads a mapping file.
-pub fn read_mapping(path: &Path) -> Result<OperationMapping, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+pub fn read_mapping(path: &Path) -> Result<OperationMapping, FileError> {
+    let text = std::fs::read_to_string(path).map_err(|e| FileError::new(path, format!("cannot read: {e}")))?;
     parse_mapping(&text, path)
 }
 
@@ -103,8 +85,8 @@ mod tests {
     fn bad_entries_name_file_and_line() {
         let text = "[operations]\n\"void a.B.c()\" = { seff = \"_s\" }\n\"x\" = { seff = \"_s\", action = \"_a\" }\n";
         let e = parse_mapping(text, Path::new("ops.toml")).unwrap_err();
-        assert!(e.starts_with("ops.toml:3: `x` needs"), "{e}");
+        assert!(e.to_string().starts_with("ops.toml:3: `x` needs"), "{e}");
         let e = parse_mapping("[operations]\n\"x\" = { sef = \"_s\" }\n", Path::new("ops.toml")).unwrap_err();
-        assert!(e.starts_with("ops.toml:2"), "{e}");
+        assert!(e.to_string().starts_with("ops.toml:2"), "{e}");
     }
 }

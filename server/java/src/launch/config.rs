@@ -28,6 +28,7 @@
 //! compressed = { values = [true, false] } # numbers, booleans or strings
 //! ```
 
+use beagle_measure::FileError;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -211,14 +212,16 @@ enum Scale {
 }
 
 /// Reads the Java tables of `beagle.toml` (`None` when there is no `[java]` table).
-pub fn read_java_config(toml_path: &Path, text: &str) -> Result<Option<JavaConfig>, String> {
-    let shown = toml_path.display();
-    let file: File = toml::from_str(text).map_err(|e| beagle_measure::toml_error(toml_path, text, &e))?;
+pub fn read_java_config(toml_path: &Path, text: &str) -> Result<Option<JavaConfig>, FileError> {
+    let file: File = toml::from_str(text).map_err(|e| FileError::toml(toml_path, text, &e))?;
+    java_config(toml_path, file).map_err(|message| FileError::new(toml_path, message))
+}
+
+/// The configuration of a parsed `beagle.toml`; errors are messages about that file.
+fn java_config(toml_path: &Path, file: File) -> Result<Option<JavaConfig>, String> {
     let Some(java) = file.java else {
         if !file.launch.is_empty() {
-            return Err(format!(
-                "{shown}: [[launch]] needs a [java] table with the source roots"
-            ));
+            return Err("[[launch]] needs a [java] table with the source roots".to_string());
         }
         return Ok(None);
     };
@@ -234,33 +237,33 @@ pub fn read_java_config(toml_path: &Path, text: &str) -> Result<Option<JavaConfi
         replicates: java.replicates.unwrap_or(defaults.replicates),
     };
     if workload.repetitions == 0 {
-        return Err(format!("{shown}: [java] repetitions must be at least 1"));
+        return Err("[java] repetitions must be at least 1".to_string());
     }
     if !(workload.timeout_s > 0.0 && workload.timeout_s.is_finite()) {
-        return Err(format!("{shown}: [java] timeout must be a positive number of seconds"));
+        return Err("[java] timeout must be a positive number of seconds".to_string());
     }
     if java.sources.is_empty() {
-        return Err(format!("{shown}: [java] sources names no source root"));
+        return Err("[java] sources names no source root".to_string());
     }
     if file.launch.is_empty() {
-        return Err(format!(
-            "{shown}: [java] needs at least one [[launch]] to run the system"
-        ));
+        return Err("[java] needs at least one [[launch]] to run the system".to_string());
     }
     let encoding = match &java.encoding {
         None => None,
         Some(label) => Some(crate::encoding::by_label(label).ok_or_else(|| {
-            format!("{shown}: [java] encoding = \"{label}\" is not an encoding (e.g. \"utf-8\", \"iso-8859-1\", \"windows-1252\")")
+            format!(
+                "[java] encoding = \"{label}\" is not an encoding (e.g. \"utf-8\", \"iso-8859-1\", \"windows-1252\")"
+            )
         })?),
     };
     let mut launches = Vec::new();
     for l in file.launch {
-        launches.push(launch(&shown.to_string(), l, &root)?);
+        launches.push(launch(l, &root)?);
     }
     let mut names: Vec<&str> = launches.iter().map(|l| l.name.as_str()).collect();
     names.sort_unstable();
     if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
-        return Err(format!("{shown}: two launches are named `{}`", w[0]));
+        return Err(format!("two launches are named `{}`", w[0]));
     }
     Ok(Some(JavaConfig {
         sources: java.sources.iter().map(|p| root.join(p)).collect(),
@@ -271,14 +274,14 @@ pub fn read_java_config(toml_path: &Path, text: &str) -> Result<Option<JavaConfi
         launches,
         automatic_links: java.automatic_links.unwrap_or(true),
         encoding,
-        exclude: crate::exclude::Exclude::new(&java.exclude).map_err(|e| format!("{shown}: [java] {e}"))?,
+        exclude: crate::exclude::Exclude::new(&java.exclude).map_err(|e| format!("[java] {e}"))?,
         release: java.release,
         root,
     }))
 }
 
-fn launch(shown: &str, l: LaunchTable, root: &Path) -> Result<Launch, String> {
-    let at = format!("{shown}: launch `{}`", l.name);
+fn launch(l: LaunchTable, root: &Path) -> Result<Launch, String> {
+    let at = format!("launch `{}`", l.name);
     let target = match (l.main, l.command) {
         (Some(m), None) => Target::Main(m),
         (None, Some(c)) if !c.is_empty() => Target::Command(c),
@@ -384,7 +387,7 @@ mod tests {
     use super::*;
 
     fn read(text: &str) -> Result<Option<JavaConfig>, String> {
-        read_java_config(Path::new("ws/beagle.toml"), text)
+        read_java_config(Path::new("ws/beagle.toml"), text).map_err(String::from)
     }
 
     const GOOD: &str = r#"
