@@ -86,23 +86,14 @@ const textPos = (needle) => page.evaluate((needle) => {
 // so use the find widget (it scrolls and selects the match), then close it.
 const reveal = async (needle) => {
   if (await textPos(needle)) return;
-  await editorFocus();
-  await page.keyboard.press('Control+F');
-  const input = page.locator('.editor-instance .find-widget textarea, .editor-instance .find-widget input').first();
-  await input.waitFor({ timeout: 5000 });
-  await input.fill(needle);
-  await page.keyboard.press('Enter');
-  await page.waitForTimeout(300);
-  await closeFind();
+  await findNext(needle);
   if (!(await textPos(needle))) throw new Error(`text not on screen: ${needle}`);
 };
 
-// Puts the cursor on `needle` through the find widget (Enter selects the next match; Escape
-// closes the widget and leaves the selection): no click, which could land on a code lens when
-// lenses refresh and the lines move.
-const cursorTo = async (needle) => {
+// Selects the next match of `needle` through the find widget (Enter selects it; Escape closes the
+// widget and leaves the selection) and scrolls it into view.
+const findNext = async (needle) => {
   await editorFocus();
-  await page.keyboard.press('Control+Home');
   await page.keyboard.press('Control+F');
   const input = page.locator('.editor-instance .find-widget textarea, .editor-instance .find-widget input').first();
   await input.waitFor({ timeout: 5000 });
@@ -110,6 +101,14 @@ const cursorTo = async (needle) => {
   await page.keyboard.press('Enter');
   await page.waitForTimeout(300);
   await closeFind();
+};
+
+// Puts the cursor on the first `needle`: no click, which could land on a code lens when lenses
+// refresh and the lines move.
+const cursorTo = async (needle) => {
+  await editorFocus();
+  await page.keyboard.press('Control+Home');
+  await findNext(needle);
 };
 
 let editor;
