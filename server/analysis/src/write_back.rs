@@ -341,11 +341,8 @@ fn plan(file: &ModelFile, kind: &ElementKind, fe: &FinalExpression) -> Result<(W
     let stoex = fe.proposal.stoex.as_str();
     match kind {
         ElementKind::Branch { branch, transition } => branch_plan(file, branch, transition, fe),
-        // Checked here, so that an element the file lacks is named before anything is written.
-        _ => {
-            edits_for(file, kind, &Write::Spec(stoex.to_string()))?;
-            Ok((Write::Spec(stoex.to_string()), None))
-        }
+        // An element the file lacks is named when its edits are computed; nothing is written then.
+        _ => Ok((Write::Spec(stoex.to_string()), None)),
     }
 }
 
