@@ -3,7 +3,7 @@
 
 use crate::edits::results_edits;
 use crate::results::key;
-use crate::server::Shared;
+use crate::session::Handle;
 use std::collections::HashMap;
 use std::path::Path;
 use tower_lsp_server::ls_types::{
@@ -13,16 +13,16 @@ use tower_lsp_server::ls_types::{
 /// Applies the results held for `path`. `Ok(false)`: nothing to change. Computed against the
 /// document's current text; sent with its version, so a client whose user typed meanwhile
 /// refuses it, and then it is computed again (up to three times).
-pub async fn apply_results(shared: &Shared, path: &Path) -> Result<bool, String> {
+pub async fn apply_results(session: &Handle, path: &Path) -> Result<bool, String> {
     for _ in 0..3 {
+        let world = session.world().await;
         let (uri, version, text, finals) = {
-            let state = shared.state();
-            let results = state
+            let results = world
                 .results
                 .get(path)
                 .ok_or_else(|| format!("{}: no results to apply", path.display()))?;
             let wanted = key(path);
-            let open = state.open_snapshots().into_iter().find(|s| key(&s.path) == wanted);
+            let open = world.open_snapshots().into_iter().find(|s| key(&s.path) == wanted);
             match open {
                 Some(s) => (s.uri.clone(), Some(s.version), Some(s.text()), results.finals.clone()),
                 None => {
@@ -43,7 +43,7 @@ pub async fn apply_results(shared: &Shared, path: &Path) -> Result<bool, String>
         if edits.is_empty() {
             return Ok(false);
         }
-        let edit = if shared.facts().document_changes {
+        let edit = if world.client.document_changes {
             WorkspaceEdit {
                 document_changes: Some(DocumentChanges::Edits(vec![TextDocumentEdit {
                     text_document: OptionalVersionedTextDocumentIdentifier {
@@ -60,7 +60,7 @@ pub async fn apply_results(shared: &Shared, path: &Path) -> Result<bool, String>
                 ..Default::default()
             }
         };
-        let response = shared
+        let response = session
             .client
             .apply_edit(edit)
             .await
@@ -68,7 +68,7 @@ pub async fn apply_results(shared: &Shared, path: &Path) -> Result<bool, String>
         if response.applied {
             return Ok(true);
         }
-        let now = shared.state().snapshot(&uri).map(|s| s.version);
+        let now = session.world().await.snapshot(&uri).map(|s| s.version);
         if now == version {
             return Err(format!(
                 "the editor refused the edit{}",

@@ -1,8 +1,11 @@
 //! `workspace/executeCommand`: the analyses, pause/resume/abort, results, status. Arguments are
 //! `[uri]`, `[uri, id]` or `[{"uri": ..., "id": ...}]`; URIs must lie inside a workspace folder.
 
+use crate::protocol::Command;
+use crate::queue::JobControl;
 use crate::results::key;
-use crate::server::Shared;
+use crate::session::{Handle, Message};
+use crate::state::World;
 use beagle_analysis::Scope;
 use beagle_job::Workspace;
 use beagle_pcm::ModelFile;
@@ -10,40 +13,6 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{Position, Uri};
-
-pub const ANALYSE_REPOSITORY: &str = "beagle.analyseRepository";
-pub const ANALYSE_COMPONENT: &str = "beagle.analyseComponent";
-pub const ANALYSE_ACTION: &str = "beagle.analyseAction";
-pub const ANALYSE_WORKSPACE: &str = "beagle.analyseWorkspace";
-pub const PAUSE: &str = "beagle.pause";
-pub const RESUME: &str = "beagle.resume";
-pub const ABORT: &str = "beagle.abort";
-pub const APPLY_RESULTS: &str = "beagle.applyResults";
-pub const DISCARD_RESULTS: &str = "beagle.discardResults";
-pub const STATUS: &str = "beagle.status";
-pub const LINK_TO_CODE: &str = "beagle.linkToCode";
-pub const ELEMENT_AT: &str = "beagle.elementAt";
-pub const ELEMENT_RESULTS: &str = "beagle.elementResults";
-pub const EVALUATE: &str = "beagle.evaluate";
-pub const PREDICT: &str = "beagle.predict";
-
-pub const ALL: [&str; 15] = [
-    ANALYSE_REPOSITORY,
-    ANALYSE_COMPONENT,
-    ANALYSE_ACTION,
-    ANALYSE_WORKSPACE,
-    PAUSE,
-    RESUME,
-    ABORT,
-    APPLY_RESULTS,
-    DISCARD_RESULTS,
-    STATUS,
-    LINK_TO_CODE,
-    ELEMENT_AT,
-    ELEMENT_RESULTS,
-    EVALUATE,
-    PREDICT,
-];
 
 fn invalid(message: impl Into<String>) -> Error {
     Error::invalid_params(message.into())
@@ -64,15 +33,14 @@ fn target(args: &[Value]) -> Result<(Uri, Option<String>)> {
 }
 
 /// The file path of a URI, checked to lie inside a workspace folder.
-fn path_in_workspace(shared: &Shared, uri: &Uri) -> Result<(PathBuf, PathBuf)> {
+fn path_in_workspace(world: &World, uri: &Uri) -> Result<(PathBuf, PathBuf)> {
     let path = uri
         .to_file_path()
         .ok_or_else(|| invalid(format!("`{}` is not a file", uri.as_str())))?
         .into_owned();
-    let state = shared.state();
-    match state.root_of(&path) {
+    match world.root_of(&path) {
         Some(root) => Ok((path, root)),
-        None if state.roots.is_empty() => {
+        None if world.roots.is_empty() => {
             let dir = path.parent().unwrap_or(Path::new("/")).to_path_buf();
             Ok((path, dir))
         }
@@ -137,10 +105,18 @@ fn configs_under(root: &Path) -> Vec<PathBuf> {
     out
 }
 
-fn queue(shared: &Shared, label: String, root: PathBuf, ws: Workspace, scope: Scope) -> Value {
-    let (id, ahead) = shared.jobs().push(label.clone(), root, ws, scope);
-    shared.wake.notify_one();
-    json!({ "queued": true, "job": id, "ahead": ahead, "label": label })
+async fn queue(session: &Handle, label: String, root: PathBuf, workspace: Workspace, scope: Scope) -> Result<Value> {
+    let (id, ahead) = session
+        .ask(|reply| Message::Queue {
+            label: label.clone(),
+            root,
+            workspace,
+            scope,
+            reply,
+        })
+        .await
+        .ok_or_else(Error::internal_error)?;
+    Ok(json!({ "queued": true, "job": id, "ahead": ahead, "label": label }))
 }
 
 /// The LSP position after the URI: `[uri, {line, character}]`.
@@ -152,8 +128,8 @@ fn position_arg(args: &[Value]) -> Result<Position> {
 }
 
 /// The open document's snapshot, else the file read from disk.
-fn model_of(shared: &Shared, uri: &Uri, path: &Path) -> Result<std::sync::Arc<ModelFile>> {
-    if let Some(s) = shared.state().snapshot(uri) {
+fn model_of(world: &World, uri: &Uri, path: &Path) -> Result<std::sync::Arc<ModelFile>> {
+    if let Some(s) = world.snapshot(uri) {
         return Ok(s.model());
     }
     ModelFile::read(path)
@@ -166,25 +142,13 @@ fn file_name(p: &Path) -> String {
         .map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().to_string())
 }
 
-pub async fn execute(shared: &Shared, command: &str, args: &[Value]) -> Result<Option<Value>> {
-    let answer = run(shared, command, args).await;
-    if answer.is_ok()
-        && matches!(
-            command,
-            ANALYSE_REPOSITORY | ANALYSE_COMPONENT | ANALYSE_ACTION | ANALYSE_WORKSPACE
-        )
-    {
-        shared.publish_status(true).await; // Queued.
-    }
-    answer
-}
-
-async fn run(shared: &Shared, command: &str, args: &[Value]) -> Result<Option<Value>> {
+pub async fn execute(session: &Handle, command: Command, args: &[Value]) -> Result<Option<Value>> {
+    let world = session.world().await;
     match command {
-        ANALYSE_REPOSITORY | ANALYSE_COMPONENT | ANALYSE_ACTION => {
+        Command::AnalyseRepository | Command::AnalyseComponent | Command::AnalyseAction => {
             let (uri, id) = target(args)?;
-            let (path, root) = path_in_workspace(shared, &uri)?;
-            if command == ANALYSE_REPOSITORY && (path.is_dir() || path.ends_with("beagle.toml")) {
+            let (path, root) = path_in_workspace(&world, &uri)?;
+            if command == Command::AnalyseRepository && (path.is_dir() || path.ends_with("beagle.toml")) {
                 let dir = if path.is_dir() {
                     path.clone()
                 } else {
@@ -192,18 +156,20 @@ async fn run(shared: &Shared, command: &str, args: &[Value]) -> Result<Option<Va
                 };
                 let ws = beagle_job::resolve(&dir).map_err(invalid)?;
                 check_inside(&ws, &root).map_err(invalid)?;
-                return Ok(Some(queue(shared, file_name(&dir), root, ws, Scope::Repository)));
+                return queue(session, file_name(&dir), root, ws, Scope::Repository)
+                    .await
+                    .map(Some);
             }
             let ws = workspace_for(&path, &root).map_err(invalid)?;
             let (scope, label) = match (command, id) {
-                (ANALYSE_REPOSITORY, _) => (Scope::Repository, file_name(&path)),
-                (ANALYSE_COMPONENT, Some(id)) => {
-                    let label = format!("component {} in {}", element_name(shared, &uri, &id), file_name(&path));
+                (Command::AnalyseRepository, _) => (Scope::Repository, file_name(&path)),
+                (Command::AnalyseComponent, Some(id)) => {
+                    let label = format!("component {} in {}", element_name(&world, &uri, &id), file_name(&path));
                     (Scope::Component(id), label)
                 }
                 (_, Some(id)) => {
-                    let label = format!("{} in {}", element_name(shared, &uri, &id), file_name(&path));
-                    if is_seff(shared, &uri, &path, &id) {
+                    let label = format!("{} in {}", element_name(&world, &uri, &id), file_name(&path));
+                    if is_seff(&world, &uri, &path, &id) {
                         (Scope::Service(id), label)
                     } else {
                         (Scope::Action(id), label)
@@ -211,20 +177,21 @@ async fn run(shared: &Shared, command: &str, args: &[Value]) -> Result<Option<Va
                 }
                 (_, None) => return Err(invalid(format!("{command} needs an element id after the URI"))),
             };
-            Ok(Some(queue(shared, label, root, ws, scope)))
+            queue(session, label, root, ws, scope).await.map(Some)
         }
-        ANALYSE_WORKSPACE => {
-            let roots = shared.state().roots.clone();
+        Command::AnalyseWorkspace => {
             let mut queued = Vec::new();
             let mut problems = Vec::new();
-            for root in roots {
+            for root in world.roots.clone() {
                 for config in configs_under(&root) {
                     let dir = config.parent().unwrap_or(&root).to_path_buf();
                     match beagle_job::resolve(&dir)
                         .map_err(String::from)
                         .and_then(|ws| check_inside(&ws, &root).map(|_| ws))
                     {
-                        Ok(ws) => queued.push(queue(shared, file_name(&dir), root.clone(), ws, Scope::Repository)),
+                        Ok(ws) => {
+                            queued.push(queue(session, file_name(&dir), root.clone(), ws, Scope::Repository).await?)
+                        }
                         Err(e) => problems.push(e),
                     }
                 }
@@ -234,50 +201,47 @@ async fn run(shared: &Shared, command: &str, args: &[Value]) -> Result<Option<Va
             }
             Ok(Some(json!({ "queued": queued, "problems": problems })))
         }
-        PAUSE | RESUME | ABORT => {
-            let answer = pause_resume_abort(shared, command);
-            shared.publish_status(true).await;
-            Ok(Some(answer))
+        Command::Pause | Command::Resume | Command::Abort => {
+            let what = match command {
+                Command::Pause => JobControl::Pause,
+                Command::Resume => JobControl::Resume,
+                _ => JobControl::Abort,
+            };
+            let answer = session.ask(|reply| Message::Control { what, reply }).await;
+            answer.map(Some).ok_or_else(Error::internal_error)
         }
-        APPLY_RESULTS => {
+        Command::ApplyResults => {
             let (uri, _) = target(args)?;
-            let (path, _) = path_in_workspace(shared, &uri)?;
-            let applied = crate::apply::apply_results(shared, &path).await.map_err(invalid)?;
+            let (path, _) = path_in_workspace(&world, &uri)?;
+            let applied = crate::apply::apply_results(session, &path).await.map_err(invalid)?;
             Ok(Some(json!({ "applied": applied })))
         }
-        DISCARD_RESULTS => {
+        Command::DiscardResults => {
             let (uri, _) = target(args)?;
-            let (path, _) = path_in_workspace(shared, &uri)?;
-            let discarded = shared.state().results.discard(&path);
-            shared.refresh_lenses().await;
-            Ok(Some(json!({ "discarded": discarded })))
+            let (path, _) = path_in_workspace(&world, &uri)?;
+            let discarded = session.ask(|reply| Message::DiscardResults { path, reply }).await;
+            Ok(Some(json!({ "discarded": discarded.unwrap_or(false) })))
         }
-        STATUS => {
-            let mut status = shared.jobs().status();
-            let results: Vec<Value> = shared
-                .state()
-                .results
-                .all()
-                .map(|(p, r)| json!({ "repository": p, "stage": r.stage.label(), "results": r.results.len(), "headline": r.headline }))
-                .collect();
-            status["results"] = json!(results);
-            Ok(Some(status))
-        }
-        LINK_TO_CODE => {
+        Command::Status => session
+            .ask(Message::Status)
+            .await
+            .map(Some)
+            .ok_or_else(Error::internal_error),
+        Command::LinkToCode => {
             let (uri, id) = target(args)?;
             let id = id.ok_or_else(|| invalid("beagle.linkToCode needs an element id after the URI"))?;
-            let (path, root) = path_in_workspace(shared, &uri)?;
+            let (path, root) = path_in_workspace(&world, &uri)?;
             let (links, text) = tokio::task::spawn_blocking(move || crate::link::proposal(&path, &root, &id))
                 .await
                 .map_err(|e| invalid(e.to_string()))?
                 .map_err(invalid)?;
-            let applied = crate::link::append(shared, &links, &text).await.map_err(invalid)?;
+            let applied = crate::link::append(session, &links, &text).await.map_err(invalid)?;
             Ok(Some(json!({ "applied": applied, "file": links, "text": text })))
         }
-        ELEMENT_AT => {
+        Command::ElementAt => {
             let (uri, _) = target(args)?;
             let pos = position_arg(args)?;
-            let snapshot = shared.state().snapshot(&uri);
+            let snapshot = world.snapshot(&uri);
             let Some(doc) = snapshot else {
                 return Err(invalid(format!("{} is not open", uri.as_str())));
             };
@@ -286,12 +250,12 @@ async fn run(shared: &Shared, command: &str, args: &[Value]) -> Result<Option<Va
                 .map_err(|e| invalid(e.to_string()))?;
             Ok(Some(at))
         }
-        ELEMENT_RESULTS => {
+        Command::ElementResults => {
             let (uri, id) = target(args)?;
             let id = id.ok_or_else(|| invalid("beagle.elementResults needs an element id after the URI"))?;
-            let (path, root) = path_in_workspace(shared, &uri)?;
-            let model = model_of(shared, &uri, &path)?;
-            let results = shared.state().results.get(&path);
+            let (path, root) = path_in_workspace(&world, &uri)?;
+            let model = model_of(&world, &uri, &path)?;
+            let results = world.results.get(&path);
             let value = tokio::task::spawn_blocking(move || {
                 let system = crate::queries::system_of(&path, &root);
                 let assembly = system
@@ -303,8 +267,8 @@ async fn run(shared: &Shared, command: &str, args: &[Value]) -> Result<Option<Va
             .map_err(|e| invalid(e.to_string()))?;
             Ok(Some(value))
         }
-        EVALUATE => crate::queries::evaluate(args).map(Some).map_err(invalid),
-        PREDICT => {
+        Command::Evaluate => crate::queries::evaluate(args).map(Some).map_err(invalid),
+        Command::Predict => {
             // [uri, seffId, {"files.NUMBER_OF_ELEMENTS": 20, ...}]: the service's expected demand
             // from the document as it is now (unsaved edits included).
             let (uri, id) = target(args)?;
@@ -314,8 +278,8 @@ async fn run(shared: &Shared, command: &str, args: &[Value]) -> Result<Option<Va
                 Some(v) => serde_json::from_value(v.clone())
                     .map_err(|e| invalid(format!("the inputs must map names to numbers: {e}")))?,
             };
-            let (path, root) = path_in_workspace(shared, &uri)?;
-            let model = model_of(shared, &uri, &path)?;
+            let (path, root) = path_in_workspace(&world, &uri)?;
+            let model = model_of(&world, &uri, &path)?;
             let value =
                 tokio::task::spawn_blocking(move || crate::queries::predict(&model, &path, &root, &seff, &inputs))
                     .await
@@ -323,32 +287,12 @@ async fn run(shared: &Shared, command: &str, args: &[Value]) -> Result<Option<Va
                     .map_err(invalid)?;
             Ok(Some(value))
         }
-        other => Err(Error::invalid_params(format!("unknown command `{other}`"))),
     }
-}
-
-/// Pause and resume hold for the queue too: a job started while paused waits.
-fn pause_resume_abort(shared: &Shared, command: &str) -> Value {
-    let mut q = shared.jobs();
-    match command {
-        PAUSE => q.paused = true,
-        RESUME => q.paused = false,
-        _ => {}
-    }
-    let Some(running) = &q.running else {
-        return json!({ "running": false, "paused": q.paused });
-    };
-    match command {
-        PAUSE => running.control.pause(),
-        RESUME => running.control.resume(),
-        _ => running.control.abort(),
-    }
-    json!({ "running": true, "job": running.id, "paused": running.control.is_paused() })
 }
 
 /// The element's name in the open document (its id otherwise), for labels.
-fn element_name(shared: &Shared, uri: &Uri, id: &str) -> String {
-    let Some(snapshot) = shared.state().snapshot(uri) else {
+fn element_name(world: &World, uri: &Uri, id: &str) -> String {
+    let Some(snapshot) = world.snapshot(uri) else {
         return id.to_string();
     };
     let model = snapshot.model();
@@ -358,8 +302,8 @@ fn element_name(shared: &Shared, uri: &Uri, id: &str) -> String {
         .unwrap_or_else(|| id.to_string())
 }
 
-fn is_seff(shared: &Shared, uri: &Uri, path: &Path, id: &str) -> bool {
-    let Ok(model) = model_of(shared, uri, path) else {
+fn is_seff(world: &World, uri: &Uri, path: &Path, id: &str) -> bool {
+    let Ok(model) = model_of(world, uri, path) else {
         return false;
     };
     model

@@ -2,9 +2,10 @@
 //! Each works on snapshots taken under the state lock, then runs without it; the language
 //! itself is `beagle_ide`'s, here only converted to LSP.
 
-use crate::commands;
 use crate::documents::{DocKind, Snapshot};
 use crate::position;
+use crate::protocol::Command as BeagleCommand;
+use crate::queue::Activity;
 use crate::results::RepositoryResults;
 use beagle_ide::{ElementAtKind, Symbol, SymbolKind as Kind};
 use beagle_pcm::model::ActionKind;
@@ -208,26 +209,6 @@ fn command(title: String, name: &str, args: Vec<serde_json::Value>) -> Command {
     }
 }
 
-/// What the running analysis is doing now, for lenses.
-#[derive(Clone, Debug)]
-pub struct Activity {
-    /// The repository files it analyses.
-    pub repositories: Vec<std::path::PathBuf>,
-    pub percentage: u32,
-    pub message: String,
-}
-
-impl Activity {
-    /// Whether it analyses the file at `path` (a repository path may be written otherwise:
-    /// relative, through a link).
-    fn analyses(&self, path: &std::path::Path) -> bool {
-        let canonical = |p: &std::path::Path| std::fs::canonicalize(p).ok();
-        self.repositories
-            .iter()
-            .any(|r| r == path || canonical(r).is_some_and(|c| Some(c) == canonical(path)))
-    }
-}
-
 /// Above every component and SEFF: "Analyse", and where its results stand.
 pub fn code_lenses(doc: &Snapshot, results: Option<&RepositoryResults>, activity: Option<&Activity>) -> Vec<CodeLens> {
     if doc.kind != DocKind::Model {
@@ -288,7 +269,7 @@ pub fn code_lenses(doc: &Snapshot, results: Option<&RepositoryResults>, activity
             span,
             command(
                 format!("▶ Analyse {name}"),
-                commands::ANALYSE_COMPONENT,
+                BeagleCommand::AnalyseComponent.name(),
                 vec![uri.clone(), json!(id)],
             ),
             state_of(&actions),
@@ -301,7 +282,7 @@ pub fn code_lenses(doc: &Snapshot, results: Option<&RepositoryResults>, activity
                 span,
                 command(
                     "▶ Analyse service".into(),
-                    commands::ANALYSE_ACTION,
+                    BeagleCommand::AnalyseAction.name(),
                     vec![uri.clone(), json!(sid)],
                 ),
                 state_of(&actions),
@@ -355,14 +336,14 @@ pub fn code_actions(doc: &Snapshot, pos: Position, has_results: bool) -> Vec<Cod
                 let title = format!("Beagle: Analyse {what} {name}");
                 out.push(action(
                     title.clone(),
-                    command(title, commands::ANALYSE_ACTION, vec![uri.clone(), json!(id)]),
+                    command(title, BeagleCommand::AnalyseAction.name(), vec![uri.clone(), json!(id)]),
                 ));
             }
             (ElementAtKind::Seff, Some(id)) => {
                 let title = format!("Beagle: Analyse service {name}");
                 out.push(action(
                     title.clone(),
-                    command(title, commands::ANALYSE_ACTION, vec![uri.clone(), json!(id)]),
+                    command(title, BeagleCommand::AnalyseAction.name(), vec![uri.clone(), json!(id)]),
                 ));
             }
             _ => {}
@@ -375,25 +356,29 @@ pub fn code_actions(doc: &Snapshot, pos: Position, has_results: bool) -> Vec<Cod
             let title = format!("Beagle: Analyse component {cname}");
             out.push(action(
                 title.clone(),
-                command(title, commands::ANALYSE_COMPONENT, vec![uri.clone(), json!(component)]),
+                command(
+                    title,
+                    BeagleCommand::AnalyseComponent.name(),
+                    vec![uri.clone(), json!(component)],
+                ),
             ));
         }
     }
     let title = "Beagle: Analyse repository".to_string();
     out.push(action(
         title.clone(),
-        command(title, commands::ANALYSE_REPOSITORY, vec![uri.clone()]),
+        command(title, BeagleCommand::AnalyseRepository.name(), vec![uri.clone()]),
     ));
     if has_results {
         let title = "Beagle: Apply results".to_string();
         out.push(action(
             title.clone(),
-            command(title, commands::APPLY_RESULTS, vec![uri.clone()]),
+            command(title, BeagleCommand::ApplyResults.name(), vec![uri.clone()]),
         ));
         let title = "Beagle: Discard results".to_string();
         out.push(action(
             title.clone(),
-            command(title, commands::DISCARD_RESULTS, vec![uri.clone()]),
+            command(title, BeagleCommand::DiscardResults.name(), vec![uri.clone()]),
         ));
     }
     if let Some(at) = &at {
@@ -403,7 +388,7 @@ pub fn code_actions(doc: &Snapshot, pos: Position, has_results: bool) -> Vec<Cod
             let title = format!("Beagle: Link {} to code", at.name.clone().unwrap_or_else(|| id.clone()));
             out.push(action(
                 title.clone(),
-                command(title, commands::LINK_TO_CODE, vec![uri.clone(), json!(id)]),
+                command(title, BeagleCommand::LinkToCode.name(), vec![uri.clone(), json!(id)]),
             ));
         }
     }
@@ -412,8 +397,9 @@ pub fn code_actions(doc: &Snapshot, pos: Position, has_results: bool) -> Vec<Cod
 
 #[cfg(test)]
 mod tests {
-    use super::{code_actions, code_lenses, Activity};
+    use super::{code_actions, code_lenses};
     use crate::documents::Document;
+    use crate::queue::Activity;
     use std::path::PathBuf;
     use tower_lsp_server::ls_types::CodeActionOrCommand;
     use tower_lsp_server::ls_types::Uri;

@@ -5,106 +5,19 @@
 //! written into the documents as workspace edits.
 
 use crate::progress::ProgressGuard;
+use crate::queue::{progress_token, JobSpec};
 use crate::results::{RepositoryResults, Stage};
-use crate::server::Shared;
-use crate::state::LaunchPolicy;
+use crate::session::{Handle, Message};
+use crate::state::{ClientFacts, LaunchPolicy};
 use crate::{apply, trust};
-use beagle_analysis::{Control, MeasurementResult, Phase, Scope};
-use beagle_job::{Event, Observer, Request, Settings, Source, Workspace};
+use beagle_analysis::{Control, MeasurementResult, Phase};
+use beagle_job::{Event, Observer, Request, Settings, Source};
 use beagle_pcm::ModelFile;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
-use tower_lsp_server::ls_types::{MessageActionItem, MessageType, NumberOrString};
-
-/// One queued analysis.
-#[derive(Clone, Debug)]
-pub struct JobSpec {
-    pub id: u64,
-    /// What the user asked for, for people ("component FileStore in fileshare.repository").
-    pub label: String,
-    /// The workspace folder (what trust and path checks are about).
-    pub root: PathBuf,
-    pub workspace: Workspace,
-    pub scope: Scope,
-}
-
-/// The job running now.
-#[derive(Clone, Debug)]
-pub struct Running {
-    pub id: u64,
-    pub label: String,
-    pub control: Control,
-    /// The repository files it analyses (lenses show its progress on them).
-    pub repositories: Vec<PathBuf>,
-    pub token: Option<NumberOrString>,
-    pub percentage: u32,
-    pub message: String,
-}
-
-#[derive(Default, Debug)]
-pub struct Queue {
-    pub waiting: VecDeque<JobSpec>,
-    pub running: Option<Running>,
-    next_id: u64,
-    /// How the last job ended, for `beagle.status`.
-    pub last: Option<String>,
-    /// What the last job's measurements were made of, per input file, for `beagle.status`.
-    pub last_inputs: Option<beagle_job::InputsReport>,
-    /// Paused with nothing running: the next job starts paused.
-    pub paused: bool,
-}
-
-impl Queue {
-    /// Queues a job; returns its id and how many jobs are ahead of it.
-    pub fn push(&mut self, label: String, root: PathBuf, workspace: Workspace, scope: Scope) -> (u64, usize) {
-        self.next_id += 1;
-        let ahead = self.waiting.len() + usize::from(self.running.is_some());
-        self.waiting.push_back(JobSpec {
-            id: self.next_id,
-            label,
-            root,
-            workspace,
-            scope,
-        });
-        (self.next_id, ahead)
-    }
-
-    /// Aborts the job that owns `token` (running: through its control; waiting: dropped).
-    pub fn cancel_token(&mut self, token: &NumberOrString) -> bool {
-        if let Some(r) = self.running.as_ref().filter(|r| r.token.as_ref() == Some(token)) {
-            r.control.abort();
-            return true;
-        }
-        let waiting = self.waiting.len();
-        self.waiting.retain(|j| &progress_token(j.id) != token);
-        self.waiting.len() < waiting
-    }
-
-    pub fn status(&self) -> serde_json::Value {
-        serde_json::json!({
-            "running": self.running.as_ref().map(|r| serde_json::json!({
-                "id": r.id,
-                "label": r.label,
-                "paused": r.control.is_paused(),
-                "percentage": r.percentage,
-                "message": r.message,
-            })),
-            "queued": self.waiting.iter().map(|j| serde_json::json!({"id": j.id, "label": j.label})).collect::<Vec<_>>(),
-            "last": self.last,
-            "inputs": self.last_inputs,
-            "paused": self.paused,
-        })
-    }
-}
-
-/// The progress token of job `id`: known from the start, so a job still waiting can be
-/// cancelled by it too.
-pub fn progress_token(id: u64) -> NumberOrString {
-    NumberOrString::String(format!("beagle/analysis/{id}"))
-}
+use tower_lsp_server::ls_types::{MessageActionItem, MessageType};
 
 /// What a job reports to the async side.
 enum Update {
@@ -122,40 +35,16 @@ enum Update {
 /// files up to this many lines in all, the rest summed.
 const INPUT_LINES: usize = 40;
 
-/// Runs queued jobs forever, one at a time.
-pub async fn worker(shared: Arc<Shared>) {
-    loop {
-        let spec = loop {
-            {
-                let mut q = shared.jobs();
-                if let Some(spec) = q.waiting.pop_front() {
-                    let control = Control::new();
-                    if q.paused {
-                        control.pause();
-                    }
-                    q.running = Some(Running {
-                        id: spec.id,
-                        label: spec.label.clone(),
-                        control,
-                        repositories: spec.workspace.repositories.clone(),
-                        token: None,
-                        percentage: 0,
-                        message: "starting".into(),
-                    });
-                    break spec;
-                }
-            }
-            shared.wake.notified().await;
-        };
-        shared.publish_status(true).await;
-        let outcome = run_job(&shared, &spec).await;
+/// Runs queued jobs, one at a time, for as long as the session lasts.
+pub async fn worker(session: Handle) {
+    while let Some((spec, control)) = session.ask(Message::NextJob).await {
+        let outcome = run_job(&session, &spec, control).await;
         release_freed_memory();
-        {
-            let mut q = shared.jobs();
-            q.running = None;
-            q.last = Some(format!("{}: {outcome}", spec.label));
-        }
-        shared.publish_status(true).await;
+        session.send(Message::JobEnded {
+            id: spec.id,
+            label: spec.label.clone(),
+            outcome,
+        });
     }
 }
 
@@ -174,12 +63,15 @@ fn release_freed_memory() {
 /// Whether the workspace's launches may run: never when the client's policy denies it (an
 /// untrusted workspace), else when the client vouched for it, the user said so before, or the
 /// user says so now. `Err` says why not.
-async fn allowed_to_run(shared: &Shared, spec: &JobSpec) -> std::result::Result<(), &'static str> {
+async fn allowed_to_run(
+    session: &Handle,
+    facts: &ClientFacts,
+    spec: &JobSpec,
+) -> std::result::Result<(), &'static str> {
     const NOT_ALLOWED: &str = "running the workspace's launches was not allowed";
     if !matches!(spec.workspace.source, Some(Source::Java { .. })) {
         return Ok(()); // Reading measurement files runs nothing.
     }
-    let facts = shared.facts();
     let dir = trust::state_dir();
     match facts.launch_policy {
         LaunchPolicy::Deny => {
@@ -191,7 +83,7 @@ async fn allowed_to_run(shared: &Shared, spec: &JobSpec) -> std::result::Result<
         LaunchPolicy::Ask => {}
     }
     let allow = "Allow and remember";
-    let answer = shared
+    let answer = session
         .client
         .show_message_request(
             MessageType::WARNING,
@@ -214,7 +106,7 @@ async fn allowed_to_run(shared: &Shared, spec: &JobSpec) -> std::result::Result<
     match answer {
         Ok(Some(item)) if item.title == allow => {
             if let Err(e) = trust::remember(dir.as_deref(), &spec.root) {
-                shared
+                session
                     .client
                     .log_message(MessageType::WARNING, format!("cannot remember the answer: {e}"))
                     .await;
@@ -225,14 +117,14 @@ async fn allowed_to_run(shared: &Shared, spec: &JobSpec) -> std::result::Result<
     }
 }
 
-async fn run_job(shared: &Arc<Shared>, spec: &JobSpec) -> String {
-    let client = &shared.client;
-    if let Err(why) = allowed_to_run(shared, spec).await {
+async fn run_job(session: &Handle, spec: &JobSpec, control: Control) -> String {
+    let client = &session.client;
+    let facts = session.world().await.client;
+    if let Err(why) = allowed_to_run(session, &facts, spec).await {
         let message = format!("Beagle: {} not analysed: {why}", spec.label);
         client.show_message(MessageType::WARNING, &message).await;
         return format!("not analysed: {why}");
     }
-    let facts = shared.facts();
     let mut progress = ProgressGuard::begin(
         client,
         facts.work_done_progress,
@@ -240,12 +132,10 @@ async fn run_job(shared: &Arc<Shared>, spec: &JobSpec) -> String {
         format!("Beagle: analysing {}", spec.label),
     )
     .await;
-    let control = {
-        let mut q = shared.jobs();
-        let running = q.running.as_mut().expect("the worker set the running job");
-        running.token = progress.token().cloned();
-        running.control.clone()
-    };
+    session.send(Message::JobToken {
+        id: spec.id,
+        token: progress.token().cloned(),
+    });
     let mut workspace = spec.workspace.clone();
     if let (Some(Source::Java { config, .. }), Some(r)) = (&mut workspace.source, facts.repetitions) {
         config.workload.repetitions = r;
@@ -277,12 +167,12 @@ async fn run_job(shared: &Arc<Shared>, spec: &JobSpec) -> String {
     });
     let result = loop {
         tokio::select! {
-            Some(update) = rx.recv() => on_update(shared, &mut progress, update).await,
+            Some(update) = rx.recv() => on_update(session, spec.id, &mut progress, update).await,
             joined = &mut handle => break joined,
         }
     };
     while let Ok(update) = rx.try_recv() {
-        on_update(shared, &mut progress, update).await;
+        on_update(session, spec.id, &mut progress, update).await;
     }
     let output = match result {
         Ok(Ok(output)) => output,
@@ -323,7 +213,7 @@ async fn run_job(shared: &Arc<Shared>, spec: &JobSpec) -> String {
     for line in inputs.describe(INPUT_LINES) {
         client.log_message(MessageType::INFO, format!("inputs: {line}")).await;
     }
-    shared.jobs().last_inputs = Some(inputs.clone());
+    session.send(Message::JobInputs { inputs: inputs.clone() });
     let mut summary = Vec::new();
     for a in &output.repositories {
         let file = ModelFile::from_bytes(a.path.clone(), a.original.clone());
@@ -338,7 +228,10 @@ async fn run_job(shared: &Arc<Shared>, spec: &JobSpec) -> String {
         .with_finals(&a.finals, Some(&output.raw), Some(&file))
         .with_validations(output.validation.as_ref(), &a.path);
         let count = results.finals.len();
-        shared.state().results.merge(&a.path, results);
+        session.send(Message::Results {
+            repository: a.path.clone(),
+            results,
+        });
         let name = a
             .path
             .file_name()
@@ -347,7 +240,7 @@ async fn run_job(shared: &Arc<Shared>, spec: &JobSpec) -> String {
             summary.push(format!("{name}: {}", a.headline));
             continue;
         }
-        match apply::apply_results(shared, &a.path).await {
+        match apply::apply_results(session, &a.path).await {
             Ok(true) => summary.push(format!("{name}: {count} results written")),
             Ok(false) => summary.push(format!("{name}: {count} results (already in the model)")),
             Err(e) => {
@@ -396,23 +289,21 @@ async fn run_job(shared: &Arc<Shared>, spec: &JobSpec) -> String {
             format!("Beagle: {} {ended}: {text}", spec.label),
         )
         .await;
-    shared.refresh_lenses().await;
+    session.send(Message::RefreshLenses);
     format!("{ended}: {text}")
 }
 
-async fn on_update(shared: &Shared, progress: &mut ProgressGuard, update: Update) {
+async fn on_update(session: &Handle, id: u64, progress: &mut ProgressGuard, update: Update) {
     match update {
         Update::Progress { percentage, message } => {
-            if let Some(r) = shared.jobs().running.as_mut() {
-                r.percentage = percentage;
-                r.message = message.clone();
-            }
+            session.send(Message::JobProgress {
+                id,
+                percentage,
+                message: message.clone(),
+            });
             progress.report(percentage, message).await;
-            shared.progress_changed().await;
         }
-        Update::Results { repository, results } => {
-            shared.state().results.merge(&repository, results);
-        }
+        Update::Results { repository, results } => session.send(Message::Results { repository, results }),
     }
 }
 
@@ -565,7 +456,7 @@ impl Observer for JobObserver {
 mod tests {
     use super::*;
     use beagle_analysis::{
-        analyse, results_from_events, scope_elements, Blackboard, RecordedResults, ResultOptions, Tools,
+        analyse, results_from_events, scope_elements, Blackboard, RecordedResults, ResultOptions, Scope, Tools,
     };
 
     /// A blackboard of the events example after a quick analysis (no genetic programming).
@@ -590,55 +481,6 @@ mod tests {
         );
         analyse(&mut bb, &tools, &Control::new(), &mut |_| {});
         (path, bb)
-    }
-
-    #[test]
-    fn a_progress_cancel_aborts_the_running_job_or_drops_a_waiting_one() {
-        // It once only ever aborted the running job, though its doc said otherwise.
-        let mut q = Queue::default();
-        let spec = || {
-            let workspace = Workspace {
-                root: PathBuf::from("/w"),
-                repositories: Vec::new(),
-                source: None,
-                seed: None,
-                budget_s: None,
-                spread: None,
-                system: None,
-            };
-            (PathBuf::from("/w"), workspace, Scope::Repository)
-        };
-        let (first, _) = {
-            let (r, w, s) = spec();
-            q.push("first".into(), r, w, s)
-        };
-        let (second, _) = {
-            let (r, w, s) = spec();
-            q.push("second".into(), r, w, s)
-        };
-        let (third, _) = {
-            let (r, w, s) = spec();
-            q.push("third".into(), r, w, s)
-        };
-        let running = q.waiting.pop_front().unwrap();
-        assert_eq!(running.id, first);
-        q.running = Some(Running {
-            id: first,
-            label: running.label,
-            control: Control::new(),
-            repositories: Vec::new(),
-            token: Some(progress_token(first)),
-            percentage: 0,
-            message: String::new(),
-        });
-        assert!(q.cancel_token(&progress_token(second)));
-        let left: Vec<u64> = q.waiting.iter().map(|j| j.id).collect();
-        assert_eq!(left, [third]);
-        assert!(!q.running.as_ref().unwrap().control.cancel.is_cancelled());
-        assert!(q.cancel_token(&progress_token(first)));
-        assert!(q.running.as_ref().unwrap().control.cancel.is_cancelled());
-        assert!(!q.cancel_token(&NumberOrString::String("someone else's".into())));
-        assert_eq!(q.waiting.len(), 1);
     }
 
     #[test]

@@ -2,11 +2,15 @@
 //! PCM files in the editor: diagnostics, symbols, navigation, hovers with measured results, code
 //! lenses and code actions; analyses run in the background and come back as workspace edits.
 //!
-//! - [`server`]: the LSP handlers; [`documents`] and [`position`]: the editor's text and its
-//!   UTF-16 positions; [`state`]: what the server holds.
-//! - [`features`], [`diagnostics`]: read requests, over `beagle_ide` and the PCM crate.
-//! - [`commands`], [`jobs`], [`progress`], [`apply`], [`edits`], [`trust`], [`link`]: analyses
-//!   in the background and their results in the model.
+//! - [`server`]: the LSP handlers. They send document changes to the [`session`], the one
+//!   owner of the [`state`], and compute read requests on its snapshots ([`reads`]).
+//! - [`documents`] and [`position`]: the editor's text and its UTF-16 positions.
+//! - [`features`], [`diagnostics`], [`queries`]: read requests, over `beagle_ide` and the PCM crate.
+//! - [`commands`] ([`protocol`]: their names), [`queue`], [`jobs`], [`progress`], [`apply`],
+//!   [`edits`], [`trust`], [`link`]: analyses in the background and their results in the model.
+//!
+//! Modules depend one way: `server` → `commands`/`jobs` → `session` → `state` and the read
+//! functions; nothing calls back up (`tests/architecture/module_cycles.py` checks it).
 
 pub mod apply;
 pub mod commands;
@@ -19,9 +23,13 @@ pub mod link;
 pub mod links_fix;
 pub mod position;
 pub mod progress;
+pub mod protocol;
 pub mod queries;
+pub mod queue;
+pub mod reads;
 pub mod results;
 pub mod server;
+pub mod session;
 pub mod state;
 pub mod trust;
 

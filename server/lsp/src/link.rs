@@ -2,7 +2,7 @@
 //! automatic mapping when it finds the code, else a template to fill in (whose diagnostics then
 //! say what is missing).
 
-use crate::server::Shared;
+use crate::session::Handle;
 use beagle_job::Source;
 use beagle_pcm::ModelFile;
 use std::collections::BTreeSet;
@@ -68,9 +68,9 @@ pub fn proposal(repository: &Path, root: &Path, id: &str) -> Result<(PathBuf, St
 }
 
 /// Appends `text` to the link file through the client (the file's open buffer if it is open).
-pub async fn append(shared: &Shared, links: &Path, text: &str) -> Result<bool, String> {
+pub async fn append(session: &Handle, links: &Path, text: &str) -> Result<bool, String> {
     let uri = Uri::from_file_path(links).ok_or("the link file has no file URI")?;
-    let end = match shared.state().snapshot(&uri) {
+    let end = match session.world().await.snapshot(&uri) {
         Some(s) => crate::position::position(&s.rope, s.rope.len_bytes()),
         None => {
             let current = std::fs::read_to_string(links).unwrap_or_default();
@@ -91,6 +91,6 @@ pub async fn append(shared: &Shared, links: &Path, text: &str) -> Result<bool, S
         ),
         ..Default::default()
     };
-    let r = shared.client.apply_edit(edit).await.map_err(|e| e.to_string())?;
+    let r = session.client.apply_edit(edit).await.map_err(|e| e.to_string())?;
     Ok(r.applied)
 }

@@ -105,7 +105,7 @@ impl RepositoryResults {
 }
 
 /// Results by repository path (canonical where the file exists).
-#[derive(Default, Debug)]
+#[derive(Clone, Default, Debug)]
 pub struct Results {
     by_path: HashMap<PathBuf, Arc<RepositoryResults>>,
 }

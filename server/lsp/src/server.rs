@@ -1,17 +1,14 @@
-//! The language server: LSP requests in, the handlers of the other modules called. Document
-//! changes are applied synchronously at the start of their handlers, with no `.await` while the
-//! state is locked; read requests take snapshots and compute on blocking threads, so a long
-//! parse never stalls the protocol; analyses run in the job worker.
+//! The language server: LSP requests in, the session and the read functions called. Document
+//! changes go to the session ([`crate::session`]) as messages, sent at the very start of their
+//! handlers (tower-lsp-server starts handlers in arrival order), so they apply in order; read
+//! requests take the session's [`World`] and compute on blocking threads, so a long parse never
+//! stalls the protocol, and stop when the client cancels them; analyses run in the job worker.
 
-use crate::documents::{DocKind, Document};
-use crate::jobs::Queue;
-use crate::state::{build_model_set, ClientFacts, LaunchPolicy, State};
-use crate::{commands, diagnostics, features, jobs};
-use beagle_pcm::ModelSet;
+use crate::protocol::Command;
+use crate::session::{Handle, Message};
+use crate::state::{ClientFacts, LaunchPolicy, World};
+use crate::{commands, features, jobs, reads};
 use serde_json::Value;
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
-use tokio::sync::Notify;
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
@@ -19,161 +16,33 @@ use tower_lsp_server::{Client, LanguageServer};
 /// Whether the client asked to shut down before `exit` (the exit status says so: 0, else 1).
 pub static SHUTDOWN_REQUESTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Diagnostics wait this long after the last change before they are computed.
-const DEBOUNCE: Duration = Duration::from_millis(200);
-
-/// What the handlers, the diagnostics tasks and the job worker share.
-pub struct Shared {
-    pub client: Client,
-    state: Mutex<State>,
-    jobs: Mutex<Queue>,
-    pub wake: Notify,
-    /// Progress sends `beagle/status` at most 4 a second.
-    status_throttle: Throttle,
-    /// and asks for code lenses (which show the percentage) at most every 2 seconds.
-    lens_throttle: Throttle,
-}
-
-/// Lets something through at most once per period.
-#[derive(Default)]
-struct Throttle(Mutex<Option<Instant>>);
-
-impl Throttle {
-    /// Whether the period since the last pass is over (or `force`); if so, a pass starts now.
-    fn pass(&self, period: Duration, force: bool) -> bool {
-        let mut last = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if !force && last.is_some_and(|t| t.elapsed() < period) {
-            return false;
-        }
-        *last = Some(Instant::now());
-        true
-    }
-}
-
-/// `beagle/status`: the job queue's state, pushed to clients that asked for it.
-enum StatusNotification {}
-
-impl notification::Notification for StatusNotification {
-    type Params = Value;
-    const METHOD: &'static str = "beagle/status";
-}
-
-impl Shared {
-    pub fn state(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// The job queue (a poisoned lock still holds a usable queue: take it).
-    pub fn jobs(&self) -> MutexGuard<'_, Queue> {
-        self.jobs.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    pub fn facts(&self) -> ClientFacts {
-        self.state().client.clone()
-    }
-
-    /// Asks the client to fetch code lenses again (results or an analysis changed).
-    pub async fn refresh_lenses(&self) {
-        if self.facts().code_lens_refresh {
-            let _ = self.client.code_lens_refresh().await;
-        }
-    }
-
-    /// Sends `beagle/status` if the client asked for it; unless `force`d (a job queued, started,
-    /// paused, ended), at most 4 a second.
-    pub async fn publish_status(&self, force: bool) {
-        if !self.facts().status_notifications || !self.status_throttle.pass(Duration::from_millis(250), force) {
-            return;
-        }
-        let status = self.jobs().status();
-        self.client.send_notification::<StatusNotification>(status).await;
-    }
-
-    /// A job's percentage moved: status notifications, and the lenses' "analysing… N %".
-    pub async fn progress_changed(&self) {
-        self.publish_status(false).await;
-        if self.lens_throttle.pass(Duration::from_secs(2), false) {
-            self.refresh_lenses().await;
-        }
-    }
-
-    /// The model set (cached until a model changes), built on a blocking thread.
-    pub async fn model_set(&self) -> Arc<ModelSet> {
-        let (cached, open, roots) = {
-            let s = self.state();
-            (s.cached_model_set(), s.open_snapshots(), s.roots.clone())
-        };
-        if let Some(set) = cached {
-            return set;
-        }
-        let set = tokio::task::spawn_blocking(move || Arc::new(build_model_set(&open, &roots)))
-            .await
-            .unwrap_or_default();
-        self.state().cache_model_set(set.clone());
-        set
-    }
-}
-
 pub struct Beagle {
-    shared: Arc<Shared>,
+    session: Handle,
 }
 
 impl Beagle {
+    /// A server with its session; needs a tokio runtime (the session is a task).
     pub fn new(client: Client) -> Beagle {
         Beagle {
-            shared: Arc::new(Shared {
-                client,
-                state: Mutex::new(State::default()),
-                jobs: Mutex::new(Queue::default()),
-                wake: Notify::new(),
-                status_throttle: Throttle::default(),
-                lens_throttle: Throttle::default(),
-            }),
+            session: Handle::start(client),
         }
     }
 
     /// `window/workDoneProgress/cancel`: the user pressed cancel on an analysis's progress.
     pub async fn cancel_progress(&self, params: WorkDoneProgressCancelParams) {
-        let cancelled = self.shared.jobs().cancel_token(&params.token);
-        tracing::info!(
-            "progress cancel {:?}: {}",
-            params.token,
-            if cancelled { "aborting" } else { "unknown" }
-        );
+        self.session.send(Message::CancelProgress { token: params.token });
     }
 
-    /// Computes and publishes a document's diagnostics after the debounce, unless it changed again.
-    fn schedule_diagnostics(&self, uri: Uri, version: i32, delay: Duration) {
-        let shared = self.shared.clone();
-        tokio::spawn(async move {
-            tokio::time::sleep(delay).await;
-            let (doc, open, root) = {
-                let s = shared.state();
-                let Some(doc) = s.snapshot(&uri) else { return };
-                if doc.version != version {
-                    return; // A newer change scheduled its own.
-                }
-                let root = s.root_of(&doc.path);
-                (doc, s.open_snapshots(), root)
-            };
-            let computed =
-                tokio::task::spawn_blocking(move || diagnostics::of_document(&doc, &open, root.as_deref())).await;
-            let Ok(list) = computed else { return };
-            let current = shared.state().snapshot(&uri).map(|d| d.version);
-            if current == Some(version) {
-                shared.client.publish_diagnostics(uri, list, Some(version)).await;
-            }
-        });
-    }
-
-    /// Runs `f` on a snapshot of `uri` on a blocking thread; `None` for unknown documents.
+    /// Runs `f` on a snapshot of `uri` (with the world it belongs to) on a blocking thread;
+    /// `None` for unknown documents and cancelled requests.
     async fn with_doc<T: Send + 'static>(
         &self,
         uri: &Uri,
-        f: impl FnOnce(&crate::documents::Snapshot) -> T + Send + 'static,
+        f: impl FnOnce(&World, &crate::documents::Snapshot) -> T + Send + 'static,
     ) -> Option<T> {
-        let doc = self.shared.state().snapshot(uri)?;
-        tokio::task::spawn_blocking(move || f(&doc)).await.ok()
+        let world = self.session.world().await;
+        let doc = world.snapshot(uri)?;
+        reads::run(move |_| f(&world, &doc)).await
     }
 }
 
@@ -239,11 +108,10 @@ fn roots_of(params: &InitializeParams) -> Vec<std::path::PathBuf> {
 
 impl LanguageServer for Beagle {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
-        {
-            let mut s = self.shared.state();
-            s.client = facts_of(&params);
-            s.roots = roots_of(&params);
-        }
+        self.session.send(Message::Initialize {
+            client: facts_of(&params),
+            roots: roots_of(&params),
+        });
         let sync = TextDocumentSyncOptions {
             open_close: Some(true),
             change: Some(TextDocumentSyncKind::INCREMENTAL),
@@ -268,7 +136,7 @@ impl LanguageServer for Beagle {
                 }),
                 code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
                 execute_command_provider: Some(ExecuteCommandOptions {
-                    commands: commands::ALL.iter().map(|c| c.to_string()).collect(),
+                    commands: Command::ALL.iter().map(|c| c.to_string()).collect(),
                     ..Default::default()
                 }),
                 ..Default::default()
@@ -278,46 +146,31 @@ impl LanguageServer for Beagle {
     }
 
     async fn initialized(&self, _: InitializedParams) {
-        tokio::spawn(jobs::worker(self.shared.clone()));
+        tokio::spawn(jobs::worker(self.session.clone()));
         // The last results of earlier sessions, from each workspace folder's store.
-        let shared = self.shared.clone();
+        let session = self.session.clone();
         tokio::spawn(async move {
-            let roots = shared.state().roots.clone();
+            let roots = session.world().await.roots;
             let loaded = tokio::task::spawn_blocking(move || {
                 let mut results = crate::results::Results::default();
-                let mut messages = Vec::new();
+                let mut problems = Vec::new();
                 for root in roots {
                     if let Err(e) = results.load_from_store(&root) {
-                        messages.push(format!("{}: cannot read the last results: {e}", root.display()));
+                        problems.push(format!("{}: cannot read the last results: {e}", root.display()));
                     }
                 }
-                (results, messages)
+                (results, problems)
             })
             .await;
-            if let Ok((results, messages)) = loaded {
-                {
-                    let mut s = shared.state();
-                    for (path, r) in results.all() {
-                        if s.results.get(path).is_none() {
-                            s.results.merge(path, (**r).clone());
-                        }
-                    }
-                }
-                for m in messages {
-                    shared.client.log_message(MessageType::WARNING, m).await;
-                }
-                shared.refresh_lenses().await;
+            if let Ok((results, problems)) = loaded {
+                session.send(Message::StoredResults { results, problems });
             }
         });
     }
 
     async fn shutdown(&self) -> Result<()> {
         SHUTDOWN_REQUESTED.store(true, std::sync::atomic::Ordering::SeqCst);
-        // Abort a running analysis: it checkpoints, so the next session resumes it.
-        let q = self.shared.jobs();
-        if let Some(r) = &q.running {
-            r.control.abort();
-        }
+        self.session.send(Message::Shutdown);
         Ok(())
     }
 
@@ -326,74 +179,44 @@ impl LanguageServer for Beagle {
         let Some(path) = d.uri.to_file_path().map(|p| p.into_owned()) else {
             return;
         };
-        {
-            let mut s = self.shared.state();
-            s.documents
-                .insert(d.uri.clone(), Document::open(d.uri.clone(), path, d.version, &d.text));
-            s.models_changed();
-        }
-        self.schedule_diagnostics(d.uri, d.version, Duration::ZERO);
+        self.session.send(Message::Opened {
+            uri: d.uri,
+            path,
+            version: d.version,
+            text: d.text,
+        });
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
-        let uri = params.text_document.uri;
-        let version = params.text_document.version;
-        {
-            let mut s = self.shared.state();
-            let Some(doc) = s.documents.get_mut(&uri) else { return };
-            doc.change(version, params.content_changes);
-            s.models_changed();
-        }
-        self.schedule_diagnostics(uri, version, DEBOUNCE);
+        self.session.send(Message::Changed {
+            uri: params.text_document.uri,
+            version: params.text_document.version,
+            changes: params.content_changes,
+        });
     }
 
     async fn did_save(&self, params: DidSaveTextDocumentParams) {
-        let version = {
-            let mut s = self.shared.state();
-            s.models_changed();
-            s.snapshot(&params.text_document.uri).map(|d| (d.version, d.kind))
-        };
-        // A saved beagle.toml or link file changes what the other files mean: check them again.
-        if let Some((_, DocKind::Config | DocKind::Links)) = version {
-            let open: Vec<(Uri, i32)> = self
-                .shared
-                .state()
-                .open_snapshots()
-                .iter()
-                .map(|d| (d.uri.clone(), d.version))
-                .collect();
-            for (uri, v) in open {
-                self.schedule_diagnostics(uri, v, Duration::ZERO);
-            }
-        }
+        self.session.send(Message::Saved {
+            uri: params.text_document.uri,
+        });
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
-        {
-            let mut s = self.shared.state();
-            s.documents.remove(&params.text_document.uri);
-            s.models_changed();
-        }
-        self.shared
-            .client
-            .publish_diagnostics(params.text_document.uri, Vec::new(), None)
-            .await;
+        self.session.send(Message::Closed {
+            uri: params.text_document.uri,
+        });
     }
 
     async fn did_change_watched_files(&self, _: DidChangeWatchedFilesParams) {
-        self.shared.state().models_changed();
+        self.session.send(Message::FilesChanged);
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let p = params.text_document_position_params;
-        let (results, root) = {
-            let s = self.shared.state();
-            let doc = s.snapshot(&p.text_document.uri);
-            let root = doc.as_ref().and_then(|d| s.root_of(&d.path));
-            (doc.and_then(|d| s.results.get(&d.path)), root)
-        };
         Ok(self
-            .with_doc(&p.text_document.uri, move |doc| {
+            .with_doc(&p.text_document.uri, move |world, doc| {
+                let results = world.results.get(&doc.path);
+                let root = world.root_of(&doc.path);
                 features::hover(doc, p.position, results.as_deref(), root.as_deref())
             })
             .await
@@ -402,15 +225,18 @@ impl LanguageServer for Beagle {
 
     async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
         Ok(self
-            .with_doc(&params.text_document.uri, features::document_symbols)
+            .with_doc(&params.text_document.uri, |_, doc| features::document_symbols(doc))
             .await
             .map(DocumentSymbolResponse::Nested))
     }
 
     async fn symbol(&self, params: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>> {
-        let set = self.shared.model_set().await;
-        let open = self.shared.state().open_snapshots();
-        let found = tokio::task::spawn_blocking(move || features::workspace_symbols(&set, &open, &params.query))
+        let world = self.session.world().await;
+        let Some(set) = self.session.model_set(&world).await else {
+            return Err(Error::request_cancelled());
+        };
+        let open = world.open_snapshots();
+        let found = reads::run(move |_| features::workspace_symbols(&set, &open, &params.query))
             .await
             .unwrap_or_default();
         Ok(Some(WorkspaceSymbolResponse::Nested(found)))
@@ -418,67 +244,52 @@ impl LanguageServer for Beagle {
 
     async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
         let p = params.text_document_position_params;
-        let Some(doc) = self.shared.state().snapshot(&p.text_document.uri) else {
+        let world = self.session.world().await;
+        let Some(doc) = world.snapshot(&p.text_document.uri) else {
             return Ok(None);
         };
-        let set = self.shared.model_set().await;
-        let open = self.shared.state().open_snapshots();
-        let found = tokio::task::spawn_blocking(move || features::definition(&set, &open, &doc, p.position))
+        let Some(set) = self.session.model_set(&world).await else {
+            return Err(Error::request_cancelled());
+        };
+        let open = world.open_snapshots();
+        let found = reads::run(move |_| features::definition(&set, &open, &doc, p.position))
             .await
-            .ok()
             .flatten();
         Ok(found.map(GotoDefinitionResponse::Scalar))
     }
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
         let p = params.text_document_position;
-        let Some(doc) = self.shared.state().snapshot(&p.text_document.uri) else {
+        let world = self.session.world().await;
+        let Some(doc) = world.snapshot(&p.text_document.uri) else {
             return Ok(None);
         };
-        let set = self.shared.model_set().await;
-        let open = self.shared.state().open_snapshots();
+        let Some(set) = self.session.model_set(&world).await else {
+            return Err(Error::request_cancelled());
+        };
+        let open = world.open_snapshots();
         let declaration = params.context.include_declaration;
-        let found =
-            tokio::task::spawn_blocking(move || features::references(&set, &open, &doc, p.position, declaration))
-                .await
-                .unwrap_or_default();
+        let found = reads::run(move |_| features::references(&set, &open, &doc, p.position, declaration))
+            .await
+            .unwrap_or_default();
         Ok(Some(found))
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
-        let (results, activity) = {
-            let s = self.shared.state();
-            let results = s
-                .snapshot(&params.text_document.uri)
-                .and_then(|d| s.results.get(&d.path));
-            let q = self.shared.jobs();
-            let activity = q.running.as_ref().map(|r| features::Activity {
-                repositories: r.repositories.clone(),
-                percentage: r.percentage,
-                message: r.message.clone(),
-            });
-            (results, activity)
-        };
         Ok(self
-            .with_doc(&params.text_document.uri, move |doc| {
-                features::code_lenses(doc, results.as_deref(), activity.as_ref())
+            .with_doc(&params.text_document.uri, |world, doc| {
+                let results = world.results.get(&doc.path);
+                features::code_lenses(doc, results.as_deref(), world.activity.as_ref())
             })
             .await)
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
-        let has_results = {
-            let s = self.shared.state();
-            s.snapshot(&params.text_document.uri)
-                .is_some_and(|d| s.results.get(&d.path).is_some())
-        };
         let pos = params.range.start;
-        let root = {
-            let s = self.shared.state();
-            s.snapshot(&params.text_document.uri).and_then(|d| s.root_of(&d.path))
-        };
         Ok(self
-            .with_doc(&params.text_document.uri, move |doc| {
+            .with_doc(&params.text_document.uri, move |world, doc| {
+                let has_results = world.results.get(&doc.path).is_some();
+                let root = world.root_of(&doc.path);
                 let mut actions = features::code_actions(doc, pos, has_results);
                 actions.extend(crate::links_fix::reanchor_actions(doc, root.as_deref()));
                 actions
@@ -487,18 +298,19 @@ impl LanguageServer for Beagle {
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
-        if !commands::ALL.contains(&params.command.as_str()) {
-            return Err(Error::invalid_params(format!("unknown command `{}`", params.command)));
-        }
-        let result = commands::execute(&self.shared, &params.command, &params.arguments).await;
-        if let Err(e) = &result {
-            self.shared
-                .client
-                .show_message(MessageType::ERROR, format!("Beagle: {}", e.message))
-                .await;
-        }
-        if result.is_ok() {
-            self.shared.refresh_lenses().await;
+        let command: Command = params
+            .command
+            .parse()
+            .map_err(|e: crate::protocol::UnknownCommand| Error::invalid_params(e.to_string()))?;
+        let result = commands::execute(&self.session, command, &params.arguments).await;
+        match &result {
+            Err(e) => {
+                self.session
+                    .client
+                    .show_message(MessageType::ERROR, format!("Beagle: {}", e.message))
+                    .await
+            }
+            Ok(_) => self.session.send(Message::RefreshLenses),
         }
         result
     }

@@ -1,9 +1,11 @@
 //! The server's state: open documents, workspace folders, the results it shows, and what the
-//! client can do. Guarded by one std mutex that is never held across an `.await`; read requests
-//! take snapshots (`Arc`s) and work without it.
+//! client can do. Only the session's loop ([`crate::session`]) holds it; read requests get a
+//! [`World`], an immutable snapshot, and work without it.
 
-use crate::documents::{Document, Snapshot};
-use crate::results::Results;
+use crate::documents::{DocKind, Document, Snapshot};
+use crate::queue::{Activity, Queue};
+use crate::reads::Cancelled;
+use crate::results::{RepositoryResults, Results};
 use beagle_pcm::ModelSet;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -67,8 +69,11 @@ pub struct State {
     pub roots: Vec<PathBuf>,
     pub client: ClientFacts,
     pub results: Results,
-    /// Model files of the workspace plus the open documents, rebuilt after a change.
+    pub queue: Queue,
+    /// Model files of the workspace plus the open documents, built by a read after a change.
     model_set: Option<Arc<ModelSet>>,
+    /// Counts model changes, so a model set built from older files is not kept.
+    models_generation: u64,
 }
 
 impl State {
@@ -76,44 +81,89 @@ impl State {
         self.documents.get(uri).map(Document::snapshot)
     }
 
-    pub fn open_snapshots(&self) -> Vec<Arc<Snapshot>> {
-        self.documents.values().map(Document::snapshot).collect()
-    }
-
     /// Forget the cached model set (a document or a file on disk changed).
     pub fn models_changed(&mut self) {
         self.model_set = None;
+        self.models_generation += 1;
     }
 
-    pub fn cached_model_set(&self) -> Option<Arc<ModelSet>> {
-        self.model_set.clone()
+    /// Keeps a model set built from generation `generation`, if nothing changed since.
+    pub fn cache_model_set(&mut self, generation: u64, set: Arc<ModelSet>) {
+        if generation == self.models_generation {
+            self.model_set = Some(set);
+        }
     }
 
-    pub fn cache_model_set(&mut self, set: Arc<ModelSet>) {
-        self.model_set = Some(set);
+    /// An immutable view for read requests and background work.
+    pub fn world(&self) -> World {
+        World {
+            documents: self.documents.iter().map(|(u, d)| (u.clone(), d.snapshot())).collect(),
+            roots: self.roots.clone(),
+            client: self.client.clone(),
+            results: self.results.clone(),
+            model_set: self.model_set.clone(),
+            models_generation: self.models_generation,
+            activity: self.queue.activity(),
+        }
+    }
+}
+
+/// The server's state as it was when a request arrived: documents at their versions then, the
+/// results then. Cheap to make (`Arc`s), never changed.
+#[derive(Clone, Default)]
+pub struct World {
+    pub documents: HashMap<Uri, Arc<Snapshot>>,
+    pub roots: Vec<PathBuf>,
+    pub client: ClientFacts,
+    pub results: Results,
+    pub model_set: Option<Arc<ModelSet>>,
+    pub models_generation: u64,
+    pub activity: Option<Activity>,
+}
+
+impl World {
+    pub fn snapshot(&self, uri: &Uri) -> Option<Arc<Snapshot>> {
+        self.documents.get(uri).cloned()
+    }
+
+    pub fn open_snapshots(&self) -> Vec<Arc<Snapshot>> {
+        self.documents.values().cloned().collect()
+    }
+
+    /// The results held for the document at `uri`.
+    pub fn results_of(&self, uri: &Uri) -> Option<Arc<RepositoryResults>> {
+        self.documents.get(uri).and_then(|d| self.results.get(&d.path))
     }
 
     /// The workspace folder holding `path`, if any.
     pub fn root_of(&self, path: &Path) -> Option<PathBuf> {
-        let real = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-        self.roots
-            .iter()
-            .filter(|r| real.starts_with(r) || path.starts_with(r))
-            .max_by_key(|r| r.components().count())
-            .cloned()
+        root_of(&self.roots, path)
     }
 }
 
+/// The workspace folder of `roots` holding `path`, if any.
+pub fn root_of(roots: &[PathBuf], path: &Path) -> Option<PathBuf> {
+    let real = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    roots
+        .iter()
+        .filter(|r| real.starts_with(r) || path.starts_with(r))
+        .max_by_key(|r| r.components().count())
+        .cloned()
+}
+
 /// A model set over the open documents (their current text) and every model file under the
-/// workspace folders (from disk), with what they reference. Built without the state's lock.
-pub fn build_model_set(open: &[Arc<Snapshot>], roots: &[PathBuf]) -> ModelSet {
+/// workspace folders (from disk), with what they reference. `None` when cancelled part way.
+pub fn build_model_set(open: &[Arc<Snapshot>], roots: &[PathBuf], cancelled: &Cancelled) -> Option<ModelSet> {
     let mut set = ModelSet::new();
     let mut ids = Vec::new();
-    for s in open.iter().filter(|s| s.kind == crate::documents::DocKind::Model) {
+    for s in open.iter().filter(|s| s.kind == DocKind::Model) {
         ids.push(set.insert_shared(s.model()));
     }
     for root in roots {
         for path in beagle_pcm::workspace::find_model_files(root).unwrap_or_default() {
+            if cancelled.is_set() {
+                return None;
+            }
             if set.id_of(&path).is_none() {
                 if let Ok(id) = set.load(&path) {
                     ids.push(id);
@@ -122,7 +172,10 @@ pub fn build_model_set(open: &[Arc<Snapshot>], roots: &[PathBuf]) -> ModelSet {
         }
     }
     for id in ids {
+        if cancelled.is_set() {
+            return None;
+        }
         set.load_referenced(id);
     }
-    set
+    Some(set)
 }

@@ -354,3 +354,35 @@ async fn garbage_huge_and_unknown_documents_get_answers_not_crashes() {
         .unwrap();
     assert_eq!(status["running"], Value::Null);
 }
+
+#[tokio::test]
+async fn a_cancelled_read_is_answered_cancelled_and_leaves_no_half_built_model_behind() {
+    // Enough model files that building the workspace's model set takes a while.
+    let ws = tempfile::tempdir().unwrap();
+    let original =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/fileshare/model/fileshare.repository");
+    let text = std::fs::read_to_string(original).unwrap();
+    const COPIES: usize = 250; // Under the 256 symbols a workspace search returns.
+    for i in 0..COPIES {
+        let dir = ws.path().join(format!("m{i:03}"));
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("fileshare.repository"), &text).unwrap();
+    }
+    let mut c = Client::new();
+    c.initialize(ws.path(), json!({})).await;
+    let query = json!({ "query": "upload" });
+    let cancelled = c
+        .request_then_cancel("workspace/symbol", query.clone(), std::time::Duration::from_millis(20))
+        .await
+        .unwrap_err();
+    assert_eq!(cancelled["code"], -32800, "RequestCancelled: {cancelled}");
+    // The server still answers, and with every file: the cancelled build kept nothing.
+    let found = c.request("workspace/symbol", query).await.unwrap();
+    let files: std::collections::HashSet<&str> = found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["location"]["uri"].as_str().unwrap())
+        .collect();
+    assert_eq!(files.len(), COPIES);
+}

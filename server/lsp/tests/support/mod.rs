@@ -96,6 +96,24 @@ impl Client {
         result.map_err(|e| serde_json::to_value(e).unwrap())
     }
 
+    /// Sends a request, and after `after` cancels it (`$/cancelRequest`); its response.
+    pub async fn request_then_cancel(
+        &mut self,
+        method: &'static str,
+        params: Value,
+        after: Duration,
+    ) -> Result<Value, Value> {
+        self.next_id += 1;
+        let id = self.next_id;
+        let req = Request::build(method).params(params).id(id).finish();
+        let pending = tokio::spawn(self.service.ready().await.unwrap().call(req));
+        tokio::time::sleep(after).await;
+        self.notify("$/cancelRequest", json!({ "id": id })).await;
+        let resp = pending.await.unwrap().unwrap().expect("a response");
+        let (_, result) = resp.into_parts();
+        result.map_err(|e| serde_json::to_value(e).unwrap())
+    }
+
     pub async fn notify(&mut self, method: &'static str, params: Value) {
         let req = Request::build(method).params(params).finish();
         let resp = self.service.ready().await.unwrap().call(req).await.unwrap();
