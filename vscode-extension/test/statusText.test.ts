@@ -4,7 +4,7 @@ import { statusView } from '../src/statusText';
 import type { StatusPayload } from '../src/protocol';
 import { fake, reset } from './fakeVscode';
 
-const idle: StatusPayload = { running: null, queued: [], last: null, paused: false };
+const idle: StatusPayload = { running: null, queued: [], last: null, inputs: null, paused: false };
 const running = (over: Partial<NonNullable<StatusPayload['running']>> = {}, rest: Partial<StatusPayload> = {}): StatusPayload => ({
   ...idle,
   running: { id: 3, label: 'files.repository', paused: false, percentage: 42.4, message: 'measuring 3 of 7 points', ...over },
@@ -25,7 +25,7 @@ describe('status text', () => {
   });
 
   it('shows 0 % before the first report', () => {
-    expect(statusView(running({ percentage: null, message: null })).text).toBe('$(sync~spin) Beagle: files.repository 0 %');
+    expect(statusView(running({ percentage: 0, message: 'starting' })).text).toBe('$(sync~spin) Beagle: files.repository 0 %');
   });
 
   it('shows paused when the job or the queue is paused', () => {

@@ -25,6 +25,7 @@ const pt = (n: number, files: number, size: number, median: number) => ({
     ['size.VALUE', size],
   ] as [string, number][],
   n,
+  executions: n,
   median,
   q1: median * 0.9,
   q3: median * 1.1,
@@ -39,19 +40,21 @@ const result: FittedResult = {
   guard: null,
   status: 'Final',
   r2: 0.987,
-  relative_error: 0.042,
+  relativeError: 0.042,
   samples: 90,
-  parameter_ranges: [
+  parameterRanges: [
     ['files.NUMBER_OF_ELEMENTS', 1, 100],
     ['size.VALUE', 10, 40],
   ],
   points: [pt(10, 1, 10, 5), pt(10, 50, 10, 250), pt(10, 100, 10, 500), pt(10, 1, 20, 10), pt(10, 100, 20, 1000), pt(10, 50, 40, 1000)],
+  reasons: [],
+  evidence: null,
 };
 
 describe('results model', () => {
   it('lists the parameters, ranges first', () => {
     expect(parameterNames(result)).toEqual(['files.NUMBER_OF_ELEMENTS', 'size.VALUE']);
-    const extra = { ...result, parameter_ranges: [] as [string, number, number][] };
+    const extra = { ...result, parameterRanges: [] as [string, number, number][] };
     expect(parameterNames(extra)).toEqual(['files.NUMBER_OF_ELEMENTS', 'size.VALUE']);
   });
 
@@ -60,13 +63,13 @@ describe('results model', () => {
     expect(defaultParameter({ ...result, expression: '2.0E-5 * size.VALUE + 0.3' })).toBe('size.VALUE');
     // A name inside a longer one does not count.
     expect(defaultParameter({ ...result, expression: 'xsize.VALUE + 1' })).toBe('files.NUMBER_OF_ELEMENTS');
-    expect(defaultParameter({ ...result, parameter_ranges: [], points: [] })).toBe('');
+    expect(defaultParameter({ ...result, parameterRanges: [], points: [] })).toBe('');
     // A constant: the parameter measured at the most values, not one that never varied.
     const fixedFirst = {
       ...result,
       expression: '0.027',
       points: result.points.map((p) => ({ ...p, parameters: [['flag.VALUE', 9] as [string, number], ...p.parameters] })),
-      parameter_ranges: [['flag.VALUE', 9, 9] as [string, number, number], ...result.parameter_ranges],
+      parameterRanges: [['flag.VALUE', 9, 9] as [string, number, number], ...result.parameterRanges],
     };
     expect(parameterNames(fixedFirst)[0]).toBe('flag.VALUE');
     const distinct = (n: string) => new Set(result.points.map((p) => p.parameters.find(([k]) => k === n)?.[1])).size;
@@ -168,16 +171,17 @@ describe('results model', () => {
         points: 6,
         observations: 90,
         repetitions: [10, 15],
-        max_constants: 3,
+        maxConstants: 3,
         constants: 1,
         relative: true,
         noise: 0.036,
-        holdout_error: 0.21,
-        constant_holdout_error: 0.8,
+        holdoutError: 0.21,
+        constantHoldoutError: 0.8,
         band: 0.42,
         intervals: [{ value: 0.5, low: 0.4512, high: 0.5488 }],
         equivalent: [['files.NUMBER_OF_ELEMENTS', 'ids.NUMBER_OF_ELEMENTS']],
-        is_final: false,
+        isFinal: false,
+        reasons: [],
         notes: ['6 distinct points: at most 3 coefficients'],
       },
     };
@@ -195,7 +199,7 @@ describe('results model', () => {
       notes: ['6 distinct points: at most 3 coefficients'],
     });
     // Absolute errors (passed values) are not percentages; a final result has no reasons.
-    const absolute = { ...withEvidence, status: 'Final' as const, evidence: { ...withEvidence.evidence!, relative: false, holdout_error: 2 } };
+    const absolute = { ...withEvidence, status: 'Final' as const, evidence: { ...withEvidence.evidence!, relative: false, holdoutError: 2 } };
     expect(evidenceRows(absolute).find(([k]) => k === 'Held-out error')?.[1]).toBe('2 (a constant: 0.8)');
     expect(reasonsAndNotes(absolute).reasons).toEqual([]);
     // Points from fewer runs (Java launch points) say so.

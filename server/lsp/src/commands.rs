@@ -1,6 +1,8 @@
 //! `workspace/executeCommand`: the analyses, pause/resume/abort, results, status. Arguments are
 //! `[uri]`, `[uri, id]` or `[{"uri": ..., "id": ...}]`; URIs must lie inside a workspace folder.
+//! Answers are the typed shapes of [`crate::protocol::shapes`].
 
+use crate::protocol::shapes::{Applied, Discarded, EvaluateRequest, LinkProposal, QueuedJob, QueuedJobs, Target};
 use crate::protocol::Command;
 use crate::queue::JobControl;
 use crate::results::key;
@@ -9,7 +11,8 @@ use crate::state::World;
 use beagle_analysis::Scope;
 use beagle_job::Workspace;
 use beagle_pcm::ModelFile;
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{Position, Uri};
@@ -20,16 +23,16 @@ fn invalid(message: impl Into<String>) -> Error {
 
 /// `(uri, id)` from the arguments.
 fn target(args: &[Value]) -> Result<(Uri, Option<String>)> {
-    let (uri, id) = match args.first() {
-        Some(Value::String(u)) => (u.clone(), args.get(1).and_then(Value::as_str).map(String::from)),
-        Some(Value::Object(o)) => (
-            o.get("uri").and_then(Value::as_str).unwrap_or_default().to_string(),
-            o.get("id").and_then(Value::as_str).map(String::from),
-        ),
-        _ => return Err(invalid("expected a document URI as the first argument")),
-    };
+    let Target { uri, id } = Target::from_args(args).map_err(invalid)?;
     let uri: Uri = uri.parse().map_err(|_| invalid(format!("`{uri}` is not a URI")))?;
     Ok((uri, id))
+}
+
+/// A command's typed answer on the wire.
+fn answer(value: impl Serialize) -> Result<Option<Value>> {
+    serde_json::to_value(value)
+        .map(Some)
+        .map_err(|e| Error::invalid_params(e.to_string()))
 }
 
 /// The file path of a URI, checked to lie inside a workspace folder.
@@ -105,7 +108,13 @@ fn configs_under(root: &Path) -> Vec<PathBuf> {
     out
 }
 
-async fn queue(session: &Handle, label: String, root: PathBuf, workspace: Workspace, scope: Scope) -> Result<Value> {
+async fn queue(
+    session: &Handle,
+    label: String,
+    root: PathBuf,
+    workspace: Workspace,
+    scope: Scope,
+) -> Result<QueuedJob> {
     let (id, ahead) = session
         .ask(|reply| Message::Queue {
             label: label.clone(),
@@ -116,7 +125,12 @@ async fn queue(session: &Handle, label: String, root: PathBuf, workspace: Worksp
         })
         .await
         .ok_or_else(Error::internal_error)?;
-    Ok(json!({ "queued": true, "job": id, "ahead": ahead, "label": label }))
+    Ok(QueuedJob {
+        queued: true,
+        job: id,
+        ahead,
+        label,
+    })
 }
 
 /// The LSP position after the URI: `[uri, {line, character}]`.
@@ -156,9 +170,7 @@ pub async fn execute(session: &Handle, command: Command, args: &[Value]) -> Resu
                 };
                 let ws = beagle_job::resolve(&dir).map_err(invalid)?;
                 check_inside(&ws, &root).map_err(invalid)?;
-                return queue(session, file_name(&dir), root, ws, Scope::Repository)
-                    .await
-                    .map(Some);
+                return answer(queue(session, file_name(&dir), root, ws, Scope::Repository).await?);
             }
             let ws = workspace_for(&path, &root).map_err(invalid)?;
             let (scope, label) = match (command, id) {
@@ -177,7 +189,7 @@ pub async fn execute(session: &Handle, command: Command, args: &[Value]) -> Resu
                 }
                 (_, None) => return Err(invalid(format!("{command} needs an element id after the URI"))),
             };
-            queue(session, label, root, ws, scope).await.map(Some)
+            answer(queue(session, label, root, ws, scope).await?)
         }
         Command::AnalyseWorkspace => {
             let mut queued = Vec::new();
@@ -199,7 +211,7 @@ pub async fn execute(session: &Handle, command: Command, args: &[Value]) -> Resu
             if queued.is_empty() && problems.is_empty() {
                 problems.push("no beagle.toml in the workspace folders".into());
             }
-            Ok(Some(json!({ "queued": queued, "problems": problems })))
+            answer(QueuedJobs { queued, problems })
         }
         Command::Pause | Command::Resume | Command::Abort => {
             let what = match command {
@@ -207,26 +219,24 @@ pub async fn execute(session: &Handle, command: Command, args: &[Value]) -> Resu
                 Command::Resume => JobControl::Resume,
                 _ => JobControl::Abort,
             };
-            let answer = session.ask(|reply| Message::Control { what, reply }).await;
-            answer.map(Some).ok_or_else(Error::internal_error)
+            let reply = session.ask(|reply| Message::Control { what, reply }).await;
+            answer(reply.ok_or_else(Error::internal_error)?)
         }
         Command::ApplyResults => {
             let (uri, _) = target(args)?;
             let (path, _) = path_in_workspace(&world, &uri)?;
             let applied = crate::apply::apply_results(session, &path).await.map_err(invalid)?;
-            Ok(Some(json!({ "applied": applied })))
+            answer(Applied { applied })
         }
         Command::DiscardResults => {
             let (uri, _) = target(args)?;
             let (path, _) = path_in_workspace(&world, &uri)?;
             let discarded = session.ask(|reply| Message::DiscardResults { path, reply }).await;
-            Ok(Some(json!({ "discarded": discarded.unwrap_or(false) })))
+            answer(Discarded {
+                discarded: discarded.unwrap_or(false),
+            })
         }
-        Command::Status => session
-            .ask(Message::Status)
-            .await
-            .map(Some)
-            .ok_or_else(Error::internal_error),
+        Command::Status => answer(session.ask(Message::Status).await.ok_or_else(Error::internal_error)?),
         Command::LinkToCode => {
             let (uri, id) = target(args)?;
             let id = id.ok_or_else(|| invalid("beagle.linkToCode needs an element id after the URI"))?;
@@ -236,7 +246,11 @@ pub async fn execute(session: &Handle, command: Command, args: &[Value]) -> Resu
                 .map_err(|e| invalid(e.to_string()))?
                 .map_err(invalid)?;
             let applied = crate::link::append(session, &links, &text).await.map_err(invalid)?;
-            Ok(Some(json!({ "applied": applied, "file": links, "text": text })))
+            answer(LinkProposal {
+                applied,
+                file: links.display().to_string(),
+                text,
+            })
         }
         Command::ElementAt => {
             let (uri, _) = target(args)?;
@@ -248,7 +262,7 @@ pub async fn execute(session: &Handle, command: Command, args: &[Value]) -> Resu
             let at = tokio::task::spawn_blocking(move || crate::queries::element_at(&doc, pos))
                 .await
                 .map_err(|e| invalid(e.to_string()))?;
-            Ok(Some(at))
+            answer(at)
         }
         Command::ElementResults => {
             let (uri, id) = target(args)?;
@@ -265,9 +279,18 @@ pub async fn execute(session: &Handle, command: Command, args: &[Value]) -> Resu
             })
             .await
             .map_err(|e| invalid(e.to_string()))?;
-            Ok(Some(value))
+            answer(value)
         }
-        Command::Evaluate => crate::queries::evaluate(args).map(Some).map_err(invalid),
+        Command::Evaluate => {
+            let request: EvaluateRequest = args
+                .first()
+                .filter(|a| a.is_object())
+                .and_then(|a| serde_json::from_value(a.clone()).ok())
+                .ok_or_else(|| {
+                    invalid("expected {\"expression\": ..., \"bindings\": [{name: number}]} as the argument")
+                })?;
+            answer(crate::queries::evaluate(&request).map_err(invalid)?)
+        }
         Command::Predict => {
             // [uri, seffId, {"files.NUMBER_OF_ELEMENTS": 20, ...}]: the service's expected demand
             // from the document as it is now (unsaved edits included).
@@ -285,7 +308,7 @@ pub async fn execute(session: &Handle, command: Command, args: &[Value]) -> Resu
                     .await
                     .map_err(|e| invalid(e.to_string()))?
                     .map_err(invalid)?;
-            Ok(Some(value))
+            answer(value)
         }
     }
 }

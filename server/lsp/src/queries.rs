@@ -1,15 +1,18 @@
 //! Commands that answer questions for clients with their own UI (the VS Code extension's
 //! "analyse at the cursor" and its results view): which element is at a position, what was
-//! measured and fitted for it, and the values of an expression over a grid. Plain JSON out, so
-//! any client can use them.
+//! measured and fitted for it, and the values of an expression over a grid. Typed answers
+//! ([`crate::protocol::shapes`]), so any client can use them.
 
 use crate::documents::{DocKind, Snapshot};
 use crate::position;
+use crate::protocol::shapes::{
+    ElementAt, ElementKind, ElementResults, EvaluateRequest, EvaluateResult, FitStatus, FittedResult, MeasuredPoint,
+    Prediction,
+};
 use crate::results::RepositoryResults;
-use beagle_ide::{ElementAtKind, ElementResult};
+use beagle_ide::ElementAtKind;
 use beagle_pcm::model::{Behaviour, Repository};
 use beagle_pcm::ModelFile;
-use serde_json::{json, Map, Value};
 use std::collections::HashSet;
 use tower_lsp_server::ls_types::Position;
 
@@ -17,34 +20,32 @@ use tower_lsp_server::ls_types::Position;
 pub const MAX_BINDINGS: usize = 10_000;
 
 /// `beagle.elementAt`: the element holding `pos`, with its enclosing component.
-pub fn element_at(doc: &Snapshot, pos: Position) -> Value {
+pub fn element_at(doc: &Snapshot, pos: Position) -> Option<ElementAt> {
     if doc.kind != DocKind::Model {
-        return Value::Null;
+        return None;
     }
     let model = doc.model();
     let offset = position::offset(&doc.rope, pos);
-    let Some(at) = beagle_ide::element_at(&model, offset) else {
-        return Value::Null;
-    };
+    let at = beagle_ide::element_at(&model, offset)?;
     let (kind, action_kind) = match at.kind {
-        ElementAtKind::Repository => ("repository", None),
-        ElementAtKind::Component => ("component", None),
-        ElementAtKind::Seff => ("seff", None),
-        ElementAtKind::Action(k) => ("action", Some(k.as_str())),
-        ElementAtKind::Other => ("other", None),
+        ElementAtKind::Repository => (ElementKind::Repository, None),
+        ElementAtKind::Component => (ElementKind::Component, None),
+        ElementAtKind::Seff => (ElementKind::Seff, None),
+        ElementAtKind::Action(k) => (ElementKind::Action, Some(k.as_str().to_string())),
+        ElementAtKind::Other => (ElementKind::Other, None),
     };
     let component_name = at
         .component
         .as_deref()
         .and_then(|c| model.node_by_id(c))
         .and_then(|n| model.tree.value(n, "entityName").map(|v| v.to_string()));
-    json!({
-        "kind": kind,
-        "actionKind": action_kind,
-        "id": at.id,
-        "name": at.name,
-        "component": at.component,
-        "componentName": component_name,
+    Some(ElementAt {
+        kind,
+        action_kind,
+        id: at.id,
+        name: at.name,
+        component: at.component,
+        component_name,
     })
 }
 
@@ -57,7 +58,7 @@ pub fn element_results(
     results: Option<&RepositoryResults>,
     id: &str,
     system: Option<&beagle_pcm::model::system::Assembly>,
-) -> Value {
+) -> ElementResults {
     let actions = model
         .repository
         .as_ref()
@@ -68,27 +69,26 @@ pub fn element_results(
             .node_by_id(action)
             .and_then(|n| model.tree.value(n, "entityName").map(|v| v.to_string()))
     };
-    let list: Vec<Value> = results
+    let mut list: Vec<FittedResult> = results
         .map(|r| &r.results[..])
         .unwrap_or_default()
         .iter()
         .filter(|r| r.action == id || actions.contains(r.action.as_str()))
-        .map(|r| with_action_name(r, name_of(&r.action)))
+        .map(|r| FittedResult::of(r, name_of(&r.action)))
         .collect();
-    let mut list = list;
     let mut name = name_of(id);
     // A validated SEFF: first, the whole service, its predicted total over the measured totals.
     if let Some(v) = results.and_then(|r| r.validations.get(id)) {
         list.insert(0, service_entry(model, id, v, system));
         name = name.or(Some(v.service.clone()));
     }
-    json!({
-        "repository": model.path,
-        "stage": results.map(|r| r.stage.label()),
-        "headline": results.map(|r| r.headline.as_str()),
-        "name": name,
-        "results": list,
-    })
+    ElementResults {
+        repository: model.path.display().to_string(),
+        stage: results.map(|r| r.stage.label().to_string()),
+        headline: results.map(|r| r.headline.clone()),
+        name,
+        results: list,
+    }
 }
 
 /// The whole service as a result the results view plots: its predicted total demand (the
@@ -99,7 +99,7 @@ fn service_entry(
     seff: &str,
     v: &beagle_analysis::validation::ServiceValidation,
     system: Option<&beagle_pcm::model::system::Assembly>,
-) -> Value {
+) -> FittedResult {
     let composed = beagle_analysis::predict::Predictor::new(model).map(|p| match system {
         Some(a) => p.with_system(a).compose(seff),
         None => p.compose(seff),
@@ -123,13 +123,16 @@ fn service_entry(
     }
     let ranges = by_influence(total.as_ref(), ranges, v);
     let total = total.map_or("0".to_string(), |e| beagle_stoex::print(&e));
-    let points: Vec<Value> = v
+    let points: Vec<MeasuredPoint> = v
         .rows
         .iter()
-        .map(|r| {
-            let parameters: Vec<(&String, &f64)> = r.inputs.iter().collect();
-            json!({"parameters": parameters, "n": r.executions, "executions": r.executions,
-                   "median": r.measured_ms, "q1": r.measured_ms, "q3": r.measured_ms})
+        .map(|r| MeasuredPoint {
+            parameters: r.inputs.iter().map(|(k, x)| (k.clone(), *x)).collect(),
+            n: r.executions as usize,
+            executions: r.executions,
+            median: r.measured_ms,
+            q1: r.measured_ms,
+            q3: r.measured_ms,
         })
         .collect();
     let mut reasons: Vec<String> = v.problems.clone();
@@ -138,22 +141,26 @@ fn service_entry(
             .iter()
             .flat_map(|c| c.problems.iter().map(|p| format!("{}: {}", p.element, p.message))),
     );
-    json!({
-        "element": seff,
-        "action": seff,
-        "actionName": v.service,
-        "what": "whole service: predicted total demand (ms) beside the measured totals",
-        "expression": total,
-        "guard": null,
-        "status": if reasons.is_empty() { "Final" } else { "Preliminary" },
-        "r2": null,
-        "relative_error": v.median_relative_error,
-        "samples": v.rows.iter().map(|r| r.executions).sum::<u64>(),
-        "parameter_ranges": ranges.iter().map(|(k, (lo, hi))| json!([k, lo, hi])).collect::<Vec<_>>(),
-        "points": points,
-        "reasons": reasons,
-        "evidence": null,
-    })
+    FittedResult {
+        element: seff.to_string(),
+        action: seff.to_string(),
+        action_name: Some(v.service.clone()),
+        what: "whole service: predicted total demand (ms) beside the measured totals".into(),
+        expression: total,
+        guard: None,
+        status: if reasons.is_empty() {
+            FitStatus::Final
+        } else {
+            FitStatus::Preliminary
+        },
+        r2: None,
+        relative_error: Some(v.median_relative_error),
+        samples: v.rows.iter().map(|r| r.executions).sum::<u64>(),
+        parameter_ranges: ranges.iter().map(|(k, (lo, hi))| (k.to_string(), *lo, *hi)).collect(),
+        points,
+        reasons,
+        evidence: None,
+    }
 }
 
 /// The validated inputs' ranges, the one the prediction changes most over its range first (the
@@ -192,14 +199,6 @@ fn by_influence<'a>(
     out.into_iter().map(|(k, r, _)| (k, r)).collect()
 }
 
-fn with_action_name(r: &ElementResult, name: Option<String>) -> Value {
-    let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
-    if let Value::Object(o) = &mut v {
-        o.insert("actionName".into(), json!(name));
-    }
-    v
-}
-
 /// The ids of every action inside the component or SEFF `id` (nested behaviours included);
 /// empty for an action or an unknown id.
 fn actions_within<'a>(repository: &'a Repository, id: &str) -> HashSet<&'a str> {
@@ -223,45 +222,28 @@ fn actions_within<'a>(repository: &'a Repository, id: &str) -> HashSet<&'a str> 
 
 /// `beagle.evaluate` `[{expression, bindings: [{variable: value}]}]`: the expression's value for
 /// each binding (`null` where it has none, say a variable left unbound).
-pub fn evaluate(args: &[Value]) -> Result<Value, String> {
-    let request = args
-        .first()
-        .and_then(Value::as_object)
-        .ok_or("expected {\"expression\": ..., \"bindings\": [...]} as the argument")?;
-    let text = request
-        .get("expression")
-        .and_then(Value::as_str)
-        .ok_or("`expression` must be a string")?;
+pub fn evaluate(request: &EvaluateRequest) -> Result<EvaluateResult, String> {
+    let text = &request.expression;
     let expr = beagle_stoex::parse(text).map_err(|e| format!("`{text}`: {e}"))?;
-    let empty = Vec::new();
-    let bindings = match request.get("bindings") {
-        None => &empty,
-        Some(Value::Array(b)) => b,
-        Some(_) => return Err("`bindings` must be a list of objects".into()),
-    };
-    if bindings.len() > MAX_BINDINGS {
+    if request.bindings.len() > MAX_BINDINGS {
         return Err(format!(
             "{} bindings asked for; at most {MAX_BINDINGS} per call",
-            bindings.len()
+            request.bindings.len()
         ));
     }
-    let no_values = Map::new();
-    let values: Vec<Value> = bindings
+    let values = request
+        .bindings
         .iter()
         .map(|b| {
-            let b = b.as_object().unwrap_or(&no_values);
-            let env = |name: &str| b.get(name).and_then(Value::as_f64);
-            match beagle_stoex::eval_number(&expr, &env) {
-                Ok(v) if v.is_finite() => json!(v),
-                _ => Value::Null,
-            }
+            let env = |name: &str| b.get(name).copied();
+            beagle_stoex::eval_number(&expr, &env).ok().filter(|v| v.is_finite())
         })
         .collect();
-    Ok(json!({ "values": values }))
+    Ok(EvaluateResult { values })
 }
 
 /// `beagle.predict` `[uri, seffId, {inputs}]`: the service's expected demand per resource type
-/// (`beagle_analysis::predict::Prediction` as JSON), composed from `model` (the document as it is
+/// ([`Prediction`]), composed from `model` (the document as it is
 /// now) and the workspace's `.system` when it has one (`beagle_job::Workspace::system`).
 pub fn predict(
     model: &ModelFile,
@@ -269,7 +251,7 @@ pub fn predict(
     root: &std::path::Path,
     seff: &str,
     inputs: &beagle_analysis::predict::Bindings,
-) -> Result<Value, String> {
+) -> Result<Prediction, String> {
     let predictor = beagle_analysis::predict::Predictor::new(model)
         .ok_or_else(|| format!("{}: not a PCM repository", path.display()))?;
     let (system_path, system_file) = system_of(path, root).unzip();
@@ -280,10 +262,10 @@ pub fn predict(
     };
     let seff = predictor.find_service(seff)?;
     let prediction = predictor.predict(&seff, inputs);
-    let mut value = serde_json::to_value(&prediction).map_err(|e| e.to_string())?;
-    value["total"] = json!(prediction.total());
-    value["system"] = json!(system_path.map(|p| p.display().to_string()));
-    Ok(value)
+    Ok(Prediction::of(
+        &prediction,
+        system_path.map(|p| p.display().to_string()),
+    ))
 }
 
 /// The `.system` that binds the calls of the repository at `path` (its workspace's, see

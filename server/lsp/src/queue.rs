@@ -1,9 +1,9 @@
 //! The queue of analyses, as plain data: what waits, what runs, how the last one ended. Owned by
 //! the session's loop ([`crate::session`]); the job worker only ever holds one job's spec.
 
+use crate::protocol::shapes::{ControlAnswer, RunningJob, Status, WaitingJob};
 use beagle_analysis::{Control, Scope};
 use beagle_job::Workspace;
-use serde_json::{json, Value};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use tower_lsp_server::ls_types::NumberOrString;
@@ -126,21 +126,29 @@ impl Queue {
     }
 
     /// Pause and resume hold for the queue too: a job started while paused waits.
-    pub fn control(&mut self, what: JobControl) -> Value {
+    pub fn control(&mut self, what: JobControl) -> ControlAnswer {
         match what {
             JobControl::Pause => self.paused = true,
             JobControl::Resume => self.paused = false,
             JobControl::Abort => {}
         }
         let Some(running) = &self.running else {
-            return json!({ "running": false, "paused": self.paused });
+            return ControlAnswer {
+                running: false,
+                job: None,
+                paused: self.paused,
+            };
         };
         match what {
             JobControl::Pause => running.control.pause(),
             JobControl::Resume => running.control.resume(),
             JobControl::Abort => running.control.abort(),
         }
-        json!({ "running": true, "job": running.id, "paused": running.control.is_paused() })
+        ControlAnswer {
+            running: true,
+            job: Some(running.id),
+            paused: running.control.is_paused(),
+        }
     }
 
     /// Aborts the job that owns `token` (running: through its control; waiting: dropped).
@@ -162,20 +170,29 @@ impl Queue {
         })
     }
 
-    pub fn status(&self) -> Value {
-        json!({
-            "running": self.running.as_ref().map(|r| json!({
-                "id": r.id,
-                "label": r.label,
-                "paused": r.control.is_paused(),
-                "percentage": r.percentage,
-                "message": r.message,
-            })),
-            "queued": self.waiting.iter().map(|j| json!({"id": j.id, "label": j.label})).collect::<Vec<_>>(),
-            "last": self.last,
-            "inputs": self.last_inputs,
-            "paused": self.paused,
-        })
+    /// The queue for `beagle/status` (and `beagle.status`, which adds the results).
+    pub fn status(&self) -> Status {
+        Status {
+            running: self.running.as_ref().map(|r| RunningJob {
+                id: r.id,
+                label: r.label.clone(),
+                paused: r.control.is_paused(),
+                percentage: r.percentage,
+                message: r.message.clone(),
+            }),
+            queued: self
+                .waiting
+                .iter()
+                .map(|j| WaitingJob {
+                    id: j.id,
+                    label: j.label.clone(),
+                })
+                .collect(),
+            last: self.last.clone(),
+            inputs: self.last_inputs.as_ref().map(Into::into),
+            paused: self.paused,
+            results: None,
+        }
     }
 }
 
@@ -236,7 +253,7 @@ mod tests {
         assert_eq!(spec.id, first);
         assert!(!control.is_paused());
         assert!(q.start_next().is_none(), "the first still runs");
-        assert_eq!(q.control(JobControl::Pause)["paused"], true);
+        assert!(q.control(JobControl::Pause).paused);
         assert!(control.is_paused());
         q.ended(first, "first", "done");
         assert!(q.running_job(first).is_none());
@@ -246,6 +263,6 @@ mod tests {
         // A late end of the first job leaves the second running.
         q.ended(first, "first", "done");
         assert_eq!(q.running.as_ref().map(|r| r.id), Some(second));
-        assert_eq!(q.status()["last"], "first: done");
+        assert_eq!(q.status().last.as_deref(), Some("first: done"));
     }
 }

@@ -8,6 +8,7 @@
 
 use crate::diagnostics;
 use crate::documents::{DocKind, Document};
+use crate::protocol::shapes::{ControlAnswer, RepositoryStatus, Status};
 use crate::queue::{JobControl, JobSpec};
 use crate::reads;
 use crate::results::{RepositoryResults, Results};
@@ -15,7 +16,6 @@ use crate::state::{build_model_set, root_of, ClientFacts, State, World};
 use beagle_analysis::{Control, Scope};
 use beagle_job::Workspace;
 use beagle_pcm::ModelSet;
-use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -117,7 +117,7 @@ pub enum Message {
     },
     Control {
         what: JobControl,
-        reply: oneshot::Sender<Value>,
+        reply: oneshot::Sender<ControlAnswer>,
     },
     /// `window/workDoneProgress/cancel` on an analysis's progress.
     CancelProgress {
@@ -127,7 +127,7 @@ pub enum Message {
     /// session resumes it).
     Shutdown,
     /// `beagle.status`: the queue and the results held.
-    Status(oneshot::Sender<Value>),
+    Status(oneshot::Sender<Status>),
 }
 
 /// What the loop sends the client, in order.
@@ -137,7 +137,7 @@ enum Outgoing {
         list: Vec<Diagnostic>,
         version: Option<i32>,
     },
-    Status(Value),
+    Status(Status),
     Log(MessageType, String),
 }
 
@@ -145,7 +145,7 @@ enum Outgoing {
 enum StatusNotification {}
 
 impl notification::Notification for StatusNotification {
-    type Params = Value;
+    type Params = Status;
     const METHOD: &'static str = "beagle/status";
 }
 
@@ -369,14 +369,20 @@ impl Session {
                 }
             }
             Message::Status(reply) => {
-                let mut status = s.queue.status();
-                let results: Vec<Value> = s
+                let results = s
                     .results
                     .all()
-                    .map(|(p, r)| serde_json::json!({ "repository": p, "stage": r.stage.label(), "results": r.results.len(), "headline": r.headline }))
+                    .map(|(p, r)| RepositoryStatus {
+                        repository: p.display().to_string(),
+                        stage: r.stage.label().to_string(),
+                        results: r.results.len(),
+                        headline: r.headline.clone(),
+                    })
                     .collect();
-                status["results"] = serde_json::json!(results);
-                let _ = reply.send(status);
+                let _ = reply.send(Status {
+                    results: Some(results),
+                    ..s.queue.status()
+                });
             }
         }
     }

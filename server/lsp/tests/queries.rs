@@ -176,7 +176,7 @@ async fn element_results_and_status_notifications_follow_an_analysis() {
                 .collect();
             assert_eq!(names, ["files.NUMBER_OF_ELEMENTS", "size.VALUE"], "{p}");
         }
-        assert_eq!(r["parameter_ranges"][1], json!(["size.VALUE", 19000.0, 498000.0]));
+        assert_eq!(r["parameterRanges"][1], json!(["size.VALUE", 19000.0, 498000.0]));
     }
 
     // A component's results hold those of every action inside it, nested ones included.

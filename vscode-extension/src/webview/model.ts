@@ -9,7 +9,7 @@ export type Values = Record<string, number>;
 /** The result's parameters: those with a measured range first, in the server's order, then any
  * that only the points name. */
 export function parameterNames(r: FittedResult): string[] {
-  const names = r.parameter_ranges.map(([name]) => name);
+  const names = r.parameterRanges.map(([name]) => name);
   for (const p of r.points) for (const [name] of p.parameters) if (!names.includes(name)) names.push(name);
   return names;
 }
@@ -49,7 +49,7 @@ export function measuredValues(r: FittedResult, name: string): number[] {
 export function defaultValue(r: FittedResult, name: string): number {
   const values = measuredValues(r, name);
   if (values.length > 0) return values[Math.floor((values.length - 1) / 2)];
-  const range = r.parameter_ranges.find(([n]) => n === name);
+  const range = r.parameterRanges.find(([n]) => n === name);
   return range ? (range[1] + range[2]) / 2 : 0;
 }
 
@@ -61,7 +61,7 @@ export function defaultFixed(r: FittedResult, chosen: string): Values {
 
 /** The chosen parameter's range: the server's measured range, else the points' extent. */
 export function rangeOf(r: FittedResult, name: string): [number, number] | null {
-  const range = r.parameter_ranges.find(([n]) => n === name);
+  const range = r.parameterRanges.find(([n]) => n === name);
   if (range && Number.isFinite(range[1]) && Number.isFinite(range[2])) {
     return range[1] <= range[2] ? [range[1], range[2]] : [range[2], range[1]];
   }
@@ -186,7 +186,7 @@ export function qualityRows(r: FittedResult): [string, string][] {
   return [
     ['Expression', r.expression],
     ['R²', formatNumber(r.r2)],
-    ['Relative error', r.relative_error === null ? '–' : `${formatNumber(r.relative_error * 100)} %`],
+    ['Relative error', r.relativeError === null ? '–' : `${formatNumber(r.relativeError * 100)} %`],
     ['Samples', String(r.samples)],
     ['Status', r.status],
     ...(r.guard ? ([['Guard', r.guard]] as [string, string][]) : []),
@@ -206,11 +206,11 @@ export function evidenceRows(r: FittedResult): [string, string][] {
   if (!e) return [];
   const rows: [string, string][] = [
     ['Points', `${e.points} distinct${e.runs !== undefined ? ` from ${e.runs} runs` : ''} (${e.repetitions[0]}–${e.repetitions[1]} repetitions, ${e.observations} observations)`],
-    ['Constants', `${e.constants} used, at most ${e.max_constants} supported`],
+    ['Constants', `${e.constants} used, at most ${e.maxConstants} supported`],
   ];
-  if (e.holdout_error !== undefined) {
-    const constant = e.constant_holdout_error !== undefined ? ` (a constant: ${errorText(e, e.constant_holdout_error)})` : '';
-    rows.push(['Held-out error', errorText(e, e.holdout_error) + constant]);
+  if (e.holdoutError !== undefined) {
+    const constant = e.constantHoldoutError !== undefined ? ` (a constant: ${errorText(e, e.constantHoldoutError)})` : '';
+    rows.push(['Held-out error', errorText(e, e.holdoutError) + constant]);
   }
   if (e.noise !== undefined) rows.push(['Noise of one observation', errorText(e, e.noise)]);
   if (e.band !== undefined) rows.push(['95 % band', `±${errorText(e, e.band)}`]);

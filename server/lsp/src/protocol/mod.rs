@@ -1,6 +1,12 @@
 //! Beagle's editor protocol beyond LSP: the `workspace/executeCommand` commands, parsed once
-//! from their names.
+//! from their names, their arguments and results ([`shapes`]), and the TypeScript the VS Code
+//! extension uses, generated from them ([`typescript`]). `docs/lsp-extensions.md` documents it.
 
+pub mod shapes;
+pub mod typescript;
+
+use serde_json::Value;
+use shapes::Target;
 use std::fmt;
 use std::str::FromStr;
 
@@ -100,6 +106,21 @@ impl FromStr for Command {
     }
 }
 
+impl Target {
+    /// From a command's arguments: `[uri]`, `[uri, id]` or `[{"uri": .., "id": ..}]`.
+    pub fn from_args(args: &[Value]) -> Result<Target, String> {
+        match args.first() {
+            Some(Value::String(uri)) => Ok(Target {
+                uri: uri.clone(),
+                id: args.get(1).and_then(Value::as_str).map(String::from),
+            }),
+            Some(object @ Value::Object(_)) => serde_json::from_value(object.clone())
+                .map_err(|e| format!("expected {{\"uri\": .., \"id\": ..}} as the first argument: {e}")),
+            _ => Err("expected a document URI as the first argument".into()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,5 +136,22 @@ mod tests {
             "beagle.analyse".parse::<Command>(),
             Err(UnknownCommand("beagle.analyse".into()))
         );
+    }
+
+    #[test]
+    fn a_target_is_an_array_or_an_object() {
+        let uri = "file:///w/a.repository";
+        let both = Target {
+            uri: uri.into(),
+            id: Some("_x".into()),
+        };
+        assert_eq!(Target::from_args(&[uri.into(), "_x".into()]), Ok(both.clone()));
+        assert_eq!(
+            Target::from_args(&[serde_json::json!({ "uri": uri, "id": "_x" })]),
+            Ok(both)
+        );
+        assert_eq!(Target::from_args(&[uri.into()]).map(|t| t.id), Ok(None));
+        assert!(Target::from_args(&[]).is_err());
+        assert!(Target::from_args(&[serde_json::json!({ "id": "_x" })]).is_err());
     }
 }

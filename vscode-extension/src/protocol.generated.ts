@@ -1,0 +1,186 @@
+// Generated from server/lsp/src/protocol (ts-rs): do not edit. `BEAGLE_UPDATE_PROTOCOL=1
+// cargo test -p beagle-lsp generated_typescript` writes it again; the test fails when it is stale.
+
+/** Server command ids (`workspace/executeCommand`). */
+export const ServerCommand = {
+  analyseRepository: 'beagle.analyseRepository',
+  analyseComponent: 'beagle.analyseComponent',
+  analyseAction: 'beagle.analyseAction',
+  analyseWorkspace: 'beagle.analyseWorkspace',
+  pause: 'beagle.pause',
+  resume: 'beagle.resume',
+  abort: 'beagle.abort',
+  applyResults: 'beagle.applyResults',
+  discardResults: 'beagle.discardResults',
+  status: 'beagle.status',
+  linkToCode: 'beagle.linkToCode',
+  elementAt: 'beagle.elementAt',
+  elementResults: 'beagle.elementResults',
+  evaluate: 'beagle.evaluate',
+  predict: 'beagle.predict',
+} as const;
+
+export const STATUS_NOTIFICATION = 'beagle/status';
+
+export type Target = { uri: string, id?: string, };
+
+export type QueuedJob = { queued: boolean, job: number, 
+/**
+ * Jobs ahead of it (running or waiting).
+ */
+ahead: number, label: string, };
+
+export type QueuedJobs = { queued: Array<QueuedJob>, problems: Array<string>, };
+
+export type ControlAnswer = { running: boolean, job?: number, paused: boolean, };
+
+export type Applied = { applied: boolean, };
+
+export type Discarded = { discarded: boolean, };
+
+export type LinkProposal = { applied: boolean, file: string, text: string, };
+
+export type RunningJob = { id: number, label: string, paused: boolean, percentage: number, message: string, };
+
+export type WaitingJob = { id: number, label: string, };
+
+export type InputFileReport = { file: string, records: number, executions: number, 
+/**
+ * Damaged lines skipped, and the first few of them (line, why).
+ */
+skipped: number, skippedLines: Array<[number, string]>, 
+/**
+ * Records of other probes, by class.
+ */
+unknown: { [key in string]: number }, 
+/**
+ * Operations or spans no element maps to.
+ */
+unmapped: { [key in string]: number }, 
+/**
+ * Why the file was not read at all.
+ */
+unreadable: string | null, };
+
+export type UnmeasuredElement = { element: string, name: string, file: string, line: number | null, };
+
+export type InputsReport = { files: Array<InputFileReport>, unmeasured: Array<UnmeasuredElement>, };
+
+export type RepositoryStatus = { repository: string, stage: string, results: number, headline: string, };
+
+export type Status = { running: RunningJob | null, queued: Array<WaitingJob>, 
+/**
+ * How the last job ended.
+ */
+last: string | null, 
+/**
+ * What the last job's measurements were made of.
+ */
+inputs: InputsReport | null, 
+/**
+ * Paused with nothing running: the next job starts paused.
+ */
+paused: boolean, results?: Array<RepositoryStatus>, };
+
+export type ElementKind = "repository" | "component" | "seff" | "action" | "other";
+
+export type ElementAt = { kind: ElementKind, 
+/**
+ * The PCM type of an action (`InternalAction`, `LoopAction`, ...).
+ */
+actionKind: string | null, id: string | null, name: string | null, 
+/**
+ * The enclosing component's id and name.
+ */
+component: string | null, componentName: string | null, };
+
+export type MeasuredPoint = { parameters: Array<[string, number]>, 
+/**
+ * Observations the statistics are over.
+ */
+n: number, 
+/**
+ * The element's measured runs behind them (more than `n` where an observation stands for
+ * several runs or the point kept a bounded sample).
+ */
+executions: number, median: number, q1: number, q3: number, };
+
+export type ConstantInterval = { value: number, low: number, high: number, };
+
+export type Evidence = { points: number, observations: number, 
+/**
+ * Fewest and median repetitions per point.
+ */
+repetitions: [number, number], 
+/**
+ * Runs (Java: launch points) the points came from, when fewer than the points.
+ */
+runs?: number, maxConstants: number, constants: number, dependencyP?: number, relative: boolean, noise?: number, holdoutError?: number, constantHoldoutError?: number, betterThanConstantP?: number, band?: number, 
+/**
+ * 95 % intervals of the fitted constants, in the expression's order.
+ */
+intervals: Array<ConstantInterval>, 
+/**
+ * [kept, dropped] inputs that always had proportional values.
+ */
+equivalent: Array<[string, string]>, isFinal: boolean, reasons: Array<string>, notes: Array<string>, };
+
+export type FitStatus = "Preliminary" | "Final";
+
+export type FittedResult = { element: string, action: string, actionName: string | null, 
+/**
+ * What is measured, for people: `CPU demand`, `loop iterations`, `branch -> large`.
+ */
+what: string, 
+/**
+ * StoEx.
+ */
+expression: string, 
+/**
+ * For a branch transition the inputs decide: when it is taken (StoEx).
+ */
+guard: string | null, status: FitStatus, r2: number | null, relativeError: number | null, samples: number, 
+/**
+ * Per input: the smallest and largest value measured.
+ */
+parameterRanges: Array<[string, number, number]>, points: Array<MeasuredPoint>, 
+/**
+ * Why the result is preliminary (empty when final).
+ */
+reasons: Array<string>, evidence: Evidence | null, };
+
+export type ElementResults = { repository: string, stage: string | null, 
+/**
+ * The analysis's one-line summary, when the repository has results.
+ */
+headline: string | null, name: string | null, results: Array<FittedResult>, };
+
+export type EvaluateRequest = { expression: string, bindings: Array<{ [key in string]: number }>, };
+
+export type EvaluateResult = { values: Array<number | null>, };
+
+export type CallRoute = { call: string, seff: string, 
+/**
+ * Where the binding comes from: `repository: ...` or `system <name>: ...`.
+ */
+via: string, };
+
+export type PredictionProblem = { element: string, message: string, };
+
+export type Prediction = { seff: string, inputs: { [key in string]: number }, 
+/**
+ * Resource type id → expected demand (ms), the callees' included.
+ */
+demands: { [key in string]: number }, 
+/**
+ * Internal action id → resource type id → its share of `demands`.
+ */
+actions: { [key in string]: { [key in string]: number } }, calls: Array<CallRoute>, problems: Array<PredictionProblem>, notes: Array<string>, 
+/**
+ * Over all resource types (ms).
+ */
+total: number, 
+/**
+ * The `.system` that bound the calls, if any.
+ */
+system: string | null, };
