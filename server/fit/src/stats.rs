@@ -50,6 +50,20 @@ pub fn median(values: &[f64]) -> f64 {
     quantile(values, 0.5)
 }
 
+/// The upper median of `|r|` (the element at index `len / 2` in order; NaN above infinity),
+/// selected on the values' bits: for non-negative floats the integers' order is theirs, and an
+/// integer selection is several times faster than one with a float comparator. `bits` is a
+/// buffer the caller keeps. 0 for no values.
+pub fn median_abs(r: &[f64], bits: &mut Vec<u64>) -> f64 {
+    bits.clear();
+    bits.extend(r.iter().map(|v| v.abs().to_bits()));
+    if bits.is_empty() {
+        return 0.0;
+    }
+    let mid = bits.len() / 2;
+    f64::from_bits(*bits.select_nth_unstable(mid).1)
+}
+
 /// `(Q1, median, Q3)`.
 pub fn quartiles(values: &[f64]) -> (f64, f64, f64) {
     let s = sorted(values);
@@ -254,6 +268,33 @@ pub fn median_relative_error(y: &[f64], f: &[f64]) -> f64 {
         0.0
     } else {
         median(&rel)
+    }
+}
+
+#[cfg(test)]
+mod median_abs_tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+
+    #[test]
+    fn the_median_of_bits_is_the_median_of_values() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let mut bits = Vec::new();
+        for n in [1usize, 2, 3, 10, 151] {
+            let mut r: Vec<f64> = (0..n)
+                .map(|_| rng.random_range(-1e6..1e6) * rng.random_range(0.0..1e-3))
+                .collect();
+            r.push(-0.0);
+            r.push(f64::INFINITY);
+            let mut abs: Vec<f64> = r.iter().map(|v| v.abs()).collect();
+            let mid = abs.len() / 2;
+            let want = *abs.select_nth_unstable_by(mid, cmp_f64).1;
+            assert_eq!(median_abs(&r, &mut bits), want, "n = {n}");
+        }
+        assert!(
+            median_abs(&[f64::NAN, f64::NAN, 1.0], &mut bits).is_nan(),
+            "NaN orders above"
+        );
     }
 }
 

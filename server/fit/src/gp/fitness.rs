@@ -36,9 +36,11 @@ pub fn error(residuals: &[f64], noise: f64) -> f64 {
     }
     // An individual that does not fit the majority of rows at the noise level is measured at its
     // own (MAD) scale, so errors far above the noise still rank (no saturation).
-    let mut abs: Vec<f64> = residuals.iter().map(|r| r.abs()).collect();
-    let mid = abs.len() / 2;
-    let own = 1.4826 * *abs.select_nth_unstable_by(mid, crate::stats::cmp_f64).1;
+    thread_local! {
+        /// The median's buffer: an error per individual, so no allocation per individual.
+        static BITS: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let own = 1.4826 * BITS.with_borrow_mut(|bits| crate::stats::median_abs(residuals, bits));
     let clip = criterion::BISQUARE_C * noise.max(own).max(criterion::EXACT);
     let c2 = clip * clip;
     (residuals.iter().map(|r| (r * r).min(c2)).sum::<f64>() / residuals.len() as f64).sqrt()

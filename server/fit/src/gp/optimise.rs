@@ -33,7 +33,7 @@ impl Problem<'_> {
     }
 }
 
-/// Buffers reused between optimisations (one per thread).
+/// Buffers reused between optimisations (one per thread): the hot loop allocates nothing.
 #[derive(Clone, Debug, Default)]
 pub struct Workspace {
     pub scratch: Scratch,
@@ -41,7 +41,22 @@ pub struct Workspace {
     trial: Vec<f64>,
     jac: Vec<f64>,
     u: Vec<f64>,
-    abs: Vec<f64>,
+    /// `|r|` as bits, for the median (see [`robust_sigma`]).
+    abs: Vec<u64>,
+    /// `1 / s²` of the problem's row scales, and which scales they are of.
+    inv_s2: Vec<f64>,
+    inv_s2_of: (usize, usize),
+    r: Vec<f64>,
+    trial_r: Vec<f64>,
+    params: Vec<usize>,
+    /// The weighted columns of the normal equations, `√w · [1, f, b·∂f/∂c…]`, and `√w · r`.
+    columns: Vec<f64>,
+    weighted_r: Vec<f64>,
+    m: Vec<f64>,
+    g: Vec<f64>,
+    sys: Vec<f64>,
+    delta: Vec<f64>,
+    old: Vec<f64>,
 }
 
 impl Workspace {
@@ -61,47 +76,133 @@ pub struct Scaled {
     pub residuals: Vec<f64>,
 }
 
-/// `1.4826 · median |r|`, floored at `floor` and [`criterion::EXACT`].
-fn robust_sigma(r: &[f64], abs: &mut Vec<f64>, floor: f64) -> f64 {
-    abs.clear();
-    abs.extend(r.iter().map(|v| v.abs()));
-    if abs.is_empty() {
+/// `1.4826 · median |r|` ([`crate::stats::median_abs`]), floored at `floor` and
+/// [`criterion::EXACT`].
+#[inline(always)]
+fn robust_sigma(r: &[f64], abs: &mut Vec<u64>, floor: f64) -> f64 {
+    if r.is_empty() {
         return criterion::EXACT;
     }
-    let mid = abs.len() / 2;
-    let (_, m, _) = abs.select_nth_unstable_by(mid, crate::stats::cmp_f64);
-    (1.4826 * *m).max(floor).max(criterion::EXACT)
+    (1.4826 * crate::stats::median_abs(r, abs))
+        .max(floor)
+        .max(criterion::EXACT)
 }
 
-/// Weighted least squares of `y ≈ a + b·f` with row weights `u / s²`.
-fn linear_scaling(f: &[f64], prob: &Problem, u: &[f64]) -> (f64, f64) {
-    let (mut sw, mut sf, mut sy, mut sff, mut sfy) = (0.0, 0.0, 0.0, 0.0, 0.0);
-    for i in 0..f.len() {
-        let w = u[i] / (prob.scales[i] * prob.scales[i]);
-        sw += w;
-        sf += w * f[i];
-        sy += w * prob.y[i];
-        sff += w * f[i] * f[i];
-        sfy += w * f[i] * prob.y[i];
+/// Lanes of the sums below: independent accumulators the compiler keeps in vector registers
+/// (one accumulator would chain every addition to the one before).
+const LANES: usize = 8;
+
+/// `Σ a_i b_i`.
+#[inline(always)]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let mut acc = [0.0; LANES];
+    let (ca, cb) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for l in 0..LANES {
+            acc[l] += x[l] * y[l];
+        }
     }
-    if sw <= 0.0 {
-        return (0.0, 1.0);
-    }
-    let (mf, my) = (sf / sw, sy / sw);
-    let var = sff / sw - mf * mf;
-    if var.is_finite() && var > 1e-14 * (mf * mf).max(1e-300) && var > 0.0 {
-        let b = (sfy / sw - mf * my) / var;
-        (my - b * mf, b)
-    } else {
-        (my, 0.0)
+    let tail: f64 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
+    acc.iter().sum::<f64>() + tail
+}
+
+/// `1 / s²` of the row scales, computed once per problem.
+#[inline(always)]
+fn inverse_squares(prob: &Problem, w: &mut Workspace) {
+    let of = (prob.scales.as_ptr() as usize, prob.scales.len());
+    if w.inv_s2_of != of || w.inv_s2.len() != prob.scales.len() {
+        w.inv_s2.clear();
+        w.inv_s2.extend(prob.scales.iter().map(|s| 1.0 / (s * s)));
+        w.inv_s2_of = of;
     }
 }
 
+/// Weighted least squares of `y ≈ a + b·f` with row weights `u / s²` (`inv_s2` = `1 / s²`).
+#[inline(always)]
+fn linear_scaling(f: &[f64], prob: &Problem, inv_s2: &[f64], u: &[f64]) -> (f64, f64) {
+    let mut sums = Sums::default();
+    let n = f.len();
+    let whole = n - n % LANES;
+    for at in (0..whole).step_by(LANES) {
+        for l in 0..LANES {
+            let i = at + l;
+            sums.add(l, u[i] * inv_s2[i], f[i], prob.y[i]);
+        }
+    }
+    let mut sums = sums.reduce();
+    for i in whole..n {
+        sums.add_row(u[i] * inv_s2[i], f[i], prob.y[i]);
+    }
+    sums.fit()
+}
+
+/// The weighted sums of the linear scaling, in [`LANES`] accumulators each.
+#[derive(Default)]
+struct Sums {
+    acc: [[f64; LANES]; 5],
+}
+
+/// The reduced sums `Σw, Σwf, Σwy, Σwf², Σwfy`.
+struct Reduced([f64; 5]);
+
+impl Sums {
+    #[inline(always)]
+    fn add(&mut self, l: usize, w: f64, f: f64, y: f64) {
+        let wf = w * f;
+        self.acc[0][l] += w;
+        self.acc[1][l] += wf;
+        self.acc[2][l] += w * y;
+        self.acc[3][l] += wf * f;
+        self.acc[4][l] += wf * y;
+    }
+
+    #[inline(always)]
+    fn reduce(&self) -> Reduced {
+        let mut sums = [0.0; 5];
+        for (s, a) in sums.iter_mut().zip(&self.acc) {
+            *s = a.iter().sum();
+        }
+        Reduced(sums)
+    }
+}
+
+impl Reduced {
+    #[inline(always)]
+    fn add_row(&mut self, w: f64, f: f64, y: f64) {
+        let s = &mut self.0;
+        s[0] += w;
+        s[1] += w * f;
+        s[2] += w * y;
+        s[3] += w * f * f;
+        s[4] += w * f * y;
+    }
+
+    /// `(a, b)` of the weighted least squares.
+    #[inline(always)]
+    fn fit(&self) -> (f64, f64) {
+        let [sw, sf, sy, sff, sfy] = self.0;
+        if sw <= 0.0 {
+            return (0.0, 1.0);
+        }
+        let (mf, my) = (sf / sw, sy / sw);
+        let var = sff / sw - mf * mf;
+        if var.is_finite() && var > 1e-14 * (mf * mf).max(1e-300) && var > 0.0 {
+            let b = (sfy / sw - mf * my) / var;
+            (my - b * mf, b)
+        } else {
+            (my, 0.0)
+        }
+    }
+}
+
+#[inline(always)]
 fn residuals_into(prob: &Problem, f: &[f64], a: f64, b: f64, out: &mut Vec<f64>) {
     out.clear();
     out.extend((0..f.len()).map(|i| (prob.y[i] - a - b * f[i]) / prob.scales[i]));
 }
 
+#[inline(always)]
 fn loss(r: &[f64], u: &[f64]) -> f64 {
     r.iter().zip(u).map(|(r, u)| u * r * r).sum()
 }
@@ -152,7 +253,39 @@ pub fn optimise(p: &mut [Node], prob: &Problem, iterations: usize, w: &mut Works
 
 /// [`optimise`] with the values of the nodes where `fixed` is true held (the linear scaling is
 /// always fitted).
+///
+/// On a CPU with AVX2 the same code runs compiled for it (4 lanes of `f64` instead of SSE2's 2):
+/// the results are bit-identical, since Rust neither fuses nor reorders floating-point operations
+/// and the sums keep their fixed [`LANES`] accumulators whatever the vector width.
 pub fn optimise_free(
+    p: &mut [Node],
+    prob: &Problem,
+    iterations: usize,
+    w: &mut Workspace,
+    fixed: Option<&[bool]>,
+) -> Option<Scaled> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, the only feature the function is compiled for.
+        return unsafe { optimise_free_avx2(p, prob, iterations, w, fixed) };
+    }
+    optimise_free_portable(p, prob, iterations, w, fixed)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn optimise_free_avx2(
+    p: &mut [Node],
+    prob: &Problem,
+    iterations: usize,
+    w: &mut Workspace,
+    fixed: Option<&[bool]>,
+) -> Option<Scaled> {
+    optimise_free_portable(p, prob, iterations, w, fixed)
+}
+
+#[inline(always)]
+fn optimise_free_portable(
     p: &mut [Node],
     prob: &Problem,
     iterations: usize,
@@ -165,15 +298,22 @@ pub fn optimise_free(
     if w.f.iter().any(|v| !v.is_finite()) {
         return None;
     }
+    inverse_squares(prob, w);
     w.u.clear();
     w.u.resize(n, 1.0);
-    let mut r = Vec::with_capacity(n);
+    let mut r = std::mem::take(&mut w.r);
     // Linear scaling: least squares, then IRLS (two Huber rounds, then bisquare until `a, b`
     // settle, at most 6 rounds in all).
-    let (mut a, mut b) = linear_scaling(&w.f, prob, &w.u);
+    let (mut a, mut b) = linear_scaling(&w.f, prob, &w.inv_s2, &w.u);
+    // The robust scale is taken from the least-squares residuals for the Huber rounds and from
+    // the Huber fit's for the bisquare rounds: two medians, not one per round (the median was a
+    // fifth of the search's time; the rounds' results did not depend on the refreshes).
+    let mut sigma = 0.0;
     for round in 0..6 {
         residuals_into(prob, &w.f, a, b, &mut r);
-        let sigma = robust_sigma(&r, &mut w.abs, prob.noise);
+        if round == 0 || round == 2 {
+            sigma = robust_sigma(&r, &mut w.abs, prob.noise);
+        }
         for (u, v) in w.u.iter_mut().zip(&r) {
             *u = if round < 2 {
                 criterion::huber_weight(v / sigma)
@@ -184,7 +324,7 @@ pub fn optimise_free(
         if w.u.iter().filter(|u| **u > 0.0).count() < 3 {
             break;
         }
-        let (na, nb) = linear_scaling(&w.f, prob, &w.u);
+        let (na, nb) = linear_scaling(&w.f, prob, &w.inv_s2, &w.u);
         let settled = (na - a).abs() <= 1e-12 * na.abs().max(1e-300) && (nb - b).abs() <= 1e-12 * nb.abs().max(1e-300);
         (a, b) = (na, nb);
         if settled && round >= 2 {
@@ -192,28 +332,33 @@ pub fn optimise_free(
         }
     }
     residuals_into(prob, &w.f, a, b, &mut r);
-    let params: Vec<usize> = (0..p.len())
-        .filter(|i| p[*i].is_parameter() && !fixed.is_some_and(|f| f[*i]))
-        .collect();
+    let mut params = std::mem::take(&mut w.params);
+    params.clear();
+    params.extend((0..p.len()).filter(|i| p[*i].is_parameter() && !fixed.is_some_and(|f| f[*i])));
     if iterations > 0 && b != 0.0 {
         let sigma = robust_sigma(&r, &mut w.abs, prob.noise);
         for (u, v) in w.u.iter_mut().zip(&r) {
             *u = criterion::bisquare_weight(v / sigma);
         }
-        let k = params.len() + 2;
-        w.jac.resize(n * params.len(), 0.0);
+        let np = params.len();
+        let k = np + 2;
+        w.jac.resize(n * np, 0.0);
         w.trial.resize(n, 0.0);
-        let mut m = vec![0.0; k * k];
-        let mut g = vec![0.0; k];
+        w.columns.resize(n * k, 0.0);
+        w.weighted_r.resize(n, 0.0);
+        for v in [&mut w.m, &mut w.sys] {
+            v.clear();
+            v.resize(k * k, 0.0);
+        }
+        for v in [&mut w.g, &mut w.delta] {
+            v.clear();
+            v.resize(k, 0.0);
+        }
+        w.old.clear();
+        w.old.resize(np, 0.0);
         let mut cur = loss(&r, &w.u);
         let mut lambda = 1e-3;
         let mut fresh = false;
-        let mut trial_r = Vec::with_capacity(n);
-        // Buffers of the iterations.
-        let mut row = vec![0.0; k];
-        let mut sys = vec![0.0; k * k];
-        let mut delta = vec![0.0; k];
-        let mut old = vec![0.0; params.len()];
         for _ in 0..iterations {
             if !fresh {
                 jacobian(p, prob.cols, n, &params, &mut w.f, &mut w.jac, &mut w.scratch);
@@ -222,32 +367,10 @@ pub fn optimise_free(
                         *v = 0.0;
                     }
                 }
-                // Normal equations of the weighted problem: columns 1, f, b·∂f/∂c_k (unchanged
-                // after a rejected step, so built only with a new Jacobian).
-                m.iter_mut().for_each(|v| *v = 0.0);
-                g.iter_mut().for_each(|v| *v = 0.0);
-                let np = params.len();
-                for i in 0..n {
-                    let wi = w.u[i] / (prob.scales[i] * prob.scales[i]);
-                    if wi == 0.0 {
-                        continue;
-                    }
-                    row[0] = 1.0;
-                    row[1] = w.f[i];
-                    for q in 0..np {
-                        row[q + 2] = b * w.jac[q * n + i];
-                    }
-                    let ri = prob.y[i] - a - b * w.f[i];
-                    for x in 0..k {
-                        let wx = wi * row[x];
-                        g[x] += wx * ri;
-                        for z in 0..=x {
-                            m[x * k + z] += wx * row[z];
-                        }
-                    }
-                }
+                normal_equations(prob, a, b, np, w);
                 fresh = true;
             }
+            let (m, sys, delta) = (&w.m, &mut w.sys, &mut w.delta);
             let max_diag = (0..k).map(|x| m[x * k + x]).fold(0.0, f64::max);
             if max_diag.is_nan() || max_diag <= 0.0 || !max_diag.is_finite() {
                 break;
@@ -258,28 +381,30 @@ pub fn optimise_free(
                 }
                 sys[x * k + x] += lambda * m[x * k + x].max(1e-12 * max_diag) + 1e-300;
             }
-            delta.copy_from_slice(&g);
-            if cholesky_solve(&mut sys, &mut delta, k).is_none() || delta.iter().any(|v| !v.is_finite()) {
+            delta.copy_from_slice(&w.g);
+            if cholesky_solve(sys, delta, k).is_none() || delta.iter().any(|v| !v.is_finite()) {
                 lambda *= 10.0;
                 continue;
             }
-            for (o, i) in old.iter_mut().zip(&params) {
+            for (o, i) in w.old.iter_mut().zip(&params) {
                 *o = p[*i].value;
             }
             for (q, i) in params.iter().enumerate() {
-                p[*i].value += delta[q + 2];
+                p[*i].value += w.delta[q + 2];
             }
-            let (na, nb) = (a + delta[0], b + delta[1]);
+            let (na, nb) = (a + w.delta[0], b + w.delta[1]);
             evaluate(p, prob.cols, n, &mut w.trial, &mut w.scratch);
             let finite = w.trial.iter().all(|v| v.is_finite());
             if finite {
-                residuals_into(prob, &w.trial, na, nb, &mut trial_r);
+                residuals_into(prob, &w.trial, na, nb, &mut w.trial_r);
             }
-            if finite && loss(&trial_r, &w.u) < cur {
+            if finite && loss(&w.trial_r, &w.u) < cur {
                 std::mem::swap(&mut w.f, &mut w.trial);
                 a = na;
                 b = nb;
-                r.clone_from(&trial_r);
+                std::mem::swap(&mut r, &mut w.trial_r);
+                // The scale follows the fit: a start far from the law has a wide scale that
+                // would leave the outliers their pull (one scale per solve fitted them).
                 let sigma = robust_sigma(&r, &mut w.abs, prob.noise);
                 for (u, v) in w.u.iter_mut().zip(&r) {
                     *u = criterion::bisquare_weight(v / sigma);
@@ -289,7 +414,7 @@ pub fn optimise_free(
                 fresh = false;
             } else {
                 for (q, i) in params.iter().enumerate() {
-                    p[*i].value = old[q];
+                    p[*i].value = w.old[q];
                 }
                 lambda *= 4.0;
                 if lambda > 1e12 {
@@ -298,7 +423,41 @@ pub fn optimise_free(
             }
         }
     }
-    Some(Scaled { a, b, residuals: r })
+    w.params = params;
+    let residuals = r.clone();
+    w.r = r;
+    Some(Scaled { a, b, residuals })
+}
+
+/// The normal equations `m = Jᵀ W J`, `g = Jᵀ W r` of the weighted problem (lower triangle of
+/// `m`), with `J`'s columns `1, f, b·∂f/∂c_q`: each entry one dot product of two weighted columns
+/// (`√w` times the column), contiguous, so the sums run in vector registers.
+#[inline(always)]
+fn normal_equations(prob: &Problem, a: f64, b: f64, np: usize, w: &mut Workspace) {
+    let n = prob.n();
+    let k = np + 2;
+    let cols = &mut w.columns;
+    for i in 0..n {
+        let sw = (w.u[i] * w.inv_s2[i]).sqrt();
+        cols[i] = sw;
+        cols[n + i] = sw * w.f[i];
+        w.weighted_r[i] = sw * (prob.y[i] - a - b * w.f[i]);
+    }
+    for q in 0..np {
+        let (head, tail) = cols.split_at_mut((q + 2) * n);
+        let jac = &w.jac[q * n..(q + 1) * n];
+        for ((c, sw), d) in tail[..n].iter_mut().zip(&head[..n]).zip(jac) {
+            *c = b * sw * d;
+        }
+    }
+    let cols = &w.columns;
+    for x in 0..k {
+        let cx = &cols[x * n..(x + 1) * n];
+        w.g[x] = dot(cx, &w.weighted_r);
+        for z in 0..=x {
+            w.m[x * k + z] = dot(cx, &cols[z * n..(z + 1) * n]);
+        }
+    }
 }
 
 #[cfg(test)]

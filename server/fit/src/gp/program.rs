@@ -226,6 +226,17 @@ pub fn depth(p: &[Node]) -> usize {
     stack.pop().unwrap_or(0)
 }
 
+/// Depth of every node's subtree (a leaf has depth 1), in one pass: children come before
+/// their parent.
+pub fn subtree_depths(p: &[Node]) -> Vec<usize> {
+    let mut d = vec![1usize; p.len()];
+    for i in 0..p.len() {
+        let (ch, a) = children(p, i);
+        d[i] = 1 + ch[..a].iter().map(|c| d[*c]).max().unwrap_or(0);
+    }
+    d
+}
+
 /// Depth of the node at `i` from the root (the root is at level 1).
 pub fn levels(p: &[Node]) -> Vec<usize> {
     let mut level = vec![1usize; p.len()];
@@ -336,6 +347,9 @@ impl Scratch {
 }
 
 /// Forward pass over rows `start..start + m` into `buf` (node `i` in `buf[i*BATCH..]`).
+/// Inlined into its callers (and theirs), so a caller compiled for wider vectors
+/// ([`super::optimise`]'s AVX2 path) gets these loops in them too.
+#[inline(always)]
 fn forward(p: &[Node], cols: &[Vec<f64>], start: usize, m: usize, buf: &mut [f64]) {
     for i in 0..p.len() {
         let node = p[i];
@@ -391,6 +405,7 @@ fn start_of(p: &[Node], i: usize) -> usize {
 }
 
 /// Evaluates `p` on the first `n` rows of `cols` into `out` (length `n`).
+#[inline(always)]
 pub fn evaluate(p: &[Node], cols: &[Vec<f64>], n: usize, out: &mut [f64], s: &mut Scratch) {
     let need = p.len() * BATCH;
     if s.values.len() < need {
@@ -409,6 +424,7 @@ pub fn evaluate(p: &[Node], cols: &[Vec<f64>], n: usize, out: &mut [f64], s: &mu
 /// Evaluates `p` and the derivatives of its output with respect to the values (constants and
 /// variable weights) at the node indices `params`: `jac[k * n + row]` for parameter `k`. Non-differentiable points (`floor`,
 /// the comparison of an `if`) have derivative 0.
+#[inline(always)]
 pub fn jacobian(
     p: &[Node],
     cols: &[Vec<f64>],
@@ -477,40 +493,62 @@ pub fn jacobian(
                         let a = i - 1;
                         let x = val(a);
                         let d = &mut lo[a * BATCH..a * BATCH + m];
-                        for k in 0..m {
-                            d[k] = g[k]
-                                * match u {
-                                    UnaryOp::Neg => -1.0,
-                                    UnaryOp::Exp => v[k],
-                                    UnaryOp::Log => 1.0 / x[k],
-                                    UnaryOp::Log2 => 1.0 / (x[k] * std::f64::consts::LN_2),
-                                    UnaryOp::Sqrt => 0.5 / v[k],
-                                    UnaryOp::Floor | UnaryOp::Ceil => 0.0,
-                                    UnaryOp::Abs => x[k].signum(),
-                                };
+                        // One loop per operation (no match per row), so each vectorises.
+                        let (g, v, x) = (&g[..m], &v[..m], &x[..m]);
+                        match u {
+                            UnaryOp::Neg => d.iter_mut().zip(g).for_each(|(d, g)| *d = -g),
+                            UnaryOp::Exp => (0..m).for_each(|k| d[k] = g[k] * v[k]),
+                            UnaryOp::Log => (0..m).for_each(|k| d[k] = g[k] * (1.0 / x[k])),
+                            UnaryOp::Log2 => (0..m).for_each(|k| d[k] = g[k] * (1.0 / (x[k] * std::f64::consts::LN_2))),
+                            UnaryOp::Sqrt => (0..m).for_each(|k| d[k] = g[k] * (0.5 / v[k])),
+                            UnaryOp::Floor | UnaryOp::Ceil => d.iter_mut().zip(g).for_each(|(d, g)| *d = g * 0.0),
+                            UnaryOp::Abs => (0..m).for_each(|k| d[k] = g[k] * x[k].signum()),
                         }
                     } else if let Some(bop) = op.binary() {
                         let b = i - 1;
                         let a = start(p, b) - 1;
-                        let (xa, xb) = (val(a), val(b));
-                        for k in 0..m {
-                            let (da, db) = match bop {
-                                BinaryOp::Add => (1.0, 1.0),
-                                BinaryOp::Sub => (1.0, -1.0),
-                                BinaryOp::Mul => (xb[k], xa[k]),
-                                BinaryOp::Div => (1.0 / xb[k], -v[k] / xb[k]),
-                                BinaryOp::Pow => {
-                                    let da = if xb[k] == 0.0 {
+                        let (xa, xb) = (&val(a)[..m], &val(b)[..m]);
+                        let (g, v) = (&g[..m], &v[..m]);
+                        // `a` < `b`: the left child's slot comes first.
+                        let (left, right) = lo.split_at_mut(b * BATCH);
+                        let (da, db) = (&mut left[a * BATCH..a * BATCH + m], &mut right[..m]);
+                        match bop {
+                            BinaryOp::Add => {
+                                (0..m).for_each(|k| {
+                                    da[k] = g[k] * 1.0;
+                                    db[k] = g[k] * 1.0;
+                                });
+                            }
+                            BinaryOp::Sub => {
+                                (0..m).for_each(|k| {
+                                    da[k] = g[k] * 1.0;
+                                    db[k] = -g[k];
+                                });
+                            }
+                            BinaryOp::Mul => {
+                                (0..m).for_each(|k| {
+                                    da[k] = g[k] * xb[k];
+                                    db[k] = g[k] * xa[k];
+                                });
+                            }
+                            BinaryOp::Div => {
+                                (0..m).for_each(|k| {
+                                    da[k] = g[k] * (1.0 / xb[k]);
+                                    db[k] = g[k] * (-v[k] / xb[k]);
+                                });
+                            }
+                            BinaryOp::Pow => {
+                                for k in 0..m {
+                                    let dx = if xb[k] == 0.0 {
                                         0.0
                                     } else {
                                         xb[k] * crate::expr::pow(xa[k], xb[k] - 1.0)
                                     };
-                                    let db = if v[k] == 0.0 { 0.0 } else { v[k] * xa[k].ln() };
-                                    (da, db)
+                                    let dy = if v[k] == 0.0 { 0.0 } else { v[k] * xa[k].ln() };
+                                    da[k] = g[k] * dx;
+                                    db[k] = g[k] * dy;
                                 }
-                            };
-                            lo[a * BATCH + k] = g[k] * da;
-                            lo[b * BATCH + k] = g[k] * db;
+                            }
                         }
                     }
                 }
@@ -647,6 +685,11 @@ mod tests {
         let p = from_expr(&e).unwrap();
         assert_eq!(p.len(), e.size() - 1);
         assert_eq!(depth(&p), 3);
+        let each = subtree_depths(&p);
+        assert_eq!(each[p.len() - 1], 3);
+        for i in 0..p.len() {
+            assert_eq!(each[i], depth(&p[start(&p, i)..=i]), "node {i}");
+        }
         assert_eq!(variables(&p), vec![0, 1]);
         let (ch, a) = children(&p, p.len() - 1);
         assert_eq!(a, 4);

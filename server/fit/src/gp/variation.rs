@@ -62,13 +62,14 @@ fn random_node(rng: &mut ChaCha8Rng, p: &[Node], inner: f64) -> usize {
 /// Subtree crossover.
 pub fn crossover(rng: &mut ChaCha8Rng, ctx: &Context, a: &[Node], b: &[Node]) -> Vec<Node> {
     let levels = super::program::levels(a);
+    let depths = super::program::subtree_depths(b);
     for _ in 0..4 {
         let i = random_node(rng, a, 0.9);
         let removed = a[i].len as usize;
         let room = ctx.shape.max_length + removed - a.len();
         let depth_room = ctx.shape.max_depth + 1 - levels[i];
         let fits: Vec<usize> = (0..b.len())
-            .filter(|j| b[*j].len as usize <= room && depth(&b[start(b, *j)..=*j]) <= depth_room)
+            .filter(|j| b[*j].len as usize <= room && depths[*j] <= depth_room)
             .collect();
         if fits.is_empty() {
             continue;
