@@ -56,7 +56,7 @@ pub(crate) fn fitness(options: &FitnessOptions, p: &[Node], e: f64) -> f64 {
     if !e.is_finite() {
         return f64::INFINITY;
     }
-    options.fitness_of(e, p.len(), program::depth(p), program::variables(p).len())
+    options.fitness_of(e, p.len(), program::depth(p), program::variable_count(p))
 }
 
 /// The expression `a + b·f` of a program with linear scaling, simplified.

@@ -196,6 +196,40 @@ impl Reduced {
     }
 }
 
+/// Huber weights of `r / sigma` into `u`; how many are positive. Branch-free (both sides
+/// computed, one kept), so the loop vectorises; the values are [`criterion::huber_weight`]'s.
+#[inline(always)]
+fn huber_weights(r: &[f64], sigma: f64, u: &mut [f64]) -> usize {
+    let mut positive = 0;
+    for (u, v) in u[..r.len()].iter_mut().zip(r) {
+        let t = (v / sigma).abs();
+        let w = if t <= criterion::HUBER_C {
+            1.0
+        } else {
+            criterion::HUBER_C / t
+        };
+        *u = w;
+        positive += usize::from(w > 0.0);
+    }
+    positive
+}
+
+/// Bisquare weights of `r / sigma` into `u` ([`criterion::bisquare_weight`]'s values),
+/// branch-free; how many are positive.
+#[inline(always)]
+fn bisquare_weights(r: &[f64], sigma: f64, u: &mut [f64]) -> usize {
+    let mut positive = 0;
+    for (u, v) in u[..r.len()].iter_mut().zip(r) {
+        let t = v / sigma;
+        let x = t / criterion::BISQUARE_C;
+        let s = 1.0 - x * x;
+        let w = if t.abs() >= criterion::BISQUARE_C { 0.0 } else { s * s };
+        *u = w;
+        positive += usize::from(w > 0.0);
+    }
+    positive
+}
+
 #[inline(always)]
 fn residuals_into(prob: &Problem, f: &[f64], a: f64, b: f64, out: &mut Vec<f64>) {
     out.clear();
@@ -314,14 +348,12 @@ fn optimise_free_portable(
         if round == 0 || round == 2 {
             sigma = robust_sigma(&r, &mut w.abs, prob.noise);
         }
-        for (u, v) in w.u.iter_mut().zip(&r) {
-            *u = if round < 2 {
-                criterion::huber_weight(v / sigma)
-            } else {
-                criterion::bisquare_weight(v / sigma)
-            };
-        }
-        if w.u.iter().filter(|u| **u > 0.0).count() < 3 {
+        let positive = if round < 2 {
+            huber_weights(&r, sigma, &mut w.u)
+        } else {
+            bisquare_weights(&r, sigma, &mut w.u)
+        };
+        if positive < 3 {
             break;
         }
         let (na, nb) = linear_scaling(&w.f, prob, &w.inv_s2, &w.u);
@@ -337,9 +369,7 @@ fn optimise_free_portable(
     params.extend((0..p.len()).filter(|i| p[*i].is_parameter() && !fixed.is_some_and(|f| f[*i])));
     if iterations > 0 && b != 0.0 {
         let sigma = robust_sigma(&r, &mut w.abs, prob.noise);
-        for (u, v) in w.u.iter_mut().zip(&r) {
-            *u = criterion::bisquare_weight(v / sigma);
-        }
+        bisquare_weights(&r, sigma, &mut w.u);
         let np = params.len();
         let k = np + 2;
         w.jac.resize(n * np, 0.0);
@@ -406,9 +436,7 @@ fn optimise_free_portable(
                 // The scale follows the fit: a start far from the law has a wide scale that
                 // would leave the outliers their pull (one scale per solve fitted them).
                 let sigma = robust_sigma(&r, &mut w.abs, prob.noise);
-                for (u, v) in w.u.iter_mut().zip(&r) {
-                    *u = criterion::bisquare_weight(v / sigma);
-                }
+                bisquare_weights(&r, sigma, &mut w.u);
                 cur = loss(&r, &w.u);
                 lambda = (lambda * 0.3).max(1e-12);
                 fresh = false;

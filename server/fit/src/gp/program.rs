@@ -178,23 +178,39 @@ pub fn children(p: &[Node], i: usize) -> ([usize; 4], usize) {
 /// Recomputes every node's `len` from the arities; `false` when the arities do not form one
 /// tree.
 pub fn fix_lengths(p: &mut [Node]) -> bool {
-    let mut stack: Vec<u32> = Vec::with_capacity(p.len());
-    for node in p.iter_mut() {
-        let a = node.op.arity();
-        if stack.len() < a {
-            return false;
+    with_stack(p.len(), |stack| {
+        let mut top = 0;
+        for node in p.iter_mut() {
+            let a = node.op.arity();
+            if top < a {
+                return false;
+            }
+            let mut len = 1u32;
+            for _ in 0..a {
+                top -= 1;
+                len += stack[top];
+            }
+            if len > u32::from(u16::MAX) {
+                return false;
+            }
+            node.len = len as u16;
+            stack[top] = len;
+            top += 1;
         }
-        let mut len = 1u32;
-        for _ in 0..a {
-            len += stack.pop().unwrap_or(0);
-        }
-        if len > u32::from(u16::MAX) {
-            return false;
-        }
-        node.len = len as u16;
-        stack.push(len);
+        top == 1
+    })
+}
+
+/// Runs `f` with a stack of `len` slots: on the call stack for the GP's programs (at most 64
+/// nodes), allocated only for longer ones; these helpers run for every offspring.
+#[inline]
+fn with_stack<R>(len: usize, f: impl FnOnce(&mut [u32]) -> R) -> R {
+    const SMALL: usize = 64;
+    if len <= SMALL {
+        f(&mut [0u32; SMALL])
+    } else {
+        f(&mut vec![0u32; len])
     }
-    stack.len() == 1
 }
 
 /// Whether `p` is one well-formed tree with consistent lengths and variables below `vars` (the
@@ -214,16 +230,25 @@ pub fn is_valid(p: &[Node], vars: usize) -> bool {
 
 /// Depth of every node's subtree (a leaf has depth 1), and the whole program's depth.
 pub fn depth(p: &[Node]) -> usize {
-    let mut stack: Vec<usize> = Vec::with_capacity(p.len());
-    for node in p {
-        let a = node.op.arity();
-        let mut d = 0;
-        for _ in 0..a {
-            d = d.max(stack.pop().unwrap_or(0));
+    with_stack(p.len(), |stack| {
+        let mut top = 0;
+        for node in p {
+            let mut d = 0;
+            for _ in 0..node.op.arity() {
+                if top > 0 {
+                    top -= 1;
+                    d = d.max(stack[top]);
+                }
+            }
+            stack[top] = d + 1;
+            top += 1;
         }
-        stack.push(d + 1);
-    }
-    stack.pop().unwrap_or(0)
+        if top > 0 {
+            stack[top - 1] as usize
+        } else {
+            0
+        }
+    })
 }
 
 /// Depth of every node's subtree (a leaf has depth 1), in one pass: children come before
@@ -261,6 +286,26 @@ pub fn variables(p: &[Node]) -> Vec<usize> {
     v.sort_unstable();
     v.dedup();
     v
+}
+
+/// How many distinct variables `p` uses (without allocating for fewer than 64 inputs).
+pub fn variable_count(p: &[Node]) -> usize {
+    let mut seen = 0u64;
+    let mut wide = false;
+    for n in p {
+        if let Op::Var(i) = n.op {
+            if i < 64 {
+                seen |= 1 << i;
+            } else {
+                wide = true;
+            }
+        }
+    }
+    if wide {
+        variables(p).len()
+    } else {
+        seen.count_ones() as usize
+    }
 }
 
 /// Compiles an expression (`c * x` becomes one weighted variable); `None` for conditions other than one comparison (`&&`, `||`, `!`)
