@@ -7,7 +7,7 @@
 
 use crate::job::Context;
 use crate::measurements::Measured;
-use crate::observer::Event;
+use crate::observer::{Event, Pass};
 use crate::report::{Diagnostic, Report};
 use beagle_analysis::{
     analyse, content_key, scope_elements, Blackboard, Control, EventsSummary, MeasurableElement, MeasurementResult,
@@ -17,7 +17,7 @@ use beagle_java::launch::{coarse_points, describe, refine_points, JavaConfig, La
 use beagle_java::links::{CodeLink, LinkOrigin};
 use beagle_java::measure::{measure_point, point_key, PointMeasurement};
 use beagle_java::prepare::{prepare, Prepared};
-use beagle_pcm::ModelFile;
+use beagle_pcm::{ModelFile, Severity};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -25,7 +25,7 @@ use std::time::Duration;
 /// Automatic links below this confidence are proposed, not used.
 const TRUSTED_CONFIDENCE: f64 = 0.8;
 
-fn info(report: &mut Report, severity: &'static str, element: Option<String>, message: String) {
+fn info(report: &mut Report, severity: Severity, element: Option<String>, message: String) {
     report.diagnostics.push(Diagnostic {
         severity,
         ..Diagnostic::info(element, message)
@@ -72,7 +72,7 @@ fn measure_points(
     points: &[Point],
     replicate: usize,
     cx: &mut Context,
-    pass: &str,
+    pass: Pass,
 ) -> Vec<Done> {
     let Measurer { config, prepared, work } = *m;
     cx.observer.on(Event::PassStarted {
@@ -122,7 +122,7 @@ fn measure_points(
                 ..
             }) => {
                 for n in notes {
-                    info(cx.report, "warning", None, n);
+                    info(cx.report, Severity::Warning, None, n);
                 }
                 if outliers > 0 {
                     cx.observer
@@ -139,7 +139,7 @@ fn measure_points(
                 if let Err(e) = cx.store.save_measurement(&stored) {
                     info(
                         cx.report,
-                        "warning",
+                        Severity::Warning,
                         None,
                         format!("cannot store the measurement of {shown}: {e}"),
                     );
@@ -156,7 +156,7 @@ fn measure_points(
             }
             Err(e) => {
                 let fatal = e.is_fatal();
-                info(cx.report, "error", None, e.to_string());
+                info(cx.report, Severity::Error, None, e.to_string());
                 if fatal {
                     break;
                 }
@@ -322,16 +322,17 @@ fn links_for(
             let invalid = beagle_java::links::validate(&links, &models, &config.root);
             let dropped: BTreeSet<String> = invalid
                 .iter()
-                .filter(|e| e.severity == beagle_pcm::Severity::Error)
+                .filter(|e| e.severity == Severity::Error)
                 .filter_map(|e| e.element.as_deref())
                 .filter_map(|e| e.split_whitespace().next().map(str::to_string))
                 .collect();
             links.retain(|l| !dropped.contains(&l.element));
             problems.extend(invalid.into_iter().map(|e| e.warning()));
             for problem in &problems {
+                // A link that does not resolve costs only its element: not an error of the job.
                 let severity = match problem.severity {
-                    beagle_pcm::Severity::Error | beagle_pcm::Severity::Warning => "warning",
-                    beagle_pcm::Severity::Info => "info",
+                    Severity::Error | Severity::Warning => Severity::Warning,
+                    Severity::Info => Severity::Info,
                 };
                 let element = problem
                     .element
@@ -350,7 +351,7 @@ fn links_for(
         if let LinkOrigin::Automatic { reason, .. } = &l.origin {
             info(
                 report,
-                "info",
+                Severity::Info,
                 Some(l.element.clone()),
                 format!("{}: linked to {}: {reason}", l.element, l.file.display()),
             );
@@ -369,7 +370,7 @@ fn links_for(
         for (seff, why) in misses {
             info(
                 report,
-                "info",
+                Severity::Info,
                 Some(seff.clone()),
                 format!("{seff}: no automatic link: {why}"),
             );
@@ -381,7 +382,7 @@ fn links_for(
             let used = *confidence >= TRUSTED_CONFIDENCE;
             info(
                 report,
-                "info",
+                Severity::Info,
                 Some(l.element.clone()),
                 format!(
                     "{}: automatic link to {} ({}confidence {confidence:.2}): {reason}",
@@ -448,15 +449,15 @@ pub(crate) fn prepare_workspace(
         .on(Event::Stage("instrumenting and compiling the Java sources"));
     let prepared = prepare(config, &repos, &elements, &services, &links, &work)?;
     for note in &prepared.notes {
-        info(cx.report, "warning", None, note.clone());
+        info(cx.report, Severity::Warning, None, note.clone());
     }
     for note in &prepared.infos {
-        info(cx.report, "info", None, note.clone());
+        info(cx.report, Severity::Info, None, note.clone());
     }
     for (id, why) in &prepared.unlinked {
         info(
             cx.report,
-            "warning",
+            Severity::Warning,
             Some(id.clone()),
             format!("{id}: not measured: {why}"),
         );
@@ -500,13 +501,13 @@ pub(crate) fn measure(
     let mut done: Vec<Done> = Vec::new();
     for launch in &config.launches {
         let points = coarse_points(launch, config.workload.points, seed);
-        let quick = measure_points(&measurer, launch, &points, 0, cx, "quick pass");
+        let quick = measure_points(&measurer, launch, &points, 0, cx, Pass::Quick);
         // Only points that could be measured are measured again (a hang is not repeated).
         let measured: Vec<Point> = quick.iter().map(|d| d.point.clone()).collect();
         done.extend(quick);
         let again = replicate_points(&measured, config.workload.replicates);
         if !again.is_empty() && !stopped(cx) {
-            done.extend(measure_points(&measurer, launch, &again, 1, cx, "replicates"));
+            done.extend(measure_points(&measurer, launch, &again, 1, cx, Pass::Replicates));
         }
     }
     let asks_more = config.workload.refine > 0 || config.workload.replicates > 0;
@@ -560,24 +561,10 @@ pub(crate) fn measure(
                 (points, again)
             };
             if !points.is_empty() && !stopped(cx) {
-                done.extend(measure_points(
-                    &measurer,
-                    launch,
-                    &points,
-                    0,
-                    cx,
-                    "refining (more points)",
-                ));
+                done.extend(measure_points(&measurer, launch, &points, 0, cx, Pass::Refining));
             }
             if !again.is_empty() && !stopped(cx) {
-                done.extend(measure_points(
-                    &measurer,
-                    launch,
-                    &again,
-                    2,
-                    cx,
-                    "replicates (more JVMs)",
-                ));
+                done.extend(measure_points(&measurer, launch, &again, 2, cx, Pass::MoreReplicates));
             }
         }
     }
@@ -609,7 +596,7 @@ pub(crate) fn measure(
     if let Err(e) = cx.store.save_measurement(&stored) {
         info(
             cx.report,
-            "warning",
+            Severity::Warning,
             None,
             format!("cannot store the measurements: {e}"),
         );

@@ -56,7 +56,7 @@ pub(crate) fn validate(
     let mut notes: Vec<String> = report
         .diagnostics
         .iter()
-        .filter(|d| d.severity != "info")
+        .filter(|d| d.severity != beagle_pcm::Severity::Info)
         .map(|d| d.message.clone())
         .collect();
     let mut executions: Vec<(String, Bindings, f64)> = Vec::new();

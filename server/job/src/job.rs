@@ -278,7 +278,7 @@ fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut 
         )?;
     for d in file.diagnostics.iter().filter(|d| d.severity == Severity::Error) {
         cx.report.diagnostics.push(Diagnostic {
-            severity: "warning",
+            severity: Severity::Warning,
             file: Some(shown.clone()),
             line: Some(file.line_col(d.span.start as usize).line),
             element: d.element.clone(),
@@ -288,7 +288,7 @@ fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut 
     let mut model = scope_elements(repo, scope).map_err(|e| format!("{shown}: {e}"))?;
     for message in model.adopt(&measured.elements()) {
         cx.report.diagnostics.push(Diagnostic {
-            severity: "warning",
+            severity: Severity::Warning,
             file: Some(shown.clone()),
             line: None,
             element: None,
@@ -423,7 +423,7 @@ fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut 
     for e in &model.elements {
         if !finals.contains_key(&e.id) && !bb.diagnostics().iter().any(|d| d.starts_with(&format!("{}:", e.id))) {
             cx.report.diagnostics.push(Diagnostic {
-                severity: "warning",
+                severity: Severity::Warning,
                 file: Some(shown.clone()),
                 line: report::line_of(&file, beagle_analysis::model::action_of(&e.kind)),
                 element: Some(e.id.clone()),
@@ -441,7 +441,7 @@ fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut 
             .map_err(|e| format!("{shown}: {e}"))?;
         for note in &written.notes {
             cx.report.diagnostics.push(Diagnostic {
-                severity: "info",
+                severity: Severity::Info,
                 file: Some(shown.clone()),
                 line: None,
                 element: note.split_once(':').map(|(id, _)| id.to_string()),

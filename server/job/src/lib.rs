@@ -19,6 +19,6 @@ pub mod validate;
 pub mod workspace;
 
 pub use job::{run, Analysed, JobOutput, MeasuredSummary, Request, Settings};
-pub use observer::{Event, Observer, Quiet};
+pub use observer::{Event, Observer, Pass, Quiet};
 pub use report::{Diagnostic, InputsReport, Report, ResultRow, Unmeasured};
 pub use workspace::{resolve, Source, Workspace};

@@ -143,11 +143,7 @@ fn unreadable(path: &Path, e: &std::io::Error) -> FileReport {
 
 fn print_text(r: &FileReport) {
     for d in &r.diagnostics {
-        let severity = match d.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-        };
+        let severity = d.severity;
         let element = d
             .element
             .as_ref()

@@ -7,6 +7,7 @@ mod text;
 
 use beagle_analysis::{Control, Scope};
 use beagle_job::{Request, Settings};
+use beagle_pcm::Severity;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -131,6 +132,6 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             super::validate::print(v);
         }
     }
-    let failed = report.diagnostics.iter().any(|d| d.severity == "error");
+    let failed = report.diagnostics.iter().any(|d| d.severity == Severity::Error);
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
