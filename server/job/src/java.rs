@@ -5,6 +5,7 @@
 //! the launch, the point and the workload: a rerun measures only what changed, and a failed point
 //! (timeout, crash) loses none of the points measured before it.
 
+use crate::error::JobError;
 use crate::job::Context;
 use crate::measurements::Measured;
 use crate::observer::{Event, Pass};
@@ -43,8 +44,6 @@ struct Done {
     key: String,
     cached: bool,
 }
-
-const ABORTED_WHILE_MEASURING: &str = "aborted while measuring (the points measured so far are stored)";
 
 /// What every pass measures with: the prepared system and where its runs go.
 struct Measurer<'a> {
@@ -290,11 +289,11 @@ fn links_for(
     repository_paths: &[PathBuf],
     repositories: &[&beagle_pcm::model::Repository],
     report: &mut Report,
-) -> Result<Vec<CodeLink>, String> {
+) -> Result<Vec<CodeLink>, JobError> {
     let mut sources = beagle_java::links::Sources::with_encoding(&config.root, config.encoding);
     let mut links = match links_path {
         Some(p) => {
-            let set = beagle_java::links::read_links_in(p, &mut sources, &config.sources).map_err(|e| e.to_string())?;
+            let set = beagle_java::links::read_links_in(p, &mut sources, &config.sources)?;
             // One link that does not resolve (a class this version lacks, an offset past the end
             // of a changed file) costs only its element, which falls back to automatic linking.
             let mut links: Vec<CodeLink> = Vec::new();
@@ -408,13 +407,13 @@ pub(crate) fn prepare_workspace(
     links_path: Option<&Path>,
     scope: &Scope,
     cx: &mut Context,
-) -> Result<PreparedWorkspace, String> {
+) -> Result<PreparedWorkspace, JobError> {
     let files: Vec<ModelFile> = repositories
         .iter()
         .map(|p| {
             std::fs::read(p)
                 .map(|b| ModelFile::from_bytes(p.clone(), b))
-                .map_err(|e| format!("{}: cannot read: {e}", p.display()))
+                .map_err(JobError::unreadable(p))
         })
         .collect::<Result<_, _>>()?;
     let repos: Vec<&beagle_pcm::model::Repository> = files.iter().filter_map(|f| f.repository.as_ref()).collect();
@@ -427,22 +426,20 @@ pub(crate) fn prepare_workspace(
                 elements.extend(m.elements);
                 services.extend(m.services.into_keys());
             }
-            Err(e) => errors.push(format!("{}: {e}", path.display())),
+            Err(e) => errors.push((path.clone(), e)),
         }
     }
     if elements.is_empty() {
-        return Err(errors.join("\n"));
+        return Err(JobError::NothingInScope(errors));
     }
     cx.observer.on(Event::Stage("linking the model to the code"));
     let links = links_for(config, links_path, repositories, &repos, cx.report)?;
     // Measuring without a single link runs every launch for nothing: stop here and say why.
     if links.is_empty() {
-        return Err(format!(
-            "nothing to measure: no SEFF element is linked to code ({}; automatic linking found no class and method for any SEFF{}). \
-             Name the link file under [model] `links`, fix the links the warnings above name, or name the components like their classes",
-            links_path.map_or("no link file".to_string(), |p| format!("{} gave no usable link", p.display())),
-            if config.automatic_links { "" } else { ", and is off" }
-        ));
+        return Err(JobError::NothingLinked {
+            links: links_path.map(Path::to_path_buf),
+            automatic: config.automatic_links,
+        });
     }
     let work = root.join(".beagle").join("java");
     cx.observer
@@ -486,7 +483,7 @@ pub(crate) fn measure(
     links_path: Option<&Path>,
     scope: &Scope,
     cx: &mut Context,
-) -> Result<Measured, String> {
+) -> Result<Measured, JobError> {
     let seed = cx.settings.seed;
     let PreparedWorkspace {
         prepared,
@@ -514,7 +511,7 @@ pub(crate) fn measure(
     if asks_more && !done.is_empty() && !stopped(cx) {
         let measured = merge(&done);
         let Some(bb) = preliminary(&elements, &measured, &prepared.constants, cx.control) else {
-            return Err(ABORTED_WHILE_MEASURING.into());
+            return Err(JobError::AbortedWhileMeasuring);
         };
         cx.observer.on(Event::Preliminary {
             blackboard: &bb,
@@ -569,10 +566,10 @@ pub(crate) fn measure(
         }
     }
     if cx.control.cancel.is_cancelled() {
-        return Err(ABORTED_WHILE_MEASURING.into());
+        return Err(JobError::AbortedWhileMeasuring);
     }
     if done.is_empty() {
-        return Err("no parameter point could be measured (see the errors above)".into());
+        return Err(JobError::NoPointMeasured);
     }
     let mut summary = EventsSummary::default();
     for d in &done {
