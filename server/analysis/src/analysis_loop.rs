@@ -91,19 +91,22 @@ fn progress(bb: &Blackboard, phase: Phase, element: Option<String>) -> Progress 
 /// Runs the loop on `bb` (see the module documentation).
 pub fn analyse(bb: &mut Blackboard, tools: &Tools, control: &Control, on: &mut dyn FnMut(&Progress)) -> Outcome {
     // The checkpoint never fails, so neither does this.
-    analyse_with_checkpoints(bb, tools, control, on, &mut |_| Ok(())).unwrap_or(Outcome::Aborted)
+    match analyse_with_checkpoints(bb, tools, control, on, &mut |_| Ok::<(), std::convert::Infallible>(())) {
+        Ok(outcome) => outcome,
+        Err(never) => match never {},
+    }
 }
 
 /// [`analyse`], handing the blackboard to `checkpoint` after every judged step (the store writes
 /// it). A failing checkpoint stops the loop with its error: an analysis that cannot be saved
 /// should not go on as if it could be resumed.
-pub fn analyse_with_checkpoints(
+pub fn analyse_with_checkpoints<E>(
     bb: &mut Blackboard,
     tools: &Tools,
     control: &Control,
     on: &mut dyn FnMut(&Progress),
-    checkpoint: &mut dyn FnMut(&Blackboard) -> Result<(), String>,
-) -> Result<Outcome, String> {
+    checkpoint: &mut dyn FnMut(&Blackboard) -> Result<(), E>,
+) -> Result<Outcome, E> {
     let base = bb.spent_ms;
     let start = Instant::now();
     let mut paused = Duration::ZERO;

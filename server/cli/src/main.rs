@@ -1,6 +1,7 @@
 //! `beagle`: Beagle's command line. Each subcommand is a thin layer over the core crates.
 
 mod commands;
+mod error;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

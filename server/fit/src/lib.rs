@@ -46,11 +46,11 @@ pub use evidence::{ConstantInterval, Equivalence, Evidence, Want};
 pub use expr::{BinaryOp, CmpOp, Complexity, Cond, Expr, UnaryOp};
 pub use gp::{FunctionSet, GpOptions, GpProgress, StopReason};
 pub use mars::{MarsModel, MarsOptions};
-pub use parse::parse_infix;
+pub use parse::{parse_infix, InfixError};
 pub use print::{format_number, infix, stoex_cond_text, stoex_text, stoex_variable_text, to_stoex};
 pub use regression::RegressionOptions;
 pub use simplify::{mean, simplify};
-pub use spread::{Distribution, Spread};
+pub use spread::{Distribution, Spread, StaysConstant};
 pub use threshold::ThresholdOptions;
 
 /// How the final model is chosen among the analysers' candidates.
@@ -268,7 +268,7 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
                 r.stoex = d.stoex();
                 r.distribution = Some(d);
             }
-            Err(why) => r.evidence.notes.push(why),
+            Err(why) => r.evidence.notes.push(why.to_string()),
         }
     }
     Ok(r)

@@ -14,8 +14,27 @@
 
 use crate::expr::{BinaryOp, CmpOp, Cond, Expr, UnaryOp};
 
+/// Why infix text does not parse; `at` is the byte offset in the text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InfixError {
+    #[error("unexpected `{found}` at {at}")]
+    Unexpected { at: usize, found: String },
+    #[error("expected `{expected}` at {at}")]
+    Expected { at: usize, expected: &'static str },
+    #[error("bad number `{text}` at {at}")]
+    BadNumber { at: usize, text: String },
+    #[error("unknown function `{name}` at {at}")]
+    UnknownFunction { at: usize, name: String },
+    #[error("expected a comparison at {at}")]
+    NoComparison { at: usize },
+    #[error("unexpected end")]
+    End,
+    #[error("variables start at x1")]
+    VariableZero,
+}
+
 /// Parses `src`; variables `x1..xk` become `Var(0..k-1)`.
-pub fn parse_infix(src: &str) -> Result<Expr, String> {
+pub fn parse_infix(src: &str) -> Result<Expr, InfixError> {
     let mut p = Parser {
         s: src.as_bytes(),
         at: 0,
@@ -23,7 +42,10 @@ pub fn parse_infix(src: &str) -> Result<Expr, String> {
     let e = p.sum()?;
     p.space();
     if p.at != p.s.len() {
-        return Err(format!("unexpected `{}` at {}", &src[p.at..], p.at));
+        return Err(InfixError::Unexpected {
+            at: p.at,
+            found: src[p.at..].to_string(),
+        });
     }
     Ok(e)
 }
@@ -50,15 +72,18 @@ impl Parser<'_> {
         }
     }
 
-    fn expect(&mut self, t: &str) -> Result<(), String> {
+    fn expect(&mut self, t: &'static str) -> Result<(), InfixError> {
         if self.eat(t) {
             Ok(())
         } else {
-            Err(format!("expected `{t}` at {}", self.at))
+            Err(InfixError::Expected {
+                at: self.at,
+                expected: t,
+            })
         }
     }
 
-    fn sum(&mut self) -> Result<Expr, String> {
+    fn sum(&mut self) -> Result<Expr, InfixError> {
         let mut e = self.term()?;
         loop {
             if self.eat("+") {
@@ -77,7 +102,7 @@ impl Parser<'_> {
         self.s.get(self.at) == Some(&b'-')
     }
 
-    fn term(&mut self) -> Result<Expr, String> {
+    fn term(&mut self) -> Result<Expr, InfixError> {
         let mut e = self.unary()?;
         loop {
             if self.eat("*") {
@@ -90,7 +115,7 @@ impl Parser<'_> {
         }
     }
 
-    fn unary(&mut self) -> Result<Expr, String> {
+    fn unary(&mut self) -> Result<Expr, InfixError> {
         if self.eat("-") {
             let a = self.unary()?;
             return Ok(match a {
@@ -101,7 +126,7 @@ impl Parser<'_> {
         self.power()
     }
 
-    fn power(&mut self) -> Result<Expr, String> {
+    fn power(&mut self) -> Result<Expr, InfixError> {
         let base = self.primary()?;
         if self.eat("^") {
             let exponent = self.unary()?;
@@ -119,7 +144,7 @@ impl Parser<'_> {
         String::from_utf8_lossy(&self.s[start..self.at]).into_owned()
     }
 
-    fn number(&mut self) -> Result<Expr, String> {
+    fn number(&mut self) -> Result<Expr, InfixError> {
         let start = self.at;
         let digits = |p: &mut Self| {
             while p.at < p.s.len() && (p.s[p.at].is_ascii_digit() || p.s[p.at] == b'.') {
@@ -139,16 +164,18 @@ impl Parser<'_> {
                 self.at = save;
             }
         }
-        let text = std::str::from_utf8(&self.s[start..self.at]).map_err(|e| e.to_string())?;
-        text.parse::<f64>()
-            .map(Expr::Const)
-            .map_err(|_| format!("bad number `{text}` at {start}"))
+        // Digits, `.`, `e` and signs only: ASCII, hence UTF-8.
+        let text = String::from_utf8_lossy(&self.s[start..self.at]);
+        text.parse::<f64>().map(Expr::Const).map_err(|_| InfixError::BadNumber {
+            at: start,
+            text: text.into_owned(),
+        })
     }
 
-    fn primary(&mut self) -> Result<Expr, String> {
+    fn primary(&mut self) -> Result<Expr, InfixError> {
         self.space();
         match self.s.get(self.at) {
-            None => Err("unexpected end".to_string()),
+            None => Err(InfixError::End),
             Some(b'(') => {
                 self.at += 1;
                 let e = self.sum()?;
@@ -160,12 +187,15 @@ impl Parser<'_> {
                 let start = self.at;
                 let w = self.word();
                 if w.is_empty() {
-                    return Err(format!("unexpected `{}` at {start}", self.s[start] as char));
+                    return Err(InfixError::Unexpected {
+                        at: start,
+                        found: (self.s[start] as char).to_string(),
+                    });
                 }
                 if let Some(i) = w.strip_prefix('x').or_else(|| w.strip_prefix('X')) {
                     if let Ok(i) = i.parse::<usize>() {
                         if i == 0 {
-                            return Err("variables start at x1".into());
+                            return Err(InfixError::VariableZero);
                         }
                         return Ok(Expr::Var(i - 1));
                     }
@@ -188,7 +218,10 @@ impl Parser<'_> {
                 let op = UnaryOp::ALL
                     .into_iter()
                     .find(|op| op.infix_name() == Some(w.as_str()))
-                    .ok_or_else(|| format!("unknown function `{w}` at {start}"))?;
+                    .ok_or_else(|| InfixError::UnknownFunction {
+                        at: start,
+                        name: w.clone(),
+                    })?;
                 self.expect("(")?;
                 let a = self.sum()?;
                 self.expect(")")?;
@@ -197,7 +230,7 @@ impl Parser<'_> {
         }
     }
 
-    fn cond(&mut self) -> Result<Cond, String> {
+    fn cond(&mut self) -> Result<Cond, InfixError> {
         let mut c = self.and()?;
         while self.eat("||") {
             c = Cond::Or(Box::new(c), Box::new(self.and()?));
@@ -205,7 +238,7 @@ impl Parser<'_> {
         Ok(c)
     }
 
-    fn and(&mut self) -> Result<Cond, String> {
+    fn and(&mut self) -> Result<Cond, InfixError> {
         let mut c = self.not()?;
         while self.eat("&&") {
             c = Cond::And(Box::new(c), Box::new(self.not()?));
@@ -213,7 +246,7 @@ impl Parser<'_> {
         Ok(c)
     }
 
-    fn not(&mut self) -> Result<Cond, String> {
+    fn not(&mut self) -> Result<Cond, InfixError> {
         if self.eat("!") && !self.s[self.at..].starts_with(b"=") {
             return Ok(Cond::Not(Box::new(self.not()?)));
         }
@@ -241,7 +274,7 @@ impl Parser<'_> {
         .into_iter()
         .find(|(t, _)| self.eat(t))
         .map(|(_, op)| op)
-        .ok_or_else(|| format!("expected a comparison at {}", self.at))?;
+        .ok_or(InfixError::NoComparison { at: self.at })?;
         let b = self.sum()?;
         Ok(Cond::Cmp(op, a, b))
     }
@@ -268,7 +301,15 @@ mod tests {
             let e = parse_infix(text).unwrap();
             assert_eq!(infix(&e), text);
         }
-        assert!(parse_infix("x1 +").is_err());
-        assert!(parse_infix("foo(x1)").is_err());
+        assert_eq!(parse_infix("x1 +"), Err(InfixError::End));
+        let e = parse_infix("foo(x1)").unwrap_err();
+        assert_eq!(
+            e,
+            InfixError::UnknownFunction {
+                at: 0,
+                name: "foo".into()
+            }
+        );
+        assert_eq!(e.to_string(), "unknown function `foo` at 0");
     }
 }

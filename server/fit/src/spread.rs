@@ -71,14 +71,22 @@ impl Distribution {
     }
 }
 
+/// Why a spread is published as a constant after all (its Display is the fit's note).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StaysConstant {
+    #[error("published as a constant: {observations} observations, a distribution needs at least {MIN_OBSERVATIONS}")]
+    TooFew { observations: usize },
+    #[error("published as a constant: {distinct} distinct counts, an IntPMF lists at most {MAX_COUNTS}")]
+    TooManyCounts { distinct: usize },
+}
+
 /// The distribution of `values` (counts when `integer`); `Ok(None)` when every value is the same
 /// (nothing to publish but the constant); `Err` says why a spread stays a constant.
-pub fn distribution(values: &[f64], integer: bool) -> Result<Option<Distribution>, String> {
+pub fn distribution(values: &[f64], integer: bool) -> Result<Option<Distribution>, StaysConstant> {
     if values.len() < MIN_OBSERVATIONS && values.iter().any(|v| *v != values[0]) {
-        return Err(format!(
-            "published as a constant: {} observations, a distribution needs at least {MIN_OBSERVATIONS}",
-            values.len()
-        ));
+        return Err(StaysConstant::TooFew {
+            observations: values.len(),
+        });
     }
     let mut sorted = values.to_vec();
     sorted.sort_by(stats::cmp_f64);
@@ -94,7 +102,7 @@ pub fn distribution(values: &[f64], integer: bool) -> Result<Option<Distribution
 }
 
 /// `(count, share)` of each distinct value of `sorted`.
-fn counts(sorted: &[f64]) -> Result<Vec<(f64, f64)>, String> {
+fn counts(sorted: &[f64]) -> Result<Vec<(f64, f64)>, StaysConstant> {
     let mut out: Vec<(f64, f64)> = Vec::new();
     for v in sorted {
         match out.last_mut() {
@@ -103,10 +111,7 @@ fn counts(sorted: &[f64]) -> Result<Vec<(f64, f64)>, String> {
         }
     }
     if out.len() > MAX_COUNTS {
-        return Err(format!(
-            "published as a constant: {} distinct counts, an IntPMF lists at most {MAX_COUNTS}",
-            out.len()
-        ));
+        return Err(StaysConstant::TooManyCounts { distinct: out.len() });
     }
     let n = sorted.len() as f64;
     Ok(out.into_iter().map(|(v, c)| (v, c / n)).collect())
@@ -252,13 +257,15 @@ mod tests {
 
     #[test]
     fn too_few_or_equal_observations_stay_a_constant() {
-        assert!(distribution(&[1.0, 2.0, 3.0], false)
-            .unwrap_err()
-            .contains("at least 10"));
+        let few = distribution(&[1.0, 2.0, 3.0], false).unwrap_err();
+        assert_eq!(few, StaysConstant::TooFew { observations: 3 });
+        assert!(few.to_string().contains("at least 10"), "{few}");
         assert_eq!(distribution(&[2.0; 12], false), Ok(None));
         assert_eq!(distribution(&[2.0; 3], true), Ok(None));
         let many: Vec<f64> = (0..200).map(|i| i as f64).collect();
-        assert!(distribution(&many, true).unwrap_err().contains("distinct counts"));
+        let many = distribution(&many, true).unwrap_err();
+        assert_eq!(many, StaysConstant::TooManyCounts { distinct: 200 });
+        assert!(many.to_string().contains("distinct counts"), "{many}");
     }
 
     #[test]

@@ -7,8 +7,18 @@
 //! not contain) and is what such files almost always are. Which files needed the fallback is
 //! reported, so a user whose files are in another legacy encoding knows to set it.
 
+use beagle_measure::FileError;
 use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
 use std::path::Path;
+
+/// Bytes that are not text in the configured encoding: its name and the first byte it cannot
+/// decode (0-based).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("not valid {encoding} (byte {byte})")]
+pub struct DecodeError {
+    pub encoding: &'static str,
+    pub byte: usize,
+}
 
 /// A source file's text and how it was decoded.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,12 +38,14 @@ pub fn by_label(label: &str) -> Option<&'static Encoding> {
 
 /// Decodes a file's bytes: in `configured` when given (malformed bytes are an error naming the
 /// first one), else as described in the module documentation.
-pub fn decode(bytes: &[u8], configured: Option<&'static Encoding>) -> Result<Decoded, String> {
+pub fn decode(bytes: &[u8], configured: Option<&'static Encoding>) -> Result<Decoded, DecodeError> {
     if let Some(encoding) = configured {
         let (text, had_errors) = encoding.decode_without_bom_handling(strip_bom(bytes, encoding));
         if had_errors {
-            let at = first_malformed(bytes, encoding);
-            return Err(format!("not valid {} (byte {at})", encoding.name()));
+            return Err(DecodeError {
+                encoding: encoding.name(),
+                byte: first_malformed(bytes, encoding),
+            });
         }
         return Ok(Decoded {
             text: text.into_owned(),
@@ -56,9 +68,9 @@ pub fn decode(bytes: &[u8], configured: Option<&'static Encoding>) -> Result<Dec
 }
 
 /// Reads and decodes a file; errors name it.
-pub fn read(path: &Path, configured: Option<&'static Encoding>) -> Result<Decoded, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    decode(&bytes, configured).map_err(|e| format!("{}: {e}", path.display()))
+pub fn read(path: &Path, configured: Option<&'static Encoding>) -> Result<Decoded, FileError> {
+    let bytes = std::fs::read(path).map_err(|e| FileError::new(path, format!("cannot read: {e}")))?;
+    decode(&bytes, configured).map_err(|e| FileError::new(path, e.to_string()))
 }
 
 fn strip_bom<'b>(bytes: &'b [u8], encoding: &'static Encoding) -> &'b [u8] {
@@ -103,7 +115,8 @@ mod tests {
         // Shift_JIS cannot decode a lone 0x81 at the end.
         let sjis = by_label("shift_jis").unwrap();
         let e = decode(b"ab\x81", Some(sjis)).unwrap_err();
-        assert!(e.contains("Shift_JIS") && e.contains("byte 2"), "{e}");
+        assert_eq!((e.encoding, e.byte), ("Shift_JIS", 2));
+        assert_eq!(e.to_string(), "not valid Shift_JIS (byte 2)");
         assert!(by_label("no-such-encoding").is_none());
     }
 }

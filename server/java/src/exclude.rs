@@ -18,19 +18,32 @@ impl PartialEq for Exclude {
     }
 }
 
+/// A glob of `[java] exclude` that does not compile.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum ExcludeError {
+    #[error("exclude = \"{pattern}\": {source}")]
+    Pattern { pattern: String, source: globset::Error },
+    /// The globs together (each compiled alone).
+    #[error(transparent)]
+    Set(globset::Error),
+}
+
 impl Exclude {
     /// Compiles the patterns; a bad one is named.
-    pub fn new(patterns: &[String]) -> Result<Exclude, String> {
+    pub fn new(patterns: &[String]) -> Result<Exclude, ExcludeError> {
         let mut builder = GlobSetBuilder::new();
         for p in patterns {
             // `literal_separator`: `*` stays inside one folder, `**` crosses folders, as in .gitignore.
             let glob = globset::GlobBuilder::new(p)
                 .literal_separator(true)
                 .build()
-                .map_err(|e| format!("exclude = \"{p}\": {e}"))?;
+                .map_err(|source| ExcludeError::Pattern {
+                    pattern: p.clone(),
+                    source,
+                })?;
             builder.add(glob);
         }
-        let set = builder.build().map_err(|e| e.to_string())?;
+        let set = builder.build().map_err(ExcludeError::Set)?;
         Ok(Exclude {
             patterns: patterns.to_vec(),
             set,
@@ -67,7 +80,12 @@ mod tests {
         let one = Exclude::new(&["src/*.java".into()]).unwrap();
         assert!(one.excludes(Path::new("src/A.java")) && !one.excludes(Path::new("src/a/A.java")));
         assert!(!Exclude::default().excludes(Path::new("src/A.java")));
-        assert!(Exclude::new(&["src/[".into()]).unwrap_err().contains("src/["));
+        let e = Exclude::new(&["src/[".into()]).unwrap_err();
+        assert!(
+            matches!(&e, ExcludeError::Pattern { pattern, .. } if pattern == "src/["),
+            "{e}"
+        );
+        assert!(e.to_string().starts_with("exclude = \"src/[\": "), "{e}");
         assert_eq!(Exclude::suggest(Path::new("src/a/B[1].java")), "src/a/B[[]1[]].java");
     }
 }

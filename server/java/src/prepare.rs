@@ -2,16 +2,51 @@
 //! an instrumented copy of the source roots (the user's files are never written), the probe
 //! runtime and the copy compiled with javac, and the constants in and around each section.
 
-use crate::instrument::{Site, SiteKind};
+use crate::instrument::{InstrumentError, Site, SiteKind};
 use crate::launch::{Classpath, JavaConfig};
 use crate::links::CodeLink;
+use crate::probe::ProbeError;
 use crate::sections::{Section, SectionTable};
 use beagle_analysis::blackboard::ElementKind;
 use beagle_analysis::MeasurableElement;
+use beagle_measure::FileError;
 use beagle_pcm::model::{ActionBody, Repository};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// Why the sources could not be instrumented and compiled.
+#[derive(Debug, thiserror::Error)]
+pub enum PrepareError {
+    #[error(transparent)]
+    Probe(#[from] ProbeError),
+    /// A source root or file that cannot be read or decoded.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// `file`: relative to the workspace.
+    #[error("{}: {source}", file.display())]
+    Instrument { file: PathBuf, source: InstrumentError },
+    /// Writing the instrumented copy.
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    /// A file the links name that is no `.java` file under `roots`.
+    #[error("{}: linked in the code links, but not a .java file under the source roots ({})", file.display(), joined(roots))]
+    NotASource { file: PathBuf, roots: Vec<PathBuf> },
+    /// The user's own sources do not compile: the files javac names (relative to the workspace),
+    /// and javac's output.
+    #[error("{}", not_compiling(failing, output))]
+    SourcesDoNotCompile { failing: Vec<PathBuf>, output: String },
+    #[error("the instrumented copy does not compile (a Beagle bug; the sources themselves compile):\n{output}")]
+    InstrumentedDoesNotCompile { output: String },
+}
+
+fn joined(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// Palladio's CPU resource type: demands on it are measured as thread CPU time.
 const CPU: &str = "_oro4gG3fEdy4YaaT-RYrLQ";
@@ -391,10 +426,8 @@ fn first_error(javac_output: &str, file: &Path) -> Option<String> {
     })
 }
 
-/// Why the user's own sources do not compile, with the files javac names and the `exclude`
-/// that would leave them out (an old code base often has a class that no longer compiles and
-/// that the measured services never use).
-fn not_compiling(config: &JavaConfig, originals: &[PathBuf], javac_output: &str) -> String {
+/// The user's sources that javac names in its output, relative to the workspace, sorted.
+fn failing_sources(config: &JavaConfig, originals: &[PathBuf], javac_output: &str) -> Vec<PathBuf> {
     let mut failing: Vec<PathBuf> = originals
         .iter()
         .filter(|f| {
@@ -407,6 +440,13 @@ fn not_compiling(config: &JavaConfig, originals: &[PathBuf], javac_output: &str)
         .collect();
     failing.sort();
     failing.dedup();
+    failing
+}
+
+/// Why the user's own sources do not compile, with the files javac names and the `exclude`
+/// that would leave them out (an old code base often has a class that no longer compiles and
+/// that the measured services never use).
+fn not_compiling(failing: &[PathBuf], javac_output: &str) -> String {
     let mut out = String::from("the Java sources do not compile");
     if !failing.is_empty() {
         let names: Vec<String> = failing.iter().map(|f| f.display().to_string()).collect();
@@ -432,7 +472,7 @@ pub fn prepare(
     services: &BTreeSet<String>,
     links: &[CodeLink],
     work: &Path,
-) -> Result<Prepared, String> {
+) -> Result<Prepared, PrepareError> {
     let facts = model_facts(repositories);
     // Only code that is copied and compiled can be measured: a link into a file that `exclude`
     // leaves out, or that lies outside the source roots, costs only its element.
@@ -456,7 +496,7 @@ pub fn prepare(
         .collect();
     let mut plan = plan(elements, services, &links, &facts, &not_copied);
     let probe_dir = work.join("probe");
-    crate::probe::compile_probe(&probe_dir).map_err(|e| e.to_string())?;
+    crate::probe::compile_probe(&probe_dir)?;
     let probe_classes = crate::probe::classes_dir(&probe_dir);
     let copy = work.join("src");
     let _ = std::fs::remove_dir_all(&copy);
@@ -500,8 +540,12 @@ pub fn prepare(
             let out_text = if sites.is_empty() {
                 text.clone()
             } else {
-                let out = crate::instrument::instrument_report(&text, &sites, &mut plan.table)
-                    .map_err(|e| format!("{}: {e}", key.display()))?;
+                let out = crate::instrument::instrument_report(&text, &sites, &mut plan.table).map_err(|source| {
+                    PrepareError::Instrument {
+                        file: key.clone(),
+                        source,
+                    }
+                })?;
                 // A demand linked to declarations only (`boolean listed;`) has no code that runs.
                 for skipped in &out.skipped {
                     if let SiteKind::Demand { section, .. } = skipped.site.kind {
@@ -526,10 +570,14 @@ pub fn prepare(
                 }
             }
             let target = copy.join(i.to_string()).join(&rel);
+            let io = |path: &Path| {
+                let path = path.to_path_buf();
+                move |source| PrepareError::Io { path, source }
+            };
             if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+                std::fs::create_dir_all(parent).map_err(io(parent))?;
             }
-            std::fs::write(&target, &out_text).map_err(|e| format!("{}: {e}", target.display()))?;
+            std::fs::write(&target, &out_text).map_err(io(&target))?;
             hasher.update(rel.as_os_str().as_encoded_bytes());
             hasher.update(out_text.as_bytes());
             originals.push(original);
@@ -547,16 +595,10 @@ pub fn prepare(
         }
     }
     if let Some((file, _)) = plan.sites.iter().next() {
-        return Err(format!(
-            "{}: linked in the code links, but not a .java file under the source roots ({})",
-            file.display(),
-            config
-                .sources
-                .iter()
-                .map(|s| s.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
+        return Err(PrepareError::NotASource {
+            file: file.clone(),
+            roots: config.sources.clone(),
+        });
     }
     let classes = work.join("classes");
     let _ = std::fs::remove_dir_all(&classes);
@@ -599,10 +641,11 @@ pub fn prepare(
         let _ = std::fs::remove_dir_all(&check);
         return Err(
             match javac(&config.javac, config.release, &check, &config.classpath, &originals) {
-                Err(own) => not_compiling(config, &originals, &own),
-                Ok(()) => format!(
-                    "the instrumented copy does not compile (a Beagle bug; the sources themselves compile):\n{errors}"
-                ),
+                Err(own) => PrepareError::SourcesDoNotCompile {
+                    failing: failing_sources(config, &originals, &own),
+                    output: own,
+                },
+                Ok(()) => PrepareError::InstrumentedDoesNotCompile { output: errors },
             },
         );
     }

@@ -80,6 +80,28 @@ fn missing_sources_name_the_class() {
 }
 
 #[test]
+fn a_class_without_a_file_names_the_class_the_file_and_the_roots() {
+    use beagle_java::links::beagle_xml::{class_file, ClassError};
+    let root = dir("palladiofileshare");
+    let sources = Sources::new(&root);
+    let e = class_file("a.b.C$D", &sources, &[PathBuf::from("src"), root.join("lib")]).unwrap_err();
+    let ClassError::NoFile { class, file, roots } = &e else {
+        panic!("{e}")
+    };
+    assert_eq!(class, "a.b.C$D");
+    assert_eq!(file, Path::new("a/b/C/D.java"));
+    assert_eq!(roots, &[PathBuf::from("src"), PathBuf::from("lib")]);
+    assert_eq!(
+        e.to_string(),
+        "class `a.b.C$D`: no `a/b/C/D.java` under the source roots (`src`, `lib`)"
+    );
+    assert!(matches!(
+        class_file("a..C", &sources, &[]),
+        Err(ClassError::NotAClassName { class }) if class == "a..C"
+    ));
+}
+
+#[test]
 fn rejects_what_is_not_a_link_file() {
     let p = Path::new("x.xml");
     let root = dir("quirks");

@@ -5,9 +5,10 @@
 //! the launch, the point and the workload: a rerun measures only what changed, and a failed point
 //! (timeout, crash) loses none of the points measured before it.
 
+use crate::error::JobError;
 use crate::job::Context;
 use crate::measurements::Measured;
-use crate::observer::Event;
+use crate::observer::{Event, Pass};
 use crate::report::{Diagnostic, Report};
 use beagle_analysis::{
     analyse, content_key, scope_elements, Blackboard, Control, EventsSummary, MeasurableElement, MeasurementResult,
@@ -17,7 +18,7 @@ use beagle_java::launch::{coarse_points, describe, refine_points, JavaConfig, La
 use beagle_java::links::{CodeLink, LinkOrigin};
 use beagle_java::measure::{measure_point, point_key, PointMeasurement};
 use beagle_java::prepare::{prepare, Prepared};
-use beagle_pcm::ModelFile;
+use beagle_pcm::{ModelFile, Severity};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -25,7 +26,7 @@ use std::time::Duration;
 /// Automatic links below this confidence are proposed, not used.
 const TRUSTED_CONFIDENCE: f64 = 0.8;
 
-fn info(report: &mut Report, severity: &'static str, element: Option<String>, message: String) {
+fn info(report: &mut Report, severity: Severity, element: Option<String>, message: String) {
     report.diagnostics.push(Diagnostic {
         severity,
         ..Diagnostic::info(element, message)
@@ -43,8 +44,6 @@ struct Done {
     key: String,
     cached: bool,
 }
-
-const ABORTED_WHILE_MEASURING: &str = "aborted while measuring (the points measured so far are stored)";
 
 /// What every pass measures with: the prepared system and where its runs go.
 struct Measurer<'a> {
@@ -72,7 +71,7 @@ fn measure_points(
     points: &[Point],
     replicate: usize,
     cx: &mut Context,
-    pass: &str,
+    pass: Pass,
 ) -> Vec<Done> {
     let Measurer { config, prepared, work } = *m;
     cx.observer.on(Event::PassStarted {
@@ -122,7 +121,7 @@ fn measure_points(
                 ..
             }) => {
                 for n in notes {
-                    info(cx.report, "warning", None, n);
+                    info(cx.report, Severity::Warning, None, n);
                 }
                 if outliers > 0 {
                     cx.observer
@@ -139,7 +138,7 @@ fn measure_points(
                 if let Err(e) = cx.store.save_measurement(&stored) {
                     info(
                         cx.report,
-                        "warning",
+                        Severity::Warning,
                         None,
                         format!("cannot store the measurement of {shown}: {e}"),
                     );
@@ -156,7 +155,7 @@ fn measure_points(
             }
             Err(e) => {
                 let fatal = e.is_fatal();
-                info(cx.report, "error", None, e.to_string());
+                info(cx.report, Severity::Error, None, e.to_string());
                 if fatal {
                     break;
                 }
@@ -290,11 +289,11 @@ fn links_for(
     repository_paths: &[PathBuf],
     repositories: &[&beagle_pcm::model::Repository],
     report: &mut Report,
-) -> Result<Vec<CodeLink>, String> {
+) -> Result<Vec<CodeLink>, JobError> {
     let mut sources = beagle_java::links::Sources::with_encoding(&config.root, config.encoding);
     let mut links = match links_path {
         Some(p) => {
-            let set = beagle_java::links::read_links_in(p, &mut sources, &config.sources).map_err(|e| e.to_string())?;
+            let set = beagle_java::links::read_links_in(p, &mut sources, &config.sources)?;
             // One link that does not resolve (a class this version lacks, an offset past the end
             // of a changed file) costs only its element, which falls back to automatic linking.
             let mut links: Vec<CodeLink> = Vec::new();
@@ -322,16 +321,17 @@ fn links_for(
             let invalid = beagle_java::links::validate(&links, &models, &config.root);
             let dropped: BTreeSet<String> = invalid
                 .iter()
-                .filter(|e| e.severity == beagle_pcm::Severity::Error)
+                .filter(|e| e.severity == Severity::Error)
                 .filter_map(|e| e.element.as_deref())
                 .filter_map(|e| e.split_whitespace().next().map(str::to_string))
                 .collect();
             links.retain(|l| !dropped.contains(&l.element));
             problems.extend(invalid.into_iter().map(|e| e.warning()));
             for problem in &problems {
+                // A link that does not resolve costs only its element: not an error of the job.
                 let severity = match problem.severity {
-                    beagle_pcm::Severity::Error | beagle_pcm::Severity::Warning => "warning",
-                    beagle_pcm::Severity::Info => "info",
+                    Severity::Error | Severity::Warning => Severity::Warning,
+                    Severity::Info => Severity::Info,
                 };
                 let element = problem
                     .element
@@ -350,7 +350,7 @@ fn links_for(
         if let LinkOrigin::Automatic { reason, .. } = &l.origin {
             info(
                 report,
-                "info",
+                Severity::Info,
                 Some(l.element.clone()),
                 format!("{}: linked to {}: {reason}", l.element, l.file.display()),
             );
@@ -369,7 +369,7 @@ fn links_for(
         for (seff, why) in misses {
             info(
                 report,
-                "info",
+                Severity::Info,
                 Some(seff.clone()),
                 format!("{seff}: no automatic link: {why}"),
             );
@@ -381,7 +381,7 @@ fn links_for(
             let used = *confidence >= TRUSTED_CONFIDENCE;
             info(
                 report,
-                "info",
+                Severity::Info,
                 Some(l.element.clone()),
                 format!(
                     "{}: automatic link to {} ({}confidence {confidence:.2}): {reason}",
@@ -407,13 +407,13 @@ pub(crate) fn prepare_workspace(
     links_path: Option<&Path>,
     scope: &Scope,
     cx: &mut Context,
-) -> Result<PreparedWorkspace, String> {
+) -> Result<PreparedWorkspace, JobError> {
     let files: Vec<ModelFile> = repositories
         .iter()
         .map(|p| {
             std::fs::read(p)
                 .map(|b| ModelFile::from_bytes(p.clone(), b))
-                .map_err(|e| format!("{}: cannot read: {e}", p.display()))
+                .map_err(JobError::unreadable(p))
         })
         .collect::<Result<_, _>>()?;
     let repos: Vec<&beagle_pcm::model::Repository> = files.iter().filter_map(|f| f.repository.as_ref()).collect();
@@ -426,37 +426,35 @@ pub(crate) fn prepare_workspace(
                 elements.extend(m.elements);
                 services.extend(m.services.into_keys());
             }
-            Err(e) => errors.push(format!("{}: {e}", path.display())),
+            Err(e) => errors.push((path.clone(), e)),
         }
     }
     if elements.is_empty() {
-        return Err(errors.join("\n"));
+        return Err(JobError::NothingInScope(errors));
     }
     cx.observer.on(Event::Stage("linking the model to the code"));
     let links = links_for(config, links_path, repositories, &repos, cx.report)?;
     // Measuring without a single link runs every launch for nothing: stop here and say why.
     if links.is_empty() {
-        return Err(format!(
-            "nothing to measure: no SEFF element is linked to code ({}; automatic linking found no class and method for any SEFF{}). \
-             Name the link file under [model] `links`, fix the links the warnings above name, or name the components like their classes",
-            links_path.map_or("no link file".to_string(), |p| format!("{} gave no usable link", p.display())),
-            if config.automatic_links { "" } else { ", and is off" }
-        ));
+        return Err(JobError::NothingLinked {
+            links: links_path.map(Path::to_path_buf),
+            automatic: config.automatic_links,
+        });
     }
     let work = root.join(".beagle").join("java");
     cx.observer
         .on(Event::Stage("instrumenting and compiling the Java sources"));
     let prepared = prepare(config, &repos, &elements, &services, &links, &work)?;
     for note in &prepared.notes {
-        info(cx.report, "warning", None, note.clone());
+        info(cx.report, Severity::Warning, None, note.clone());
     }
     for note in &prepared.infos {
-        info(cx.report, "info", None, note.clone());
+        info(cx.report, Severity::Info, None, note.clone());
     }
     for (id, why) in &prepared.unlinked {
         info(
             cx.report,
-            "warning",
+            Severity::Warning,
             Some(id.clone()),
             format!("{id}: not measured: {why}"),
         );
@@ -485,7 +483,7 @@ pub(crate) fn measure(
     links_path: Option<&Path>,
     scope: &Scope,
     cx: &mut Context,
-) -> Result<Measured, String> {
+) -> Result<Measured, JobError> {
     let seed = cx.settings.seed;
     let PreparedWorkspace {
         prepared,
@@ -500,20 +498,20 @@ pub(crate) fn measure(
     let mut done: Vec<Done> = Vec::new();
     for launch in &config.launches {
         let points = coarse_points(launch, config.workload.points, seed);
-        let quick = measure_points(&measurer, launch, &points, 0, cx, "quick pass");
+        let quick = measure_points(&measurer, launch, &points, 0, cx, Pass::Quick);
         // Only points that could be measured are measured again (a hang is not repeated).
         let measured: Vec<Point> = quick.iter().map(|d| d.point.clone()).collect();
         done.extend(quick);
         let again = replicate_points(&measured, config.workload.replicates);
         if !again.is_empty() && !stopped(cx) {
-            done.extend(measure_points(&measurer, launch, &again, 1, cx, "replicates"));
+            done.extend(measure_points(&measurer, launch, &again, 1, cx, Pass::Replicates));
         }
     }
     let asks_more = config.workload.refine > 0 || config.workload.replicates > 0;
     if asks_more && !done.is_empty() && !stopped(cx) {
         let measured = merge(&done);
         let Some(bb) = preliminary(&elements, &measured, &prepared.constants, cx.control) else {
-            return Err(ABORTED_WHILE_MEASURING.into());
+            return Err(JobError::AbortedWhileMeasuring);
         };
         cx.observer.on(Event::Preliminary {
             blackboard: &bb,
@@ -560,32 +558,18 @@ pub(crate) fn measure(
                 (points, again)
             };
             if !points.is_empty() && !stopped(cx) {
-                done.extend(measure_points(
-                    &measurer,
-                    launch,
-                    &points,
-                    0,
-                    cx,
-                    "refining (more points)",
-                ));
+                done.extend(measure_points(&measurer, launch, &points, 0, cx, Pass::Refining));
             }
             if !again.is_empty() && !stopped(cx) {
-                done.extend(measure_points(
-                    &measurer,
-                    launch,
-                    &again,
-                    2,
-                    cx,
-                    "replicates (more JVMs)",
-                ));
+                done.extend(measure_points(&measurer, launch, &again, 2, cx, Pass::MoreReplicates));
             }
         }
     }
     if cx.control.cancel.is_cancelled() {
-        return Err(ABORTED_WHILE_MEASURING.into());
+        return Err(JobError::AbortedWhileMeasuring);
     }
     if done.is_empty() {
-        return Err("no parameter point could be measured (see the errors above)".into());
+        return Err(JobError::NoPointMeasured);
     }
     let mut summary = EventsSummary::default();
     for d in &done {
@@ -609,7 +593,7 @@ pub(crate) fn measure(
     if let Err(e) = cx.store.save_measurement(&stored) {
         info(
             cx.report,
-            "warning",
+            Severity::Warning,
             None,
             format!("cannot store the measurements: {e}"),
         );

@@ -5,6 +5,7 @@
 //! mean over its executions) is compared with the prediction of the repository as it is now —
 //! what the analysis wrote, or what the user wrote by hand.
 
+use crate::error::JobError;
 use crate::java::{prepare_workspace, PreparedWorkspace};
 use crate::job::{Context, Settings};
 use crate::observer::{Event, Observer};
@@ -26,9 +27,9 @@ pub(crate) fn validate(
     options: &ValidateOptions,
     observer: &mut dyn Observer,
     control: &Control,
-) -> Result<ValidationReport, String> {
+) -> Result<ValidationReport, JobError> {
     let Some(Source::Java { config, links }) = &ws.source else {
-        return Err("not a Java workspace".into());
+        return Err(JobError::NotJava);
     };
     let settings = Settings {
         seed: options.seed,
@@ -36,7 +37,7 @@ pub(crate) fn validate(
     };
     let mut report = Report::default();
     let PreparedWorkspace { prepared, work, .. } = {
-        let mut store = Store::open(&ws.root).map_err(|e| e.to_string())?;
+        let mut store = Store::open(&ws.root)?;
         let mut cx = Context {
             settings: &settings,
             store: &mut store,
@@ -56,7 +57,7 @@ pub(crate) fn validate(
     let mut notes: Vec<String> = report
         .diagnostics
         .iter()
-        .filter(|d| d.severity != "info")
+        .filter(|d| d.severity != beagle_pcm::Severity::Info)
         .map(|d| d.message.clone())
         .collect();
     let mut executions: Vec<(String, Bindings, f64)> = Vec::new();
@@ -72,7 +73,7 @@ pub(crate) fn validate(
         measuring.env.insert("BEAGLE_SERVICE_CPU".into(), "true".into());
         for (i, point) in points.iter().enumerate() {
             if control.cancel.is_cancelled() {
-                return Err("aborted".into());
+                return Err(JobError::Aborted);
             }
             observer.on(Event::Stage(&format!(
                 "validating: {} at {} ({}/{})",
@@ -91,7 +92,7 @@ pub(crate) fn validate(
                 &dir,
             ) {
                 Ok(out) => out,
-                Err(e) if e.is_fatal() => return Err(e.to_string()),
+                Err(e) if e.is_fatal() => return Err(e.into()),
                 Err(e) => {
                     notes.push(format!("{e}: point left out"));
                     continue;
@@ -101,8 +102,8 @@ pub(crate) fn validate(
                 run: format!("validate-{}-{i}", launch.name),
                 warmup: 1,
             };
-            let (events, summary) = decode_file(&out.events, &prepared.table, &decode)
-                .map_err(|e| format!("{}: cannot read: {e}", out.events.display()))?;
+            let (events, summary) =
+                decode_file(&out.events, &prepared.table, &decode).map_err(JobError::unreadable(&out.events))?;
             let _ = std::fs::remove_file(&out.events);
             for e in events {
                 if let MeasurementEvent::ServiceCall {

@@ -11,6 +11,7 @@
 //! Nothing here prints: progress and intermediate results go to an [`Observer`], the outcome is
 //! plain data ([`JobOutput`]), and [`Control`] pauses or aborts the job from another thread.
 
+use crate::error::JobError;
 use crate::measurements::{self, Measured};
 use crate::observer::{Event, Observer};
 use crate::report::{self, Diagnostic, Report, ResultRow};
@@ -20,6 +21,7 @@ use beagle_analysis::{
     FitnessFunction, MeasurableElement, MeasurementResult, Outcome, RecordedResults, RunDescription, Scope, Status,
     StopRules, Store, Tools,
 };
+use beagle_measure::FileError;
 use beagle_pcm::{ModelFile, Severity};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -159,12 +161,10 @@ pub(crate) struct Context<'a> {
 }
 
 /// Runs a job: measurements, then every repository of the workspace in turn.
-pub fn run(request: &Request, observer: &mut dyn Observer, control: &Control) -> Result<JobOutput, String> {
+pub fn run(request: &Request, observer: &mut dyn Observer, control: &Control) -> Result<JobOutput, JobError> {
     let ws = &request.workspace;
-    let source = ws.source.clone().ok_or_else(|| {
-        "no measurements: give --events FILE or --kieker DIR, or name them in beagle.toml's [measurements]".to_string()
-    })?;
-    let mut store = Store::open(&ws.root).map_err(|e| e.to_string())?;
+    let source = ws.source.clone().ok_or(JobError::NoMeasurements)?;
+    let mut store = Store::open(&ws.root)?;
     let mut report = Report::default();
     let mut cx = Context {
         settings: &request.settings,
@@ -261,9 +261,9 @@ pub(crate) fn model_elements(repositories: &[PathBuf]) -> Vec<MeasurableElement>
     out
 }
 
-fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut Context) -> Result<Analysed, String> {
+fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut Context) -> Result<Analysed, JobError> {
     let settings = cx.settings;
-    let original = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let original = std::fs::read(path).map_err(JobError::unreadable(path))?;
     let file = ModelFile::from_bytes(path.to_path_buf(), original.clone());
     let shown = path.display().to_string();
     let repo = file
@@ -272,23 +272,30 @@ fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut 
         .filter(|_| file.tree.errors.is_empty())
         .ok_or_else(
             || match file.diagnostics.iter().find(|d| d.severity == Severity::Error) {
-                Some(d) => format!("{shown}:{}: {}", file.line_col(d.span.start as usize).line, d.message),
-                None => format!("{shown}: not a PCM repository"),
+                Some(d) => FileError {
+                    file: path.to_path_buf(),
+                    line: Some(file.line_col(d.span.start as usize).line as usize),
+                    message: d.message.clone(),
+                },
+                None => FileError::new(path, "not a PCM repository"),
             },
         )?;
     for d in file.diagnostics.iter().filter(|d| d.severity == Severity::Error) {
         cx.report.diagnostics.push(Diagnostic {
-            severity: "warning",
+            severity: Severity::Warning,
             file: Some(shown.clone()),
             line: Some(file.line_col(d.span.start as usize).line),
             element: d.element.clone(),
             message: format!("the model has a problem here: {}", d.message),
         });
     }
-    let mut model = scope_elements(repo, scope).map_err(|e| format!("{shown}: {e}"))?;
+    let mut model = scope_elements(repo, scope).map_err(|source| JobError::Scope {
+        repository: path.to_path_buf(),
+        source,
+    })?;
     for message in model.adopt(&measured.elements()) {
         cx.report.diagnostics.push(Diagnostic {
-            severity: "warning",
+            severity: Severity::Warning,
             file: Some(shown.clone()),
             line: None,
             element: None,
@@ -322,7 +329,7 @@ fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut 
         measured.key.as_bytes(),
         &settings.seed.to_le_bytes(),
         &[settings.gp as u8, settings.spread as u8],
-        &serde_json::to_vec(&(&fitness, &stop)).map_err(|e| e.to_string())?,
+        &serde_json::to_vec(&(&fitness, &stop))?,
     ]);
     // Elements another finished analysis of these measurements made final, at least as precisely.
     let mut reused: BTreeMap<String, (MeasurableElement, FinalExpression)> = BTreeMap::new();
@@ -330,10 +337,7 @@ fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut 
     let mut reused_from: BTreeMap<String, usize> = BTreeMap::new();
     let mut same_run: Option<Blackboard> = None;
     if !settings.fresh {
-        for (index, run) in (cx.store.finished_runs(&measured.key).map_err(|e| e.to_string())?)
-            .into_iter()
-            .enumerate()
-        {
+        for (index, run) in (cx.store.finished_runs(&measured.key)?).into_iter().enumerate() {
             if !run.is_at_least_as_precise_as(&fitness, &stop) {
                 continue;
             }
@@ -423,7 +427,7 @@ fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut 
     for e in &model.elements {
         if !finals.contains_key(&e.id) && !bb.diagnostics().iter().any(|d| d.starts_with(&format!("{}:", e.id))) {
             cx.report.diagnostics.push(Diagnostic {
-                severity: "warning",
+                severity: Severity::Warning,
                 file: Some(shown.clone()),
                 line: report::line_of(&file, beagle_analysis::model::action_of(&e.kind)),
                 element: Some(e.id.clone()),
@@ -437,11 +441,16 @@ fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut 
         .collect();
     cx.report.results.extend(rows.iter().cloned());
     if settings.write {
-        let written = beagle_analysis::write_back(&file, finals.values().map(|(e, fe)| (e, fe)), true)
-            .map_err(|e| format!("{shown}: {e}"))?;
+        let written =
+            beagle_analysis::write_back(&file, finals.values().map(|(e, fe)| (e, fe)), true).map_err(|source| {
+                JobError::WriteBack {
+                    repository: path.to_path_buf(),
+                    source,
+                }
+            })?;
         for note in &written.notes {
             cx.report.diagnostics.push(Diagnostic {
-                severity: "info",
+                severity: Severity::Info,
                 file: Some(shown.clone()),
                 line: None,
                 element: note.split_once(':').map(|(id, _)| id.to_string()),
@@ -473,18 +482,14 @@ fn run_loop(
     description: &RunDescription,
     measured: &Measured,
     cx: &mut Context,
-) -> Result<(Blackboard, String, bool), String> {
+) -> Result<(Blackboard, String, bool), JobError> {
     let shown = &path.display().to_string();
     let count = elements.len();
     let fresh_bb = Blackboard::new(elements)
         .with_fitness(fitness)
         .with_stop_rules(stop)
         .with_code_constants(measured.constants.clone());
-    let (mut bb, run) = match cx
-        .store
-        .unfinished_run(&description.run_key)
-        .map_err(|e| e.to_string())?
-    {
+    let (mut bb, run) = match cx.store.unfinished_run(&description.run_key)? {
         Some(r) if !cx.settings.fresh => {
             cx.observer.on(Event::Note(&format!(
                 "{shown}: resuming run {} from step {}",
@@ -493,7 +498,7 @@ fn run_loop(
             (r.blackboard, r.run)
         }
         _ => {
-            let run = cx.store.start_run(description, &fresh_bb).map_err(|e| e.to_string())?;
+            let run = cx.store.start_run(description, &fresh_bb)?;
             (fresh_bb, run)
         }
     };
@@ -529,16 +534,19 @@ fn run_loop(
                 repository: path,
                 blackboard: bb,
             });
-            store.checkpoint(run, bb.steps(), bb).map_err(|e| e.to_string())
+            store.checkpoint(run, bb.steps(), bb)
         },
     );
     let observer = observer.into_inner();
     observer.on(Event::AnalysisDone { repository: path });
-    let outcome = outcome.map_err(|e| format!("{shown}: the analysis stopped: {e}"))?;
+    let outcome = outcome.map_err(|source| JobError::Stopped {
+        repository: path.to_path_buf(),
+        source,
+    })?;
     let took = started.elapsed().as_secs_f64();
     match outcome {
         Outcome::Finished(reason) => {
-            store.finish_run(run, reason, &bb).map_err(|e| e.to_string())?;
+            store.finish_run(run, reason, &bb)?;
             let why = match reason {
                 beagle_analysis::FinishReason::AllFinal => "every element final",
                 beagle_analysis::FinishReason::NoImprovement => "no further improvement",
@@ -549,7 +557,7 @@ fn run_loop(
             Ok((bb, headline, false))
         }
         Outcome::Aborted => {
-            store.abort_run(run, &bb).map_err(|e| e.to_string())?;
+            store.abort_run(run, &bb)?;
             let headline = format!("aborted after {} steps; analysing again resumes", bb.steps());
             Ok((bb, headline, true))
         }

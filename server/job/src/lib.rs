@@ -8,6 +8,7 @@
 //! [`beagle_analysis::Control`]. Synchronous: the language server runs a job on its own thread.
 
 pub mod atomic;
+mod error;
 pub mod java;
 mod java_validate;
 pub mod job;
@@ -18,7 +19,8 @@ pub mod report;
 pub mod validate;
 pub mod workspace;
 
+pub use error::JobError;
 pub use job::{run, Analysed, JobOutput, MeasuredSummary, Request, Settings};
-pub use observer::{Event, Observer, Quiet};
+pub use observer::{Event, Observer, Pass, Quiet};
 pub use report::{Diagnostic, InputsReport, Report, ResultRow, Unmeasured};
 pub use workspace::{resolve, Source, Workspace};

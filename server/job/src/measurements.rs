@@ -1,6 +1,7 @@
 //! The measurements an analysis uses: read once, turned into results per element, and kept in
 //! the store under a key of their inputs, so that re-analysis of unchanged inputs reads nothing.
 
+use crate::error::JobError;
 use crate::workspace::Source;
 use beagle_analysis::{
     content_key, file_key, EventDigest, EventsSummary, InputFile, MeasurableElement, MeasurementResult, ResultOptions,
@@ -34,22 +35,22 @@ impl Measured {
     }
 }
 
-fn read(path: &Path) -> Result<Vec<u8>, String> {
-    std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
+fn read(path: &Path) -> Result<Vec<u8>, JobError> {
+    std::fs::read(path).map_err(JobError::unreadable(path))
 }
 
 /// A file's content key, read in chunks ([`file_key`]).
-fn hashed(path: &Path) -> Result<String, String> {
-    file_key(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
+fn hashed(path: &Path) -> Result<String, JobError> {
+    file_key(path).map_err(JobError::unreadable(path))
 }
 
 /// The `.dat` files and `kieker.map` of a Kieker folder, in name order.
-fn kieker_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+fn kieker_files(dir: &Path) -> Result<Vec<PathBuf>, JobError> {
     // A log folder packed into one archive is its one file.
     if dir.is_file() {
         return Ok(vec![dir.to_path_buf()]);
     }
-    let mut files = beagle_measure::kieker::record_files(dir).map_err(|e| e.to_string())?;
+    let mut files = beagle_measure::kieker::record_files(dir)?;
     files.push(dir.join("kieker.map"));
     Ok(files)
 }
@@ -61,14 +62,14 @@ fn key_of(
     source: &Source,
     options: &ResultOptions,
     model: &[MeasurableElement],
-) -> Result<(String, &'static str), String> {
+) -> Result<(String, &'static str), JobError> {
     let mut elements: Vec<(&str, Option<&str>)> = model.iter().map(|e| (e.id.as_str(), e.service.as_deref())).collect();
     elements.sort_unstable();
     let mut parts: Vec<Vec<u8>> = vec![
         b"beagle-measurement".to_vec(),
         env!("CARGO_PKG_VERSION").as_bytes().to_vec(),
         options.time_unit_ns.to_le_bytes().to_vec(),
-        serde_json::to_vec(&elements).map_err(|e| e.to_string())?,
+        serde_json::to_vec(&elements)?,
         // Demands per execution as their mean (issue 16): results of before are not reused.
         if options.per_iteration {
             b"per-iteration".to_vec()
@@ -104,10 +105,10 @@ fn key_of(
 /// Reads the measurements (or takes them from the store) and stores what was read. `model`: the
 /// elements of the workspace's repositories (every SEFF), which say where each action belongs and
 /// every transition of each branch ([`EventDigest::for_elements`]).
-pub fn load(source: &Source, store: &mut Store, model: &[MeasurableElement]) -> Result<Measured, String> {
+pub fn load(source: &Source, store: &mut Store, model: &[MeasurableElement]) -> Result<Measured, JobError> {
     let options = ResultOptions::default();
     let (key, tool) = key_of(source, &options, model)?;
-    if let Some(m) = store.cached_measurement(&key).map_err(|e| e.to_string())? {
+    if let Some(m) = store.cached_measurement(&key)? {
         return Ok(Measured {
             key,
             tool: m.tool,
@@ -130,8 +131,7 @@ pub fn load(source: &Source, store: &mut Store, model: &[MeasurableElement]) -> 
             beagle_measure::events_format::for_each_event(path, |e| {
                 summary.add(&e);
                 digest.add(&e);
-            })
-            .map_err(|e| e.to_string())?;
+            })?;
             notes.extend(digest.notes());
             let read = Read {
                 summary: summary.finish(),
@@ -164,7 +164,7 @@ pub fn load(source: &Source, store: &mut Store, model: &[MeasurableElement]) -> 
             inputs = whole.inputs;
             whole.events
         }
-        Source::Java { .. } => return Err("the Java tool measures through its own driver, not from files".into()),
+        Source::Java { .. } => return Err(JobError::JavaNotFromFiles),
     };
     let mut digest = EventDigest::for_elements(options, model);
     for e in &events {
@@ -189,10 +189,10 @@ pub struct WholeRead {
 
 /// Every event of a measurement source, in memory (the held-out validation splits them; the
 /// analysis streams where it can, [`load`]).
-pub fn read_whole(source: &Source, model: &[MeasurableElement]) -> Result<WholeRead, String> {
+pub fn read_whole(source: &Source, model: &[MeasurableElement]) -> Result<WholeRead, JobError> {
     match source {
         Source::Events(path) => Ok(WholeRead {
-            events: beagle_measure::events_format::read_events(path).map_err(|e| e.to_string())?,
+            events: beagle_measure::events_format::read_events(path)?,
             notes: Vec::new(),
             inputs: Vec::new(),
         }),
@@ -204,14 +204,18 @@ pub fn read_whole(source: &Source, model: &[MeasurableElement]) -> Result<WholeR
             read_kieker_whole(dir, &mapping, model)
         }
         Source::Otel { file, mapping } => read_otel(file, mapping.as_deref()),
-        Source::Java { .. } => Err("the Java tool measures through its own driver, not from files".into()),
+        Source::Java { .. } => Err(JobError::JavaNotFromFiles),
     }
 }
 
 /// A Kieker log read whole and converted (standard records, logs not in write order).
-fn read_kieker_whole(dir: &Path, mapping: &OperationMapping, model: &[MeasurableElement]) -> Result<WholeRead, String> {
+fn read_kieker_whole(
+    dir: &Path,
+    mapping: &OperationMapping,
+    model: &[MeasurableElement],
+) -> Result<WholeRead, JobError> {
     let mut notes = Vec::new();
-    let log = read_log(dir).map_err(|e| e.to_string())?;
+    let log = read_log(dir)?;
     // What was read, and what was skipped: one note per damaged line (file and line).
     let layouts: Vec<String> = log.layouts.iter().map(|(l, n)| format!("{n} {l}")).collect();
     notes.push(format!(
@@ -258,7 +262,7 @@ fn read_kieker_whole(dir: &Path, mapping: &OperationMapping, model: &[Measurable
 }
 
 /// An OTLP/JSON file's spans as events.
-fn read_otel(file: &Path, mapping: Option<&Path>) -> Result<WholeRead, String> {
+fn read_otel(file: &Path, mapping: Option<&Path>) -> Result<WholeRead, JobError> {
     let mapping = match mapping {
         Some(p) => read_mapping(p)?,
         None => OperationMapping::new(),
@@ -319,7 +323,7 @@ struct Read {
 }
 
 /// Saves what was read in the store, and returns it.
-fn stored(store: &mut Store, key: String, tool: &str, read: Read) -> Result<Measured, String> {
+fn stored(store: &mut Store, key: String, tool: &str, read: Read) -> Result<Measured, JobError> {
     let m = StoredMeasurement {
         input_key: key.clone(),
         tool: tool.to_string(),
@@ -328,7 +332,7 @@ fn stored(store: &mut Store, key: String, tool: &str, read: Read) -> Result<Meas
         inputs: read.inputs,
         notes: read.notes,
     };
-    store.save_measurement(&m).map_err(|e| e.to_string())?;
+    store.save_measurement(&m)?;
     Ok(Measured {
         key,
         tool: m.tool,
@@ -381,7 +385,7 @@ fn stream_kieker(
     model: &[MeasurableElement],
     options: &ResultOptions,
     notes: &mut Vec<String>,
-) -> Option<Result<Read, String>> {
+) -> Option<Result<Read, JobError>> {
     use beagle_measure::kieker::stream::{stream_log, StreamError, Streamed};
     let branches = branches_of(model);
     let mut digest = EventDigest::for_elements(options.clone(), model);
@@ -426,7 +430,7 @@ fn stream_kieker(
                 inputs: report.inputs,
             }))
         }
-        Err(StreamError::Kieker(e)) => Some(Err(e.to_string())),
+        Err(StreamError::Kieker(e)) => Some(Err(e.into())),
         Err(StreamError::NeedsWholeLog(_)) => None,
         Err(e @ StreamError::NotInWriteOrder { .. }) => {
             notes.push(format!("{}: {e}", dir.display()));

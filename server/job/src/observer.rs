@@ -2,7 +2,41 @@
 //! the language server turns them into `$/progress` and shows intermediate results in hovers.
 
 use beagle_analysis::{Blackboard, MeasurableElement, MeasurementResult, Progress};
+use std::fmt;
 use std::path::Path;
+
+/// A measuring pass of the Java tool, in the order they run: the quick pass and its replicates
+/// before the preliminary analysis, then what that analysis asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Pass {
+    /// The launches' coarse points.
+    Quick,
+    /// Some quick points again, each in a fresh JVM.
+    Replicates,
+    /// Points added where the preliminary results err or disagree.
+    Refining,
+    /// A further JVM at the replicated points, for elements that want repetitions.
+    MoreReplicates,
+}
+
+impl Pass {
+    /// Whether the pass refines what the preliminary analysis found (it follows that analysis).
+    pub fn refines(self) -> bool {
+        matches!(self, Pass::Refining | Pass::MoreReplicates)
+    }
+}
+
+/// What a progress line calls the pass.
+impl fmt::Display for Pass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Pass::Quick => "quick pass",
+            Pass::Replicates => "replicates",
+            Pass::Refining => "refining (more points)",
+            Pass::MoreReplicates => "replicates (more JVMs)",
+        })
+    }
+}
 
 /// One thing that happened in a job. Borrowed data: copy what you keep.
 #[derive(Debug)]
@@ -11,20 +45,20 @@ pub enum Event<'a> {
     Stage(&'a str),
     /// A measuring pass over one launch's parameter points begins.
     PassStarted {
-        pass: &'a str,
+        pass: Pass,
         launch: &'a str,
         points: usize,
     },
     /// Point `index` (from 0) of the pass is measured now (or taken from the store).
     Point {
-        pass: &'a str,
+        pass: Pass,
         launch: &'a str,
         index: usize,
         points: usize,
         point: &'a str,
     },
     PassDone {
-        pass: &'a str,
+        pass: Pass,
         launch: &'a str,
     },
     /// Preliminary results, from the quick pass (no genetic programming).
@@ -72,4 +106,26 @@ pub struct Quiet;
 
 impl Observer for Quiet {
     fn on(&mut self, _: Event<'_>) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Pass;
+
+    #[test]
+    fn passes_read_as_progress_lines_name_them() {
+        let all = [Pass::Quick, Pass::Replicates, Pass::Refining, Pass::MoreReplicates];
+        let names: Vec<String> = all.iter().map(Pass::to_string).collect();
+        assert_eq!(
+            names,
+            [
+                "quick pass",
+                "replicates",
+                "refining (more points)",
+                "replicates (more JVMs)"
+            ]
+        );
+        let refining: Vec<bool> = all.iter().map(|p| p.refines()).collect();
+        assert_eq!(refining, [false, false, true, true]);
+    }
 }

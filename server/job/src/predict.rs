@@ -2,7 +2,7 @@
 //! now ([`beagle_analysis::predict`]), with the workspace's `.system` when it has one.
 
 use crate::workspace::Workspace;
-use beagle_analysis::predict::{Bindings, Prediction, Predictor};
+use beagle_analysis::predict::{Bindings, Prediction, Predictor, ServiceError};
 use beagle_pcm::model::system::assembly;
 use beagle_pcm::ModelFile;
 use serde::Serialize;
@@ -22,42 +22,80 @@ pub struct ServicePrediction {
     pub composed: std::collections::BTreeMap<String, String>,
 }
 
+/// Why there is no prediction: an input given wrongly (`text`: as given), a model file, or no
+/// repository with the service.
+#[derive(Debug, thiserror::Error)]
+pub enum PredictError {
+    #[error("`{text}`: expected name.CHARACTERISATION=value")]
+    NotABinding { text: String },
+    #[error("`{text}`: `{name}` names no characterisation (files.NUMBER_OF_ELEMENTS, size.VALUE, data.BYTESIZE)")]
+    NoCharacterisation { text: String, name: String },
+    #[error("`{text}`: `{value}` is not a number")]
+    NotANumber { text: String, value: String },
+    #[error("{}: cannot read: {source}", path.display())]
+    Unreadable { path: PathBuf, source: std::io::Error },
+    #[error("{}: not a PCM system", path.display())]
+    NotASystem { path: PathBuf },
+    /// Why each repository of the workspace does not have the service.
+    #[error("{}", misses(.0))]
+    NoService(Vec<Miss>),
+}
+
+/// Why one repository does not predict the service.
+#[derive(Debug, thiserror::Error)]
+pub enum Miss {
+    #[error("{}: not a PCM repository", repository.display())]
+    NotARepository { repository: PathBuf },
+    #[error("{}: {source}", repository.display())]
+    Service { repository: PathBuf, source: ServiceError },
+}
+
+fn misses(misses: &[Miss]) -> String {
+    misses.iter().map(Miss::to_string).collect::<Vec<_>>().join("; ")
+}
+
 /// Parses `name.CHARACTERISATION=value`.
-pub fn parse_binding(text: &str) -> Result<(String, f64), String> {
+pub fn parse_binding(text: &str) -> Result<(String, f64), PredictError> {
     let (name, value) = text
         .split_once('=')
-        .ok_or_else(|| format!("`{text}`: expected name.CHARACTERISATION=value"))?;
+        .ok_or_else(|| PredictError::NotABinding { text: text.to_string() })?;
     let name = name.trim();
     if !name.contains('.') {
-        return Err(format!(
-            "`{text}`: `{name}` names no characterisation (files.NUMBER_OF_ELEMENTS, size.VALUE, data.BYTESIZE)"
-        ));
+        return Err(PredictError::NoCharacterisation {
+            text: text.to_string(),
+            name: name.to_string(),
+        });
     }
-    let value: f64 = value
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{text}`: `{}` is not a number", value.trim()))?;
+    let value: f64 = value.trim().parse().map_err(|_| PredictError::NotANumber {
+        text: text.to_string(),
+        value: value.trim().to_string(),
+    })?;
     Ok((name.to_string(), value))
 }
 
-fn read(path: &Path) -> Result<ModelFile, String> {
-    ModelFile::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
+fn read(path: &Path) -> Result<ModelFile, PredictError> {
+    ModelFile::read(path).map_err(|source| PredictError::Unreadable {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// The prediction of `service` (its SEFF id, `Component.operation`, or an operation name only one
 /// SEFF implements) at `inputs`, in the first repository of `ws` that has it.
-pub fn predict(ws: &Workspace, service: &str, inputs: &Bindings) -> Result<ServicePrediction, String> {
+pub fn predict(ws: &Workspace, service: &str, inputs: &Bindings) -> Result<ServicePrediction, PredictError> {
     let system_path = ws.system();
     let system_file = system_path.as_deref().map(read).transpose()?;
     let system = match (&system_file, &system_path) {
-        (Some(f), Some(p)) => Some(assembly(f).ok_or_else(|| format!("{}: not a PCM system", p.display()))?),
+        (Some(f), Some(p)) => Some(assembly(f).ok_or_else(|| PredictError::NotASystem { path: p.clone() })?),
         _ => None,
     };
     let mut misses = Vec::new();
     for path in &ws.repositories {
         let file = read(path)?;
         let Some(predictor) = Predictor::new(&file) else {
-            misses.push(format!("{}: not a PCM repository", path.display()));
+            misses.push(Miss::NotARepository {
+                repository: path.clone(),
+            });
             continue;
         };
         let predictor = match &system {
@@ -80,8 +118,11 @@ pub fn predict(ws: &Workspace, service: &str, inputs: &Bindings) -> Result<Servi
                     composed: predictor.compose(&seff).printed(),
                 });
             }
-            Err(e) => misses.push(format!("{}: {e}", path.display())),
+            Err(source) => misses.push(Miss::Service {
+                repository: path.clone(),
+                source,
+            }),
         }
     }
-    Err(misses.join("; "))
+    Err(PredictError::NoService(misses))
 }

@@ -8,7 +8,7 @@
 
 use beagle_analysis::model::{action_of, resource_name};
 use beagle_analysis::{Blackboard, ElementKind, FinalExpression, MeasurableElement, Status};
-use beagle_pcm::ModelFile;
+use beagle_pcm::{ModelFile, Severity};
 use serde::Serialize;
 use std::path::Path;
 
@@ -38,7 +38,8 @@ pub struct ResultRow {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Diagnostic {
-    pub severity: &'static str,
+    /// `"error"`, `"warning"` or `"info"` in JSON.
+    pub severity: Severity,
     pub file: Option<String>,
     pub line: Option<u32>,
     pub element: Option<String>,
@@ -49,7 +50,7 @@ impl Diagnostic {
     /// A note about the job as a whole (no file).
     pub fn info(element: Option<String>, message: String) -> Diagnostic {
         Diagnostic {
-            severity: "info",
+            severity: Severity::Info,
             file: None,
             line: None,
             element,
@@ -189,7 +190,7 @@ fn transition_name(file: &ModelFile, branch: &str, transition: &str) -> Option<S
 pub fn from_blackboard(file: &ModelFile, path: &Path, bb: &Blackboard, message: &str) -> Diagnostic {
     let element = message.split_once(": ").map(|(id, _)| id).and_then(|id| bb.element(id));
     Diagnostic {
-        severity: "warning",
+        severity: Severity::Warning,
         file: Some(path.display().to_string()),
         line: element.and_then(|e| line_of(file, action_of(&e.kind))),
         element: element.map(|e| e.id.clone()),

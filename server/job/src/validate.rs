@@ -7,6 +7,7 @@
 //! analysed into a copy of the repositories (under `.beagle/validate/`, the user's files are not
 //! touched), and each held-out service point is compared with the prediction of that copy.
 
+use crate::error::JobError;
 use crate::job::{Request, Settings};
 use crate::measurements::read_whole;
 use crate::observer::Observer;
@@ -14,6 +15,7 @@ use crate::workspace::{Source, Workspace};
 use beagle_analysis::predict::Predictor;
 use beagle_analysis::validation::{hold_out, measured_totals, validate_service, ServiceValidation};
 use beagle_analysis::{Control, Scope};
+use beagle_measure::FileError;
 use beagle_pcm::model::system::assembly;
 use beagle_pcm::ModelFile;
 use serde::Serialize;
@@ -61,9 +63,9 @@ pub fn validate(
     ws: &Workspace,
     options: &ValidateOptions,
     observer: &mut dyn Observer,
-) -> Result<ValidationReport, String> {
+) -> Result<ValidationReport, JobError> {
     match &ws.source {
-        None => Err("no measurements to validate on: give --events FILE, --kieker DIR or --otel FILE, or name them in beagle.toml".into()),
+        None => Err(JobError::NothingToValidate),
         Some(Source::Java { .. }) => {
             let models = read_models(&ws.repositories)?;
             crate::java_validate::validate(ws, &models, options, observer, &Control::new())
@@ -72,12 +74,14 @@ pub fn validate(
     }
 }
 
-fn copy_into(file: &Path, dir: &Path) -> Result<PathBuf, String> {
-    let name = file
-        .file_name()
-        .ok_or_else(|| format!("{}: not a file", file.display()))?;
+fn copy_into(file: &Path, dir: &Path) -> Result<PathBuf, JobError> {
+    let name = file.file_name().ok_or_else(|| FileError::new(file, "not a file"))?;
     let to = dir.join(name);
-    std::fs::copy(file, &to).map_err(|e| format!("{}: cannot copy to {}: {e}", file.display(), to.display()))?;
+    std::fs::copy(file, &to).map_err(|source| JobError::Uncopyable {
+        from: file.to_path_buf(),
+        to: to.clone(),
+        source,
+    })?;
     Ok(to)
 }
 
@@ -87,33 +91,42 @@ pub(crate) fn held_out(
     options: &ValidateOptions,
     observer: &mut dyn Observer,
     control: &Control,
-) -> Result<ValidationReport, String> {
+) -> Result<ValidationReport, JobError> {
     let model = crate::job::model_elements(&ws.repositories);
     let whole = read_whole(source, &model)?;
     let split = hold_out(&whole.events, options.share, options.seed);
     if split.held_out_entries == 0 {
-        return Err(format!(
-            "{} entry executions: too few to hold {:.0} % of them out",
-            split.training_entries,
-            options.share * 100.0
-        ));
+        return Err(JobError::TooFewToHoldOut {
+            entries: split.training_entries,
+            share: options.share,
+        });
     }
     // The analysed copy: the repositories (and the system) beside the training events.
     let dir = ws.root.join(beagle_analysis::store::STORE_DIR).join(VALIDATE_DIR);
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(|source| JobError::Uncreatable {
+        path: dir.clone(),
+        source,
+    })?;
     let mut repositories = Vec::new();
     for r in &ws.repositories {
         repositories.push(copy_into(r, &dir)?);
     }
     let system = ws.system().map(|s| copy_into(&s, &dir)).transpose()?;
     let training = dir.join("training.events");
-    let mut out = std::io::BufWriter::new(
-        std::fs::File::create(&training).map_err(|e| format!("{}: cannot create: {e}", training.display()))?,
-    );
+    let mut out =
+        std::io::BufWriter::new(
+            std::fs::File::create(&training).map_err(|source| JobError::Uncreatable {
+                path: training.clone(),
+                source,
+            })?,
+        );
     beagle_measure::events_format::write_events(&mut out, &split.training)
         .and_then(|()| std::io::Write::flush(&mut out))
-        .map_err(|e| format!("{}: cannot write: {e}", training.display()))?;
+        .map_err(|source| JobError::Unwritable {
+            path: training.clone(),
+            source,
+        })?;
     drop(out);
     let copy = Workspace {
         root: dir.clone(),
@@ -142,7 +155,7 @@ pub(crate) fn held_out(
     ));
     let analysed = crate::run(&request, &mut crate::Quiet, control)?;
     if analysed.aborted() || control.cancel.is_cancelled() {
-        return Err("aborted".into());
+        return Err(JobError::Aborted);
     }
     let measured = measured_totals(&split.held_out, 1e6);
     let models = read_models(&repositories)?;
@@ -170,9 +183,9 @@ pub(crate) fn compare(
     models: &[ModelFile],
     system: Option<&Path>,
     measured: &[beagle_analysis::validation::Measured],
-) -> Result<Vec<ServiceValidation>, String> {
+) -> Result<Vec<ServiceValidation>, JobError> {
     let system_file = system
-        .map(|p| ModelFile::read(p).map_err(|e| format!("{}: cannot read: {e}", p.display())))
+        .map(|p| ModelFile::read(p).map_err(JobError::unreadable(p)))
         .transpose()?;
     let assembly = system_file.as_ref().and_then(assembly);
     let mut services = Vec::new();
@@ -196,31 +209,35 @@ pub(crate) fn compare(
             }
         }
     }
-    let mut store = beagle_analysis::Store::open(root).map_err(|e| e.to_string())?;
+    let mut store = beagle_analysis::Store::open(root)?;
     for v in &services {
-        store.save_validation(&v.repository, v).map_err(|e| e.to_string())?;
+        store.save_validation(&v.repository, v)?;
     }
     Ok(services)
 }
 
 /// The repositories as they are on disk.
-pub(crate) fn read_models(repositories: &[PathBuf]) -> Result<Vec<ModelFile>, String> {
+pub(crate) fn read_models(repositories: &[PathBuf]) -> Result<Vec<ModelFile>, JobError> {
     repositories
         .iter()
-        .map(|p| ModelFile::read(p).map_err(|e| format!("{}: cannot read: {e}", p.display())))
+        .map(|p| ModelFile::read(p).map_err(JobError::unreadable(p)))
         .collect()
 }
 
 /// The repositories with a job's results written in (in memory; the files are not touched):
 /// what `beagle analyse --validate` validates, written or not.
-pub fn analysed_models(output: &crate::JobOutput) -> Result<Vec<ModelFile>, String> {
+pub fn analysed_models(output: &crate::JobOutput) -> Result<Vec<ModelFile>, JobError> {
     output
         .repositories
         .iter()
         .map(|a| {
             let file = ModelFile::from_bytes(a.path.clone(), a.original.clone());
-            let written = beagle_analysis::write_back(&file, a.finals.values().map(|(e, fe)| (e, fe)), true)
-                .map_err(|e| format!("{}: {e}", a.path.display()))?;
+            let written = beagle_analysis::write_back(&file, a.finals.values().map(|(e, fe)| (e, fe)), true).map_err(
+                |source| JobError::WriteBack {
+                    repository: a.path.clone(),
+                    source,
+                },
+            )?;
             Ok(ModelFile::parse(a.path.clone(), written.text))
         })
         .collect()

@@ -197,9 +197,9 @@ async fn run_job(session: &Handle, spec: &JobSpec, control: Control) -> String {
     };
     for d in &output.report.diagnostics {
         let kind = match d.severity {
-            "error" => MessageType::ERROR,
-            "warning" => MessageType::WARNING,
-            _ => MessageType::INFO,
+            beagle_pcm::Severity::Error => MessageType::ERROR,
+            beagle_pcm::Severity::Warning => MessageType::WARNING,
+            beagle_pcm::Severity::Info => MessageType::INFO,
         };
         let at = d
             .file
@@ -252,7 +252,7 @@ async fn run_job(session: &Handle, spec: &JobSpec, control: Control) -> String {
         .report
         .diagnostics
         .iter()
-        .filter(|d| d.severity == "error")
+        .filter(|d| d.severity == beagle_pcm::Severity::Error)
         .count();
     if errors > 0 {
         summary.push(format!("{errors} errors (see the log)"));
@@ -398,7 +398,7 @@ impl Observer for JobObserver {
                 points,
                 point,
             } => {
-                let (base, span) = if pass == "refining" { (40.0, 20.0) } else { (0.0, 40.0) };
+                let (base, span) = if pass.refines() { (40.0, 20.0) } else { (0.0, 40.0) };
                 let at = base + span * index as f64 / points.max(1) as f64;
                 self.progress(
                     at,
@@ -519,14 +519,14 @@ mod tests {
         let repo = PathBuf::from("/w/a.repository");
         let mut observer = JobObserver::new(tx, vec![repo.clone()], true);
         observer.on(Event::Point {
-            pass: "quick pass",
+            pass: beagle_job::Pass::Quick,
             launch: "upload",
             index: 5,
             points: 10,
             point: "files=3",
         });
         observer.on(Event::Point {
-            pass: "quick pass",
+            pass: beagle_job::Pass::Quick,
             launch: "upload",
             index: 1,
             points: 10,

@@ -47,7 +47,8 @@ pub fn proposal(repository: &Path, root: &Path, id: &str) -> Result<(PathBuf, St
     let text = match found {
         Some(link) => {
             let mut sources = beagle_java::links::Sources::new(&config.root);
-            let written = beagle_java::links::own::write(std::slice::from_ref(&link), &mut sources)?;
+            let written =
+                beagle_java::links::own::write(std::slice::from_ref(&link), &mut sources).map_err(|e| e.to_string())?;
             // Only the entry, not the file header `write` starts with.
             let entry = written.split_once("\n[[link]]").map_or(written.clone(), |(_, e)| format!("[[link]]{e}"));
             let why = match &link.origin {

@@ -260,7 +260,7 @@ pub fn predict(
         Some(a) => predictor.with_system(a),
         None => predictor,
     };
-    let seff = predictor.find_service(seff)?;
+    let seff = predictor.find_service(seff).map_err(|e| e.to_string())?;
     let prediction = predictor.predict(&seff, inputs);
     Ok(Prediction::of(
         &prediction,

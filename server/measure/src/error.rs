@@ -56,7 +56,8 @@ impl fmt::Display for FileError {
 
 impl std::error::Error for FileError {}
 
-/// Where errors are still text (the job's outcome), a file error is its `file:line: message`.
+/// The language server's commands still return errors as text (`beagle_job::resolve(..)?` into
+/// `String`): only for them. Everything else keeps the error typed; drop this once they do too.
 impl From<FileError> for String {
     fn from(e: FileError) -> String {
         e.to_string()

@@ -17,6 +17,7 @@
 //! SEFF ancestor. Spans of other operations are counted, not used.
 
 use crate::convert::{in_execution_order, MappedOperation, OperationMapping};
+use crate::FileError;
 use beagle_analysis::{MeasurementEvent, Parameters};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -64,8 +65,8 @@ impl OtelReport {
 }
 
 /// Reads the spans of an OTLP/JSON file; damaged lines are skipped and reported.
-pub fn read_spans(path: &Path) -> Result<(Vec<Span>, OtelReport), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+pub fn read_spans(path: &Path) -> Result<(Vec<Span>, OtelReport), FileError> {
+    let text = std::fs::read_to_string(path).map_err(|e| FileError::new(path, format!("cannot read: {e}")))?;
     let mut report = OtelReport::default();
     let mut spans = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -82,8 +83,12 @@ pub fn read_spans(path: &Path) -> Result<(Vec<Span>, OtelReport), String> {
     report.spans = spans.len();
     if spans.is_empty() {
         return Err(match report.skipped.first() {
-            Some((f, l, why)) => format!("{}:{l}: {why} (no span in the file)", f.display()),
-            None => format!("{}: no span (not OTLP/JSON traces?)", path.display()),
+            Some((f, l, why)) => FileError {
+                file: f.clone(),
+                line: Some(*l),
+                message: format!("{why} (no span in the file)"),
+            },
+            None => FileError::new(path, "no span (not OTLP/JSON traces?)"),
         });
     }
     Ok((spans, report))
@@ -275,6 +280,21 @@ mod tests {
 {"resourceSpans": [{"resource": {"attributes": []}, "scopeSpans": [{"scope": {"name": "demo"}, "spans": [{"traceId": "El8Q2AWf2lajpGfg+gz/8Q==", "spanId": "QY5+MrhSOEI=", "name": "upload", "kind": "SPAN_KIND_INTERNAL", "startTimeUnixNano": "1795575330092671219", "endTimeUnixNano": "1795575330093245200", "attributes": [{"key": "beagle.seff", "value": {"stringValue": "_upload"}}, {"key": "beagle.param.files.NUMBER_OF_ELEMENTS", "value": {"intValue": "3"}}, {"key": "beagle.loop._per_file", "value": {"intValue": "3"}}, {"key": "beagle.branch._big", "value": {"stringValue": "_small"}}], "status": {}, "flags": 256}]}]}]}
 not json
 "#;
+
+    #[test]
+    fn a_file_without_spans_names_its_first_damaged_line() {
+        let dir = std::env::temp_dir().join(format!("beagle-otel-none-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("traces.jsonl");
+        std::fs::write(&path, "\nnot json\n").unwrap();
+        let e = read_spans(&path).unwrap_err();
+        assert_eq!((&e.file, e.line), (&path, Some(2)));
+        assert!(e.message.ends_with("(no span in the file)"), "{e}");
+        std::fs::write(&path, "{}\n").unwrap();
+        let e = read_spans(&path).unwrap_err();
+        assert_eq!((e.line, e.message.as_str()), (None, "no span (not OTLP/JSON traces?)"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn sdk_output_becomes_calls_demands_loops_and_branches() {

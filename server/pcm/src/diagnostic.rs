@@ -11,6 +11,23 @@ pub enum Severity {
     Info,
 }
 
+impl Severity {
+    /// `error`, `warning` or `info`: as JSON has it (serde) and command lines print it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+impl std::fmt::Display for Severity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Diagnostic {
     pub severity: Severity,

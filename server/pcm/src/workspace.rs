@@ -44,11 +44,28 @@ impl Location {
     }
 }
 
+/// Why a file that a reference names could not be loaded (kept per file: each is tried once).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    #[error("`{name}` is not one of Palladio's default models bundled with Beagle")]
+    NotBundled { name: String },
+    /// Reading failed (the I/O error's text: kept, so the error stays cloneable).
+    #[error("{message} ({})", path.display())]
+    Unreadable { path: PathBuf, message: String },
+    #[error("{} is not a regular file", path.display())]
+    NotAFile { path: PathBuf },
+    #[error("{} is larger than {} MiB", path.display(), MAX_REFERENCED_FILE >> 20)]
+    TooLarge { path: PathBuf },
+    /// Not tried: [`ModelSet::load_referenced`] was not called for the referring file.
+    #[error("not loaded")]
+    NotLoaded,
+}
+
 /// Why a reference does not resolve.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Unresolved {
     /// The URI names a file that could not be read (or a default model that is not bundled).
-    File { uri: String, reason: String },
+    File { uri: String, reason: LoadError },
     /// The file was read, but holds nothing at that fragment.
     Fragment { file: PathBuf, fragment: String },
 }
@@ -71,7 +88,7 @@ pub struct ModelSet {
     files: Vec<Arc<ModelFile>>,
     by_path: HashMap<PathBuf, FileId>,
     /// Files that could not be read, with the reason, so that each is tried once.
-    failed: HashMap<Location, String>,
+    failed: HashMap<Location, LoadError>,
 }
 
 impl ModelSet {
@@ -153,7 +170,7 @@ impl ModelSet {
         }
     }
 
-    fn load_uri(&mut self, from: &Path, uri: &str) -> Result<FileId, String> {
+    fn load_uri(&mut self, from: &Path, uri: &str) -> Result<FileId, LoadError> {
         let location = locate(from, uri);
         if let Some(&id) = self.by_path.get(&location.path()) {
             return Ok(id);
@@ -165,7 +182,7 @@ impl ModelSet {
             Location::File(path) => read_model_file(path),
             Location::Bundled(name) => bundled(name)
                 .map(|text| ModelFile::parse(location.path(), text.to_string()))
-                .ok_or_else(|| format!("`{name}` is not one of Palladio's default models bundled with Beagle")),
+                .ok_or_else(|| LoadError::NotBundled { name: name.to_string() }),
         };
         match loaded {
             Ok(file) => Ok(self.insert(file)),
@@ -184,11 +201,7 @@ impl ModelSet {
             Target::External { uri, fragment } => {
                 let location = locate(&file.path, uri);
                 let Some(&target) = self.by_path.get(&location.path()) else {
-                    let reason = self
-                        .failed
-                        .get(&location)
-                        .cloned()
-                        .unwrap_or_else(|| "not loaded".into());
+                    let reason = self.failed.get(&location).cloned().unwrap_or(LoadError::NotLoaded);
                     return Err(Unresolved::File {
                         uri: uri.clone(),
                         reason,
@@ -218,19 +231,23 @@ impl ModelSet {
 pub const MAX_REFERENCED_FILE: u64 = 512 * 1024 * 1024;
 
 /// Reads a file a reference names: only regular files, and only up to [`MAX_REFERENCED_FILE`].
-fn read_model_file(path: &Path) -> Result<ModelFile, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("{e} ({})", path.display()))?;
+fn read_model_file(path: &Path) -> Result<ModelFile, LoadError> {
+    let unreadable = |e: std::io::Error| LoadError::Unreadable {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    };
+    let meta = std::fs::metadata(path).map_err(unreadable)?;
     if !meta.is_file() {
-        return Err(format!("{} is not a regular file", path.display()));
+        return Err(LoadError::NotAFile {
+            path: path.to_path_buf(),
+        });
     }
     if meta.len() > MAX_REFERENCED_FILE {
-        return Err(format!(
-            "{} is larger than {} MiB",
-            path.display(),
-            MAX_REFERENCED_FILE >> 20
-        ));
+        return Err(LoadError::TooLarge {
+            path: path.to_path_buf(),
+        });
     }
-    ModelFile::read(path).map_err(|e| format!("{e} ({})", path.display()))
+    ModelFile::read(path).map_err(unreadable)
 }
 
 pub fn bundled(name: &str) -> Option<&'static str> {

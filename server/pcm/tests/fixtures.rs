@@ -287,3 +287,27 @@ fn broken_references_and_chains_are_reported_with_positions() {
         "{d:#?}"
     );
 }
+
+#[test]
+fn a_reference_to_an_unreadable_file_says_which_file_and_why() {
+    let original = fixture("mediastore/MediaStore.repository");
+    let text = std::fs::read_to_string(&original)
+        .unwrap()
+        .replace("pathmap://PCM_MODELS/Palladio.resourcetype", "missing.resourcetype");
+    let mut set = ModelSet::new();
+    let id = set.insert(ModelFile::parse(original.clone(), text));
+    set.load_referenced(id);
+    let repo = set.file(id).repository.as_ref().unwrap();
+    let demand = repo.actions().flat_map(|a| &a.resource_demands).next().unwrap();
+    let e = set.resolve(id, demand.resource_type.as_ref().unwrap()).unwrap_err();
+    let beagle_pcm::workspace::Unresolved::File { uri, reason } = &e else {
+        panic!("{e}")
+    };
+    assert_eq!(uri, "missing.resourcetype");
+    let beagle_pcm::workspace::LoadError::Unreadable { path, .. } = reason else {
+        panic!("{reason}")
+    };
+    let expected = original.parent().unwrap().join("missing.resourcetype");
+    assert_eq!(path, &beagle_pcm::workspace::normalise(&expected));
+    assert!(e.to_string().starts_with("cannot read `missing.resourcetype`: "), "{e}");
+}

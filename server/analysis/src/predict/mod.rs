@@ -138,7 +138,7 @@ impl<'a> Predictor<'a> {
 
     /// The SEFF named by `key`: its id, `Component.operation`, or an operation name that only
     /// one SEFF implements.
-    pub fn find_service(&self, key: &str) -> Result<String, String> {
+    pub fn find_service(&self, key: &str) -> Result<String, ServiceError> {
         let services = self.services();
         if let Some((id, _)) = services.iter().find(|(id, name)| id == key || name == key) {
             return Ok(id.clone());
@@ -149,17 +149,25 @@ impl<'a> Predictor<'a> {
             .collect();
         match by_operation.as_slice() {
             [(id, _)] => Ok(id.clone()),
-            [] => Err(format!(
-                "no SEFF named `{key}` (services: {})",
-                services.iter().map(|(_, n)| n.as_str()).collect::<Vec<_>>().join(", ")
-            )),
-            many => Err(format!(
-                "`{key}` names {} SEFFs ({}): give Component.operation",
-                many.len(),
-                many.iter().map(|(_, n)| n.as_str()).collect::<Vec<_>>().join(", ")
-            )),
+            [] => Err(ServiceError::Unknown {
+                key: key.to_string(),
+                services: services.into_iter().map(|(_, n)| n).collect(),
+            }),
+            many => Err(ServiceError::Ambiguous {
+                key: key.to_string(),
+                candidates: many.iter().map(|(_, n)| n.clone()).collect(),
+            }),
         }
     }
+}
+
+/// Why [`Predictor::find_service`] names no single SEFF; services are `Component.operation`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ServiceError {
+    #[error("no SEFF named `{key}` (services: {})", services.join(", "))]
+    Unknown { key: String, services: Vec<String> },
+    #[error("`{key}` names {} SEFFs ({}): give Component.operation", candidates.len(), candidates.join(", "))]
+    Ambiguous { key: String, candidates: Vec<String> },
 }
 
 #[cfg(test)]

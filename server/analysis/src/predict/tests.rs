@@ -606,3 +606,16 @@ fn a_called_seff_whose_demands_are_all_zero_is_noted() {
         got.notes
     );
 }
+
+#[test]
+fn a_service_that_is_not_there_is_named_with_the_services_that_are() {
+    let repo = mediastore("MediaStore.repository");
+    let p = Predictor::new(&repo).unwrap();
+    let Err(ServiceError::Unknown { key, services }) = p.find_service("nope") else {
+        panic!("not unknown")
+    };
+    assert_eq!(key, "nope");
+    assert!(services.iter().any(|s| s == "MediaManagement.download"), "{services:?}");
+    let e = p.find_service("nope").unwrap_err().to_string();
+    assert!(e.starts_with("no SEFF named `nope` (services: "), "{e}");
+}

@@ -1,5 +1,6 @@
 //! `beagle check`: diagnostics and a summary per file, as text or one JSON object per line.
 
+use crate::error::CliError;
 use beagle_pcm::model::ActionKind;
 use beagle_pcm::namespaces::{parse_namespace, Package};
 use beagle_pcm::workspace::find_model_files;
@@ -42,7 +43,7 @@ struct JsonDiagnostic {
     code: &'static str,
 }
 
-pub fn run(args: &Args) -> Result<ExitCode, String> {
+pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let files = expand(&args.paths)?;
     let mut set = ModelSet::new();
     let mut any_error = false;
@@ -56,7 +57,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         };
         any_error |= report.diagnostics.iter().any(|d| d.severity == Severity::Error);
         if args.json {
-            println!("{}", serde_json::to_string(&report).map_err(|e| e.to_string())?);
+            println!("{}", serde_json::to_string(&report)?);
         } else {
             print_text(&report);
         }
@@ -69,11 +70,14 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
 }
 
 /// Files as given, and PCM files under folders (sorted, so output is stable).
-fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
-            out.extend(find_model_files(p).map_err(|e| format!("cannot read folder {}: {e}", p.display()))?);
+            out.extend(find_model_files(p).map_err(|source| CliError::Folder {
+                path: p.clone(),
+                source,
+            })?);
         } else {
             out.push(p.clone());
         }
@@ -143,11 +147,7 @@ fn unreadable(path: &Path, e: &std::io::Error) -> FileReport {
 
 fn print_text(r: &FileReport) {
     for d in &r.diagnostics {
-        let severity = match d.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-        };
+        let severity = d.severity;
         let element = d
             .element
             .as_ref()

@@ -3,6 +3,7 @@
 //! names), budget and seed from `SR_TIME_LIMIT` / `SR_SEED` / `SR_THREADS` or flags, and a last
 //! line `expr: ...`.
 
+use crate::error::CliError;
 use beagle_fit::{fit, fit_branch, parse_csv, FitOptions, GpOptions, Target};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -79,13 +80,14 @@ impl From<TargetArg> for Target {
     }
 }
 
-pub fn run(args: &Args) -> Result<ExitCode, String> {
+pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let started = Instant::now();
     if !args.time_limit.is_finite() || args.time_limit <= 0.0 || args.threads == 0 {
-        return Err("--time-limit must be positive and --threads at least 1".into());
+        return Err(CliError::FitLimits);
     }
-    let text = std::fs::read_to_string(&args.file).map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
-    let data = parse_csv(&text).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let path = || args.file.clone();
+    let text = std::fs::read_to_string(&args.file).map_err(|source| CliError::Unreadable { path: path(), source })?;
+    let data = parse_csv(&text).map_err(|source| CliError::Csv { path: path(), source })?;
     let options = FitOptions {
         gp: (!args.no_gp).then(|| GpOptions {
             seed: args.seed,
@@ -98,9 +100,9 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
         spread: args.spread.into(),
         ..FitOptions::default()
     };
-    let result = fit(&data, &options).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let result = fit(&data, &options).map_err(|source| CliError::Fit { path: path(), source })?;
     if options.target == Target::Probability {
-        let branch = fit_branch(&data, &options.branch).map_err(|e| format!("{}: {e}", args.file.display()))?;
+        let branch = fit_branch(&data, &options.branch).map_err(|source| CliError::Fit { path: path(), source })?;
         if let (Some(infix), Some(stoex)) = (&branch.guard_infix, &branch.guard_stoex) {
             println!("guard: {}", if args.stoex { stoex } else { infix });
         }

@@ -1,6 +1,7 @@
 //! `beagle predict PATH --service NAME --at name.CHAR=value ...`: the expected demand of a
 //! service, per resource type, from the repository as it is (see `beagle_job::predict`).
 
+use crate::error::CliError;
 use beagle_analysis::model::resource_name;
 use beagle_analysis::predict::Bindings;
 use std::path::PathBuf;
@@ -24,7 +25,7 @@ pub struct Args {
 
 /// Exit status 0 for a complete prediction, 1 when parts could not be predicted (each named),
 /// 2 when the input is unusable.
-pub fn run(args: &Args) -> Result<ExitCode, String> {
+pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let ws = beagle_job::resolve(&args.path)?;
     let mut inputs = Bindings::new();
     for a in &args.at {
@@ -33,7 +34,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     }
     let p = beagle_job::predict::predict(&ws, &args.service, &inputs)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&p).map_err(|e| e.to_string())?);
+        println!("{}", serde_json::to_string_pretty(&p)?);
     } else {
         let at: Vec<String> = inputs.iter().map(|(k, v)| format!("{k} = {v}")).collect();
         println!(

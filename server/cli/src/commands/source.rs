@@ -1,6 +1,7 @@
 //! The measurement-source arguments `analyse` and `validate` share: they override beagle.toml's
 //! `[measurements]`.
 
+use crate::error::CliError;
 use beagle_job::{Source, Workspace};
 use std::path::PathBuf;
 
@@ -23,7 +24,7 @@ pub struct SourceArgs {
 
 impl SourceArgs {
     /// Sets the workspace's source from the arguments given.
-    pub fn apply(&self, ws: &mut Workspace) -> Result<(), String> {
+    pub fn apply(&self, ws: &mut Workspace) -> Result<(), CliError> {
         if let Some(e) = &self.events {
             ws.source = Some(Source::Events(e.clone()));
         }
@@ -40,7 +41,7 @@ impl SourceArgs {
             });
         }
         if self.mapping.is_some() && self.kieker.is_none() && self.otel.is_none() {
-            return Err("--mapping goes with --kieker or --otel".into());
+            return Err(CliError::MappingWithoutSource);
         }
         Ok(())
     }

@@ -1,5 +1,6 @@
 //! `beagle stoex parse|eval`: the StoEx parser and evaluator from the command line.
 
+use crate::error::CliError;
 use std::collections::HashMap;
 use std::process::ExitCode;
 
@@ -16,7 +17,7 @@ pub enum Command {
     },
 }
 
-pub fn run(cmd: &Command) -> Result<ExitCode, String> {
+pub fn run(cmd: &Command) -> Result<ExitCode, CliError> {
     match cmd {
         Command::Parse { expression } => Ok(match parse(expression) {
             Some(expr) => {
@@ -28,13 +29,11 @@ pub fn run(cmd: &Command) -> Result<ExitCode, String> {
         Command::Eval { expression, vars } => {
             let mut values = HashMap::new();
             for v in vars {
-                let (name, value) = v
-                    .split_once('=')
-                    .ok_or_else(|| format!("`--var {v}`: expected NAME.CHARACTERISATION=VALUE"))?;
-                let value: f64 = value
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("`--var {v}`: `{value}` is not a number"))?;
+                let (name, value) = v.split_once('=').ok_or_else(|| CliError::VarSyntax(v.clone()))?;
+                let value: f64 = value.trim().parse().map_err(|_| CliError::VarValue {
+                    var: v.clone(),
+                    value: value.to_string(),
+                })?;
                 values.insert(name.trim().to_string(), value);
             }
             let Some(expr) = parse(expression) else {

@@ -2,6 +2,7 @@
 //! not fitted to? Per service: points, median and worst relative error, and a table of predicted
 //! beside measured total demand (see `beagle_job::validate`).
 
+use crate::error::CliError;
 use beagle_job::validate::{ValidateOptions, ValidationReport};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -33,11 +34,11 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: &Args) -> Result<ExitCode, String> {
+pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let mut ws = beagle_job::resolve(&args.path)?;
     args.source.apply(&mut ws)?;
     if !(0.0..1.0).contains(&args.hold_out) || args.hold_out == 0.0 {
-        return Err(format!("--hold-out {}: give a share between 0 and 1", args.hold_out));
+        return Err(CliError::HoldOut(args.hold_out));
     }
     let options = ValidateOptions {
         share: args.hold_out,
@@ -48,7 +49,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     };
     let report = beagle_job::validate::validate(&ws, &options, &mut beagle_job::Quiet)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+        println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print(&report);
     }

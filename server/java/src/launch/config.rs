@@ -387,7 +387,7 @@ mod tests {
     use super::*;
 
     fn read(text: &str) -> Result<Option<JavaConfig>, String> {
-        read_java_config(Path::new("ws/beagle.toml"), text).map_err(String::from)
+        read_java_config(Path::new("ws/beagle.toml"), text).map_err(|e| e.to_string())
     }
 
     const GOOD: &str = r#"

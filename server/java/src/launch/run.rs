@@ -82,6 +82,8 @@ impl std::fmt::Display for RunError {
     }
 }
 
+impl std::error::Error for RunError {}
+
 /// The last `n` lines of a file (what a crash printed last).
 fn tail(path: &Path, n: usize) -> String {
     let text = std::fs::read(path)

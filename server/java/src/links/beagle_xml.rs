@@ -6,7 +6,7 @@
 //! put it on the `;` that ends a statement or on the whitespace just before one. [`resolve_offset`]
 //! accepts all three.
 
-use super::{line_of, normalise, CodeLink, LinkError, LinkOrigin, LinkSet, Sources};
+use super::{line_of, normalise, CodeLink, LinkError, LinkOrigin, LinkSet, SourceError, Sources};
 use crate::syntax::JavaFile;
 use quick_xml::events::Event;
 use quick_xml::Reader;
@@ -229,12 +229,36 @@ pub fn parse_xml(text: &str, path: &Path) -> Result<XmlFile, LinkError> {
     })
 }
 
+/// Why a class name leads to no Java file.
+#[derive(Debug, thiserror::Error)]
+pub enum ClassError {
+    #[error("`{class}` is not a fully qualified class name")]
+    NotAClassName { class: String },
+    /// A source root that cannot be made workspace-relative.
+    #[error(transparent)]
+    Root(#[from] SourceError),
+    /// `file`: where the class would be, under each of the (workspace-relative) `roots`.
+    #[error("class `{class}`: no `{}` under the source roots ({})", file.display(), quoted(roots))]
+    NoFile {
+        class: String,
+        file: PathBuf,
+        roots: Vec<PathBuf>,
+    },
+}
+
+fn quoted(paths: &[PathBuf]) -> String {
+    let quoted: Vec<String> = paths.iter().map(|p| format!("`{}`", p.display())).collect();
+    quoted.join(", ")
+}
+
 /// The workspace-relative file of a fully qualified class name: `a.b.C` is `a/b/C.java` under
 /// one of the source roots; a nested class `a.b.C.D` lives in `a/b/C.java`.
-pub fn class_file(class: &str, sources: &Sources, source_roots: &[PathBuf]) -> Result<PathBuf, String> {
+pub fn class_file(class: &str, sources: &Sources, source_roots: &[PathBuf]) -> Result<PathBuf, ClassError> {
     let parts: Vec<&str> = class.split(['.', '$']).collect();
     if parts.iter().any(|p| p.is_empty() || p.contains(['/', '\\'])) {
-        return Err(format!("`{class}` is not a fully qualified class name"));
+        return Err(ClassError::NotAClassName {
+            class: class.to_string(),
+        });
     }
     let roots: Vec<PathBuf> = if source_roots.is_empty() {
         vec![PathBuf::new()]
@@ -254,14 +278,13 @@ pub fn class_file(class: &str, sources: &Sources, source_roots: &[PathBuf]) -> R
             }
         }
     }
-    let mut rel: PathBuf = parts.iter().collect();
-    rel.set_extension("java");
-    let roots: Vec<String> = roots.iter().map(|r| format!("`{}`", r.display())).collect();
-    Err(format!(
-        "class `{class}`: no `{}` under the source roots ({})",
-        rel.display(),
-        roots.join(", ")
-    ))
+    let mut file: PathBuf = parts.iter().collect();
+    file.set_extension("java");
+    Err(ClassError::NoFile {
+        class: class.to_string(),
+        file,
+        roots,
+    })
 }
 
 /// The statement a SoMoX/JaMoPP offset names: the statement whose last character is there (the
@@ -392,7 +415,17 @@ fn resolve_all<'x>(
 /// Per class whose file changed: the shift of each position (by link index and first/last), the
 /// confidence, and the class's positions count; `Err` with why when its links cannot be
 /// re-anchored.
-type ClassShifts = BTreeMap<String, Result<(BTreeMap<(usize, bool), isize>, f64, usize), String>>;
+type ClassShifts = BTreeMap<String, Result<(BTreeMap<(usize, bool), isize>, f64, usize), NotReanchored>>;
+
+/// A changed class whose links cannot be re-anchored: only `landed` of its `positions` land on
+/// statements under any consistent shift.
+#[derive(Debug, thiserror::Error)]
+#[error("`{class}` changed since the links were made (its MD5 differs) and its links cannot be re-anchored: only {landed} of its {positions} positions land on statements under any consistent shift")]
+struct NotReanchored {
+    class: String,
+    landed: usize,
+    positions: usize,
+}
 
 fn class_shifts(xml: &XmlFile, sources: &mut Sources, source_roots: &[PathBuf]) -> ClassShifts {
     let mut out = ClassShifts::new();
@@ -426,11 +459,11 @@ fn class_shifts(xml: &XmlFile, sources: &mut Sources, source_roots: &[PathBuf]) 
                 .collect();
             Ok((shifts, a.confidence, positions.len()))
         } else {
-            Err(format!(
-                "`{class}` changed since the links were made (its MD5 differs) and its links cannot be re-anchored: only {} of its {} positions land on statements under any consistent shift",
-                a.shifts.iter().filter(|s| s.is_some()).count(),
-                positions.len()
-            ))
+            Err(NotReanchored {
+                class: class.clone(),
+                landed: a.shifts.iter().filter(|s| s.is_some()).count(),
+                positions: positions.len(),
+            })
         };
         out.insert(class.clone(), entry);
     }
@@ -578,5 +611,5 @@ fn statement(java: &JavaFile, p: &Position, path: &Path, element: &str) -> Resul
 pub fn convert(path: &Path, root: &Path, source_roots: &[PathBuf]) -> Result<String, LinkError> {
     let links = super::read_links(path, root, source_roots)?;
     let mut sources = Sources::new(root);
-    super::own::write(&links.links, &mut sources).map_err(|m| LinkError::at(path, None, m))
+    super::own::write(&links.links, &mut sources).map_err(|e| LinkError::at(path, None, e.to_string()))
 }

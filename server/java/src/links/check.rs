@@ -108,14 +108,14 @@ pub fn validate(links: &[CodeLink], models: &ModelSet, root: &Path) -> Vec<LinkE
         if seen.insert(link.element.as_str(), link).is_some() {
             out.push(LinkError::of(link, label.clone(), "linked more than once"));
         }
-        if let Err(m) = resolve_in_root(root, &link.file) {
-            out.push(LinkError::of(link, label, m));
+        if let Err(e) = resolve_in_root(root, &link.file) {
+            out.push(LinkError::of(link, label, e.to_string()));
             continue;
         }
         let java = match sources.load(&link.file) {
             Ok(java) => java,
-            Err(m) => {
-                out.push(LinkError::of(link, label, m));
+            Err(e) => {
+                out.push(LinkError::of(link, label, e.to_string()));
                 continue;
             }
         };

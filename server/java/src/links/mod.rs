@@ -15,7 +15,7 @@ mod sources;
 pub use sources::java_files;
 
 pub use check::validate;
-pub use sources::{resolve_in_root, Sources};
+pub use sources::{resolve_in_root, SourceError, Sources};
 
 use crate::syntax::{ancestors, is_block, is_statement, JavaFile, METHOD_KINDS};
 use beagle_pcm::Severity;

@@ -2,10 +2,24 @@
 //! diffable, positions as an editor shows them (1-based line:column, columns in characters,
 //! `to` the last character, inclusive).
 
-use super::{line_of, normalise, CodeLink, LinkError, LinkOrigin, LinkSet, Sources};
+use super::{line_of, normalise, CodeLink, LinkError, LinkOrigin, LinkSet, SourceError, Sources};
 use serde::Deserialize;
 use std::fmt::Write as _;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
+
+/// Why links cannot be written: a linked file cannot be had, or a link's range is not in it.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    #[error(transparent)]
+    Source(#[from] SourceError),
+    #[error("`{element}`: range {range:?} is not in `{}`", file.display())]
+    Range {
+        element: String,
+        range: Range<usize>,
+        file: PathBuf,
+    },
+}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -47,7 +61,7 @@ pub fn parse(text: &str, path: &Path, sources: &mut Sources) -> Result<LinkSet, 
 /// One `[[link]]` resolved to its code.
 fn entry_link(entry: Entry, line: usize, path: &Path, sources: &mut Sources) -> Result<CodeLink, LinkError> {
     let error = |m: String| LinkError::at(path, Some(line), format!("`{}`: {m}", entry.element));
-    let java = sources.load(&entry.file).map_err(error)?;
+    let java = sources.load(&entry.file).map_err(|e| error(e.to_string()))?;
     let position = |key: &str, value: &str| -> Result<usize, LinkError> {
         let (l, c) = value
             .split_once(':')
@@ -96,7 +110,7 @@ fn entry_link(entry: Entry, line: usize, path: &Path, sources: &mut Sources) -> 
 
 /// Writes links as `links.toml`, ordered by file, then position, then element, so that a
 /// regenerated file diffs line by line against the old one.
-pub fn write(links: &[CodeLink], sources: &mut Sources) -> Result<String, String> {
+pub fn write(links: &[CodeLink], sources: &mut Sources) -> Result<String, WriteError> {
     let mut sorted: Vec<&CodeLink> = links.iter().collect();
     sorted.sort_by(|a, b| {
         (&a.file, a.range.start, a.range.end, &a.element).cmp(&(&b.file, b.range.start, b.range.end, &b.element))
@@ -108,12 +122,11 @@ pub fn write(links: &[CodeLink], sources: &mut Sources) -> Result<String, String
     for link in sorted {
         let java = sources.load(&link.file)?;
         if link.range.end > java.text.len() || link.range.start >= link.range.end {
-            return Err(format!(
-                "`{}`: range {:?} is not in `{}`",
-                link.element,
-                link.range,
-                link.file.display()
-            ));
+            return Err(WriteError::Range {
+                element: link.element.clone(),
+                range: link.range.clone(),
+                file: link.file.clone(),
+            });
         }
         let (fl, fc) = java.line_col(link.range.start);
         let (tl, tc) = java.line_col(link.range.end - 1);

@@ -5,8 +5,10 @@
 mod progress;
 mod text;
 
+use crate::error::CliError;
 use beagle_analysis::{Control, Scope};
 use beagle_job::{Request, Settings};
+use beagle_pcm::Severity;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -61,7 +63,7 @@ pub struct Args {
     validate: bool,
 }
 
-pub fn run(args: &Args) -> Result<ExitCode, String> {
+pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let mut ws = beagle_job::resolve(&args.path)?;
     args.source.apply(&mut ws)?;
     let scope = match (&args.component, &args.action) {
@@ -71,7 +73,7 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     };
     let budget_s = args.budget.or(ws.budget_s);
     if budget_s.is_some_and(|b| !(b > 0.0 && b.is_finite())) {
-        return Err("--budget must be a positive number of seconds".into());
+        return Err(CliError::Budget);
     }
     let defaults = Settings::default();
     let settings = Settings {
@@ -95,11 +97,11 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
     let report = &output.report;
     let validation = &output.validation;
     if args.json {
-        let mut value = serde_json::to_value(report).map_err(|e| e.to_string())?;
+        let mut value = serde_json::to_value(report)?;
         if let Some(v) = validation {
-            value["validation"] = serde_json::to_value(v).map_err(|e| e.to_string())?;
+            value["validation"] = serde_json::to_value(v)?;
         }
-        println!("{}", serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?);
+        println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
         let m = &output.measured;
         println!(
@@ -131,6 +133,6 @@ pub fn run(args: &Args) -> Result<ExitCode, String> {
             super::validate::print(v);
         }
     }
-    let failed = report.diagnostics.iter().any(|d| d.severity == "error");
+    let failed = report.diagnostics.iter().any(|d| d.severity == Severity::Error);
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -1,0 +1,102 @@
+//! Why a job (or a validation) could not give results. Each variant carries what it is about (the
+//! file, the repository, the store's own error) so that callers can place it; its Display is the
+//! line `beagle` prints after `error: ` and the language server shows.
+
+use beagle_analysis::{ScopeError, StoreError, WriteBackError};
+use beagle_java::launch::RunError;
+use beagle_java::links::LinkError;
+use beagle_java::prepare::PrepareError;
+use beagle_measure::{events_format::EventsError, FileError, KiekerError};
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum JobError {
+    /// A problem with an input file (`beagle.toml`, an operation mapping, measurements, a model
+    /// file that is not a repository), at its line when known.
+    #[error(transparent)]
+    File(#[from] FileError),
+    #[error("{}: cannot read: {source}", path.display())]
+    Unreadable { path: PathBuf, source: std::io::Error },
+    #[error("{}: cannot create: {source}", path.display())]
+    Uncreatable { path: PathBuf, source: std::io::Error },
+    #[error("{}: cannot write: {source}", path.display())]
+    Unwritable { path: PathBuf, source: std::io::Error },
+    #[error("{}: cannot copy to {}: {source}", from.display(), to.display())]
+    Uncopyable {
+        from: PathBuf,
+        to: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Events(#[from] EventsError),
+    #[error(transparent)]
+    Kieker(#[from] KiekerError),
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    /// The link file as a whole cannot be read (single bad links are diagnostics).
+    #[error(transparent)]
+    Links(#[from] LinkError),
+    #[error(transparent)]
+    Prepare(#[from] PrepareError),
+    /// A launch failure every point would share.
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// The scope names nothing in `repository`.
+    #[error("{}: {source}", repository.display())]
+    Scope { repository: PathBuf, source: ScopeError },
+    /// No repository has an element in the scope: why, per repository.
+    #[error("{}", scope_errors(.0))]
+    NothingInScope(Vec<(PathBuf, ScopeError)>),
+    #[error("{}: {source}", repository.display())]
+    WriteBack {
+        repository: PathBuf,
+        source: WriteBackError,
+    },
+    #[error(transparent)]
+    Replace(#[from] crate::atomic::ReplaceError),
+    /// A checkpoint could not be stored: the analysis does not go on unsaved.
+    #[error("{}: the analysis stopped: {source}", repository.display())]
+    Stopped { repository: PathBuf, source: StoreError },
+    #[error("no measurements: give --events FILE or --kieker DIR, or name them in beagle.toml's [measurements]")]
+    NoMeasurements,
+    #[error(
+        "no measurements to validate on: give --events FILE, --kieker DIR or --otel FILE, or name them in beagle.toml"
+    )]
+    NothingToValidate,
+    #[error("the Java tool measures through its own driver, not from files")]
+    JavaNotFromFiles,
+    #[error("not a Java workspace")]
+    NotJava,
+    /// Not one SEFF element is linked to code; `links`: the link file, if one is named.
+    #[error(
+        "nothing to measure: no SEFF element is linked to code ({}; automatic linking found no class and method for any SEFF{}). \
+         Name the link file under [model] `links`, fix the links the warnings above name, or name the components like their classes",
+        links.as_ref().map_or("no link file".to_string(), |p| format!("{} gave no usable link", p.display())),
+        if *automatic { "" } else { ", and is off" }
+    )]
+    NothingLinked { links: Option<PathBuf>, automatic: bool },
+    #[error("no parameter point could be measured (see the errors above)")]
+    NoPointMeasured,
+    #[error("{entries} entry executions: too few to hold {:.0} % of them out", share * 100.0)]
+    TooFewToHoldOut { entries: usize, share: f64 },
+    #[error("aborted while measuring (the points measured so far are stored)")]
+    AbortedWhileMeasuring,
+    #[error("aborted")]
+    Aborted,
+}
+
+fn scope_errors(errors: &[(PathBuf, ScopeError)]) -> String {
+    let lines: Vec<String> = errors.iter().map(|(p, e)| format!("{}: {e}", p.display())).collect();
+    lines.join("\n")
+}
+
+impl JobError {
+    pub(crate) fn unreadable(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> JobError + '_ {
+        move |source| JobError::Unreadable {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
