@@ -2,6 +2,7 @@
 //! `[uri]`, `[uri, id]` or `[{"uri": ..., "id": ...}]`; URIs must lie inside a workspace folder.
 //! Answers are the typed shapes of [`crate::protocol::shapes`].
 
+use crate::error::ServerError;
 use crate::protocol::shapes::{Applied, Discarded, EvaluateRequest, LinkProposal, QueuedJob, QueuedJobs, Target};
 use crate::protocol::Command;
 use crate::queue::JobControl;
@@ -17,8 +18,9 @@ use std::path::{Path, PathBuf};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{Position, Uri};
 
-fn invalid(message: impl Into<String>) -> Error {
-    Error::invalid_params(message.into())
+/// A command's error on the wire: its text (the server also shows it to the user).
+fn invalid(e: impl std::fmt::Display) -> Error {
+    Error::invalid_params(e.to_string())
 }
 
 /// `(uri, id)` from the arguments.
@@ -53,38 +55,39 @@ fn path_in_workspace(world: &World, uri: &Uri) -> Result<(PathBuf, PathBuf)> {
 
 /// The workspace (nearest `beagle.toml` above, inside `root`) that analyses `repository`;
 /// its repositories narrowed to that one, its paths checked against the workspace folder.
-fn workspace_for(repository: &Path, root: &Path) -> std::result::Result<Workspace, String> {
+fn workspace_for(repository: &Path, root: &Path) -> std::result::Result<Workspace, ServerError> {
     let d = beagle_job::workspace::folder_above(repository, Some(root)).ok_or_else(|| {
-        format!(
-            "no beagle.toml above {} (inside the workspace): Beagle needs one to know where the measurements come from",
-            repository.display()
+        ServerError::file(
+            repository,
+            "no beagle.toml above it (inside the workspace): Beagle needs one to know where the measurements come from",
         )
     })?;
     let mut ws = beagle_job::resolve(&d)?;
     let wanted = key(repository);
     if !ws.repositories.iter().any(|r| key(r) == wanted) {
-        return Err(format!(
-            "{}: its [model] does not name {}",
-            d.join("beagle.toml").display(),
-            repository.display()
-        ));
+        return Err(ServerError::Workspace {
+            config: d.join("beagle.toml"),
+            message: format!("its [model] does not name {}", repository.display()),
+        });
     }
     ws.repositories.retain(|r| key(r) == wanted);
     check_inside(&ws, root)?;
     Ok(ws)
 }
 
-fn check_inside(ws: &Workspace, root: &Path) -> std::result::Result<(), String> {
+fn check_inside(ws: &Workspace, root: &Path) -> std::result::Result<(), ServerError> {
     let outside = ws.paths_outside(root);
     if outside.is_empty() {
         return Ok(());
     }
     let list: Vec<String> = outside.iter().map(|p| p.display().to_string()).collect();
-    Err(format!(
-        "{}/beagle.toml names paths outside the workspace ({}); Beagle reads and runs only what is inside it",
-        ws.root.display(),
-        list.join(", ")
-    ))
+    Err(ServerError::Workspace {
+        config: ws.root.join("beagle.toml"),
+        message: format!(
+            "names paths outside the workspace ({}); Beagle reads and runs only what is inside it",
+            list.join(", ")
+        ),
+    })
 }
 
 /// Every `beagle.toml` under `root` (not under hidden folders, `target` or `node_modules`).
@@ -198,13 +201,13 @@ pub async fn execute(session: &Handle, command: Command, args: &[Value]) -> Resu
                 for config in configs_under(&root) {
                     let dir = config.parent().unwrap_or(&root).to_path_buf();
                     match beagle_job::resolve(&dir)
-                        .map_err(String::from)
+                        .map_err(ServerError::from)
                         .and_then(|ws| check_inside(&ws, &root).map(|_| ws))
                     {
                         Ok(ws) => {
                             queued.push(queue(session, file_name(&dir), root.clone(), ws, Scope::Repository).await?)
                         }
-                        Err(e) => problems.push(e),
+                        Err(e) => problems.push(e.to_string()),
                     }
                 }
             }
@@ -333,4 +336,36 @@ fn is_seff(world: &World, uri: &Uri, path: &Path, id: &str) -> bool {
         .repository
         .as_ref()
         .is_some_and(|r| r.seffs().any(|(_, s)| s.id.as_deref() == Some(id)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_workspace_problem_names_its_beagle_toml_as_data() {
+        let ws = tempfile::tempdir().unwrap();
+        let root = ws.path().canonicalize().unwrap();
+        std::fs::create_dir(root.join("model")).unwrap();
+        std::fs::write(root.join("model/a.repository"), "<x/>").unwrap();
+        std::fs::write(root.join("model/b.repository"), "<x/>").unwrap();
+        std::fs::write(
+            root.join("beagle.toml"),
+            "[model]\nrepository = \"model/a.repository\"\n[measurements]\nevents = \"none.events\"\n",
+        )
+        .unwrap();
+        // A repository the beagle.toml does not name: the problem is about that file.
+        let e = workspace_for(&root.join("model/b.repository"), &root).unwrap_err();
+        let Some((file, None)) = e.location() else {
+            panic!("{e:?}")
+        };
+        assert_eq!(file, root.join("beagle.toml"));
+        assert!(e.to_string().contains("does not name"), "{e}");
+        // No beagle.toml above: the problem is about the repository.
+        let outside = tempfile::tempdir().unwrap();
+        let lone = outside.path().join("c.repository");
+        std::fs::write(&lone, "<x/>").unwrap();
+        let e = workspace_for(&lone, outside.path()).unwrap_err();
+        assert_eq!(e.location().map(|(f, _)| f.to_path_buf()), Some(lone));
+    }
 }

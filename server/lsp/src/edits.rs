@@ -3,6 +3,7 @@
 //! (`WriteBack::edits`: the bytes of each value, or an inserted element), so nothing else in the
 //! document moves and the user's unsaved edits stay.
 
+use crate::error::ServerError;
 use crate::position;
 use beagle_analysis::{FinalExpression, MeasurableElement};
 use beagle_pcm::ModelFile;
@@ -16,16 +17,16 @@ pub fn results_edits(
     path: &Path,
     text: &str,
     finals: &BTreeMap<String, (MeasurableElement, FinalExpression)>,
-) -> Result<Vec<TextEdit>, String> {
+) -> Result<Vec<TextEdit>, ServerError> {
     let file = ModelFile::parse(path.to_path_buf(), text.to_string());
     if file.repository.is_none() || !file.tree.errors.is_empty() {
-        return Err(format!(
-            "{}: the repository does not parse now; fix it, then apply the results",
-            path.display()
+        return Err(ServerError::file(
+            path,
+            "the repository does not parse now; fix it, then apply the results",
         ));
     }
     let written = beagle_analysis::write_back(&file, finals.values().map(|(e, f)| (e, f)), true)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|e| ServerError::file(path, e.to_string()))?;
     let rope = Rope::from_str(text);
     Ok(written
         .edits

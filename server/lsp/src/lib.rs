@@ -17,6 +17,7 @@ pub mod commands;
 pub mod diagnostics;
 pub mod documents;
 pub mod edits;
+pub mod error;
 pub mod features;
 pub mod jobs;
 pub mod link;

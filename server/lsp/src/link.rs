@@ -2,6 +2,7 @@
 //! automatic mapping when it finds the code, else a template to fill in (whose diagnostics then
 //! say what is missing).
 
+use crate::error::ServerError;
 use crate::session::Handle;
 use beagle_job::Source;
 use beagle_pcm::ModelFile;
@@ -10,21 +11,34 @@ use std::path::{Path, PathBuf};
 use tower_lsp_server::ls_types::{Position, Range, TextEdit, Uri, WorkspaceEdit};
 
 /// The link file of the workspace analysing `repository`, and the entry to append for `id`.
-pub fn proposal(repository: &Path, root: &Path, id: &str) -> Result<(PathBuf, String), String> {
+pub fn proposal(repository: &Path, root: &Path, id: &str) -> Result<(PathBuf, String), ServerError> {
     let folder = beagle_job::workspace::folder_above(repository, Some(root))
-        .ok_or_else(|| format!("no beagle.toml above {} in the workspace", repository.display()))?;
+        .ok_or_else(|| ServerError::file(repository, "no beagle.toml above it in the workspace"))?;
     let ws = beagle_job::resolve(&folder)?;
+    let config_file = folder.join("beagle.toml");
+    let workspace = |message: &str| ServerError::Workspace {
+        config: config_file.clone(),
+        message: message.into(),
+    };
     let Some(Source::Java { config, links }) = &ws.source else {
-        return Err("the workspace does not measure Java code ([java] in beagle.toml)".into());
+        return Err(workspace(
+            "the workspace does not measure Java code ([java] in beagle.toml)",
+        ));
     };
     let links = links
         .clone()
-        .ok_or("beagle.toml names no link file: add `links = \"links.toml\"` under [model]")?;
+        .ok_or_else(|| workspace("names no link file: add `links = \"links.toml\"` under [model]"))?;
     if !ws.paths_outside(root).is_empty() {
-        return Err("beagle.toml names paths outside the workspace".into());
+        return Err(workspace("names paths outside the workspace"));
     }
-    let file = ModelFile::read(repository).map_err(|e| format!("{}: {e}", repository.display()))?;
-    let repo = file.repository.as_ref().ok_or("not a repository")?;
+    let file = ModelFile::read(repository).map_err(|source| ServerError::Io {
+        path: repository.to_path_buf(),
+        source,
+    })?;
+    let repo = file
+        .repository
+        .as_ref()
+        .ok_or_else(|| ServerError::file(repository, "not a repository"))?;
     let name = file
         .node_by_id(id)
         .and_then(|n| file.tree.value(n, "entityName").map(|v| v.to_string()));
@@ -32,7 +46,7 @@ pub fn proposal(repository: &Path, root: &Path, id: &str) -> Result<(PathBuf, St
         .unwrap_or_default()
         .links;
     if existing.iter().any(|l| l.element == id) {
-        return Err(format!("{id} is linked already ({})", links.display()));
+        return Err(ServerError::file(&links, format!("{id} is linked already")));
     }
     let linked: BTreeSet<String> = existing.iter().map(|l| l.element.clone()).collect();
     let found = beagle_java::links::auto::automatic_links_except(
@@ -47,8 +61,7 @@ pub fn proposal(repository: &Path, root: &Path, id: &str) -> Result<(PathBuf, St
     let text = match found {
         Some(link) => {
             let mut sources = beagle_java::links::Sources::new(&config.root);
-            let written =
-                beagle_java::links::own::write(std::slice::from_ref(&link), &mut sources).map_err(|e| e.to_string())?;
+            let written = beagle_java::links::own::write(std::slice::from_ref(&link), &mut sources)?;
             // Only the entry, not the file header `write` starts with.
             let entry = written.split_once("\n[[link]]").map_or(written.clone(), |(_, e)| format!("[[link]]{e}"));
             let why = match &link.origin {
@@ -69,8 +82,8 @@ pub fn proposal(repository: &Path, root: &Path, id: &str) -> Result<(PathBuf, St
 }
 
 /// Appends `text` to the link file through the client (the file's open buffer if it is open).
-pub async fn append(session: &Handle, links: &Path, text: &str) -> Result<bool, String> {
-    let uri = Uri::from_file_path(links).ok_or("the link file has no file URI")?;
+pub async fn append(session: &Handle, links: &Path, text: &str) -> Result<bool, ServerError> {
+    let uri = Uri::from_file_path(links).ok_or_else(|| ServerError::file(links, "has no file URI"))?;
     let end = match session.world().await.snapshot(&uri) {
         Some(s) => crate::position::position(&s.rope, s.rope.len_bytes()),
         None => {
@@ -92,6 +105,10 @@ pub async fn append(session: &Handle, links: &Path, text: &str) -> Result<bool, 
         ),
         ..Default::default()
     };
-    let r = session.client.apply_edit(edit).await.map_err(|e| e.to_string())?;
+    let r = session
+        .client
+        .apply_edit(edit)
+        .await
+        .map_err(|e| ServerError::Editor(e.to_string()))?;
     Ok(r.applied)
 }

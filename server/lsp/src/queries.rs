@@ -4,6 +4,7 @@
 //! ([`crate::protocol::shapes`]), so any client can use them.
 
 use crate::documents::{DocKind, Snapshot};
+use crate::error::ServerError;
 use crate::position;
 use crate::protocol::shapes::{
     ElementAt, ElementKind, ElementResults, EvaluateRequest, EvaluateResult, FitStatus, FittedResult, MeasuredPoint,
@@ -222,14 +223,14 @@ fn actions_within<'a>(repository: &'a Repository, id: &str) -> HashSet<&'a str> 
 
 /// `beagle.evaluate` `[{expression, bindings: [{variable: value}]}]`: the expression's value for
 /// each binding (`null` where it has none, say a variable left unbound).
-pub fn evaluate(request: &EvaluateRequest) -> Result<EvaluateResult, String> {
+pub fn evaluate(request: &EvaluateRequest) -> Result<EvaluateResult, ServerError> {
     let text = &request.expression;
-    let expr = beagle_stoex::parse(text).map_err(|e| format!("`{text}`: {e}"))?;
+    let expr = beagle_stoex::parse(text).map_err(|e| ServerError::Arguments(format!("`{text}`: {e}")))?;
     if request.bindings.len() > MAX_BINDINGS {
-        return Err(format!(
+        return Err(ServerError::Arguments(format!(
             "{} bindings asked for; at most {MAX_BINDINGS} per call",
             request.bindings.len()
-        ));
+        )));
     }
     let values = request
         .bindings
@@ -251,16 +252,16 @@ pub fn predict(
     root: &std::path::Path,
     seff: &str,
     inputs: &beagle_analysis::predict::Bindings,
-) -> Result<Prediction, String> {
+) -> Result<Prediction, ServerError> {
     let predictor = beagle_analysis::predict::Predictor::new(model)
-        .ok_or_else(|| format!("{}: not a PCM repository", path.display()))?;
+        .ok_or_else(|| ServerError::file(path, "not a PCM repository"))?;
     let (system_path, system_file) = system_of(path, root).unzip();
     let assembly = system_file.as_ref().and_then(beagle_pcm::model::system::assembly);
     let predictor = match &assembly {
         Some(a) => predictor.with_system(a),
         None => predictor,
     };
-    let seff = predictor.find_service(seff).map_err(|e| e.to_string())?;
+    let seff = predictor.find_service(seff)?;
     let prediction = predictor.predict(&seff, inputs);
     Ok(Prediction::of(
         &prediction,

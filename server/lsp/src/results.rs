@@ -152,19 +152,19 @@ impl Results {
     /// The last results of every repository analysed under `root`, from its store: per element,
     /// the newest run's result (a later run may have analysed only one component), with the
     /// measurements' raw observations.
-    pub fn load_from_store(&mut self, root: &Path) -> Result<usize, String> {
+    pub fn load_from_store(&mut self, root: &Path) -> Result<usize, beagle_analysis::StoreError> {
         if !root.join(".beagle").join("beagle.sqlite").is_file() {
             return Ok(0);
         }
-        let store = Store::open(root).map_err(|e| e.to_string())?;
-        let runs = store.runs().map_err(|e| e.to_string())?;
+        let store = Store::open(root)?;
+        let runs = store.runs()?;
         let mut loaded: HashMap<PathBuf, RepositoryResults> = HashMap::new();
         for run in runs.iter().rev() {
             let path = PathBuf::from(&run.repository);
             if !path.is_absolute() || self.get(&path).is_some() {
                 continue;
             }
-            let Some(bb) = store.latest_snapshot(run.run).map_err(|e| e.to_string())? else {
+            let Some(bb) = store.latest_snapshot(run.run)? else {
                 continue;
             };
             if bb.final_expressions().is_empty() {
@@ -202,9 +202,7 @@ impl Results {
         let count = loaded.len();
         for (path, mut r) in loaded {
             r.results.sort_by(|a, b| a.element.cmp(&b.element));
-            let validations = store
-                .latest_validations(&path.display().to_string())
-                .map_err(|e| e.to_string())?;
+            let validations = store.latest_validations(&path.display().to_string())?;
             r.validations = validations.into_iter().map(|(seff, (v, _))| (seff, v)).collect();
             self.by_path.insert(path, Arc::new(r));
         }

@@ -4,6 +4,7 @@
 //! the workspace's path and its `beagle.toml`'s content: a repository cannot ship its own
 //! permission, and changed launch commands are asked about again.
 
+use crate::error::ServerError;
 use std::path::{Path, PathBuf};
 
 /// Where answers are kept: `$BEAGLE_STATE_DIR`, else `$XDG_STATE_HOME/beagle`, else
@@ -43,12 +44,14 @@ pub fn is_trusted(dir: Option<&Path>, root: &Path) -> bool {
 }
 
 /// Remembers that the user allowed this workspace.
-pub fn remember(dir: Option<&Path>, root: &Path) -> Result<(), String> {
-    let dir = dir.ok_or("no folder to remember the answer in (HOME is not set)")?;
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+pub fn remember(dir: Option<&Path>, root: &Path) -> Result<(), ServerError> {
+    let dir =
+        dir.ok_or_else(|| ServerError::Internal("no folder to remember the answer in (HOME is not set)".into()))?;
+    let io = |path: PathBuf| move |source| ServerError::Io { path, source };
+    std::fs::create_dir_all(dir).map_err(io(dir.to_path_buf()))?;
     let mut text = std::fs::read_to_string(file(dir)).unwrap_or_default();
     text.push_str(&format!("{} {}\n", key(root), root.display()));
-    std::fs::write(file(dir), text).map_err(|e| format!("{}: {e}", file(dir).display()))
+    std::fs::write(file(dir), text).map_err(io(file(dir)))
 }
 
 #[cfg(test)]

@@ -56,14 +56,6 @@ impl fmt::Display for FileError {
 
 impl std::error::Error for FileError {}
 
-/// The language server's commands still return errors as text (`beagle_job::resolve(..)?` into
-/// `String`): only for them. Everything else keeps the error typed; drop this once they do too.
-impl From<FileError> for String {
-    fn from(e: FileError) -> String {
-        e.to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::FileError;
@@ -78,6 +70,5 @@ mod tests {
         let parsed: Result<toml::Table, _> = toml::from_str(text);
         let e = FileError::toml(Path::new("/w/beagle.toml"), text, &parsed.unwrap_err());
         assert!(e.line.is_some(), "{e}");
-        assert_eq!(String::from(e.clone()), e.to_string());
     }
 }

@@ -5,6 +5,7 @@
 pub mod shapes;
 pub mod typescript;
 
+use crate::error::ServerError;
 use serde_json::Value;
 use shapes::Target;
 use std::fmt;
@@ -108,15 +109,20 @@ impl FromStr for Command {
 
 impl Target {
     /// From a command's arguments: `[uri]`, `[uri, id]` or `[{"uri": .., "id": ..}]`.
-    pub fn from_args(args: &[Value]) -> Result<Target, String> {
+    pub fn from_args(args: &[Value]) -> Result<Target, ServerError> {
         match args.first() {
             Some(Value::String(uri)) => Ok(Target {
                 uri: uri.clone(),
                 id: args.get(1).and_then(Value::as_str).map(String::from),
             }),
-            Some(object @ Value::Object(_)) => serde_json::from_value(object.clone())
-                .map_err(|e| format!("expected {{\"uri\": .., \"id\": ..}} as the first argument: {e}")),
-            _ => Err("expected a document URI as the first argument".into()),
+            Some(object @ Value::Object(_)) => serde_json::from_value(object.clone()).map_err(|e| {
+                ServerError::Arguments(format!(
+                    "expected {{\"uri\": .., \"id\": ..}} as the first argument: {e}"
+                ))
+            }),
+            _ => Err(ServerError::Arguments(
+                "expected a document URI as the first argument".into(),
+            )),
         }
     }
 }
@@ -145,13 +151,14 @@ mod tests {
             uri: uri.into(),
             id: Some("_x".into()),
         };
-        assert_eq!(Target::from_args(&[uri.into(), "_x".into()]), Ok(both.clone()));
+        assert_eq!(Target::from_args(&[uri.into(), "_x".into()]).ok(), Some(both.clone()));
         assert_eq!(
-            Target::from_args(&[serde_json::json!({ "uri": uri, "id": "_x" })]),
-            Ok(both)
+            Target::from_args(&[serde_json::json!({ "uri": uri, "id": "_x" })]).ok(),
+            Some(both)
         );
-        assert_eq!(Target::from_args(&[uri.into()]).map(|t| t.id), Ok(None));
-        assert!(Target::from_args(&[]).is_err());
-        assert!(Target::from_args(&[serde_json::json!({ "id": "_x" })]).is_err());
+        assert_eq!(Target::from_args(&[uri.into()]).ok().map(|t| t.id), Some(None));
+        for bad in [vec![], vec![serde_json::json!({ "id": "_x" })]] {
+            assert!(matches!(Target::from_args(&bad), Err(ServerError::Arguments(_))));
+        }
     }
 }
