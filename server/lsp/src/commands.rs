@@ -49,7 +49,7 @@ fn path_in_workspace(world: &World, uri: &Uri) -> Result<(PathBuf, PathBuf)> {
             let dir = path.parent().unwrap_or(Path::new("/")).to_path_buf();
             Ok((path, dir))
         }
-        None => Err(invalid(format!("{} is outside the workspace folders", path.display()))),
+        None => Err(invalid(ServerError::OutsideWorkspace(path))),
     }
 }
 
