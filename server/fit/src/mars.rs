@@ -28,21 +28,23 @@
 //!    GCV-best size, at most `models`): robust refit; each knot moved continuously between its
 //!    neighbouring candidate knots to the least (robustness-weighted) residual (golden section:
 //!    the true kink of `3 + 2·max(0, x - 40)` lies between data values, not at one); each knot
-//!    rounded to the fewest significant digits that raise the robust loss (coefficients refitted)
-//!    by at most 1; then the
-//!    coefficients snapped like the regression's ([`crate::regression::snap`]).
+//!    rounded to the plainest number (one significant digit, the nearest power of two, then more
+//!    digits: where programmers put thresholds, [`crate::threshold`]) that raises the robust loss
+//!    (coefficients refitted) by at most 1; then the coefficients snapped like the regression's
+//!    ([`crate::regression::snap`]).
 //!
 //! **Penalty** of a candidate (so that a piecewise-linear approximation does not beat the true
 //! smooth law under noise): `p·ln n` for `p` = intercept + coefficients + knots (each knot is a
 //! fitted constant), plus per knot `2·ln(candidate knots of its input)` (as the threshold
 //! analyser pays `2·ln(splits tried)`) and [`crate::threshold::THRESHOLD_DIGIT_COST`] per
-//! significant digit, plus per factor `2·ln(3·k)` for choosing its input and kind among `3·k`.
+//! unit of [`crate::threshold::complexity`] (significant digits; 1.5 for a power of two), plus
+//! per factor `2·ln(3·k)` for choosing its input and kind among `3·k`.
 
 use crate::criterion::{self, Candidate, ErrorScale};
 use crate::expr::{CmpOp, Cond, Expr};
 use crate::linalg::lstsq;
 use crate::regression::{self, LinearFit, Term};
-use crate::threshold::{significant_digits, THRESHOLD_DIGIT_COST};
+use crate::threshold::{complexity, MIN_POWER_OF_TWO, THRESHOLD_DIGIT_COST};
 
 /// One factor of a basis function.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -543,7 +545,7 @@ fn penalty(terms: &[BasisFunction], params: usize, n: usize, k: usize, knots_tri
     let knots = distinct_knots(terms);
     let mut p = params as f64 * (n.max(2) as f64).ln();
     for (v, t) in &knots {
-        p += 2.0 * (knots_tried[*v].len().max(1) as f64).ln() + THRESHOLD_DIGIT_COST * significant_digits(*t) as f64;
+        p += 2.0 * (knots_tried[*v].len().max(1) as f64).ln() + THRESHOLD_DIGIT_COST * complexity(*t, &[]);
     }
     let per_factor = 2.0 * ((3 * k.max(1)) as f64).ln();
     p += per_factor * terms.iter().map(BasisFunction::degree).sum::<usize>() as f64;
@@ -649,8 +651,14 @@ impl<C: AsRef<[f64]>> Finisher<'_, C> {
         };
         for (var, t) in distinct_knots(&terms) {
             let base = score(&terms);
-            for digits in 1..=12 {
-                let r = crate::numeric::round_significant(t, digits);
+            // Where programmers put thresholds, plainest first (crate::threshold::numbers): one
+            // digit, the nearest power of two, then more digits.
+            let mut tries = vec![crate::numeric::round_significant(t, 1)];
+            if t >= 2f64.powi(MIN_POWER_OF_TWO) {
+                tries.push(2f64.powi(t.log2().round() as i32));
+            }
+            tries.extend((2..=12).map(|digits| crate::numeric::round_significant(t, digits)));
+            for r in tries {
                 if r == t {
                     break;
                 }
