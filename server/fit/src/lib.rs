@@ -287,6 +287,8 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         reg.scale = ErrorScale::Absolute;
     }
     let seed = options.gp.as_ref().map_or(1, |g| g.seed);
+    // Counts and passed values with integer observations: integer forms are expected.
+    let counts = matches!(target, Target::Count | Target::Value) && data.integer_target();
     // Equivalent inputs out, then one row per distinct point (its median), in input order.
     let (reduced, kept, equivalent) = evidence::drop_equivalent(data);
     let points = evidence::Points::group(&reduced);
@@ -317,8 +319,11 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     if let Some(r) = regression::regress(&basis, y, &reg) {
         let fits: Vec<regression::LinearFit> = r.models.iter().map(|m| m.fit.clone()).collect();
         candidates.extend(r.models.into_iter().map(|m| m.candidate));
-        candidates.extend(integer::integer_candidates(&work, &basis, &fits, reg.scale));
-        if matches!(target, Target::Count | Target::Value) {
+        // Integer forms when the observations are integers (their medians need not be).
+        if data.integer_target() {
+            candidates.extend(integer::integer_candidates(&work, &basis, &fits, reg.scale));
+        }
+        if counts {
             candidates.extend(integer::exact_combinations(&work, &basis, &fits, reg.scale));
         }
     }
@@ -387,6 +392,7 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         point_noise: ev.point_noise(),
         blocks: &blocks,
         noise: ev.noise.map(|s| (s, ev.noise_df)),
+        counts,
     };
     let choice = evidence::choose(&work, &candidates, &sel.scores, &setting);
     let fitness: Vec<f64> = candidates
@@ -519,6 +525,7 @@ fn constant_answer(
         point_noise: ev.point_noise(),
         blocks,
         noise: ev.noise.map(|s| (s, ev.noise_df)),
+        counts: false,
     };
     let choice = evidence::choose(work, std::slice::from_ref(&c), &[0.0], &setting);
     evidence::judge(
