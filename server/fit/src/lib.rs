@@ -2,8 +2,9 @@
 //!
 //! Pure and synchronous: no I/O except [`csv`], randomness only from seeded `ChaCha8Rng`s.
 //! [`fit`] runs the analysers (robust best-subset [`regression`], [`threshold`] steps, [`integer`]
-//! forms for loop counts, [`mars`] hinge models), then genetic programming ([`gp`]) seeded with
-//! their candidates, and selects among all of them ([`criterion`]). Branch decisions go through
+//! forms for loop counts, [`mars`] hinge models, [`clamp`] caps and floors), then genetic
+//! programming ([`gp`]) seeded with their candidates, and selects among all of them
+//! ([`criterion`]). Branch decisions go through
 //! [`branch::fit_branch`]. The design and its measurements: the crate's README.md.
 //!
 //! ```
@@ -17,6 +18,7 @@
 //! ```
 
 pub mod branch;
+pub mod clamp;
 pub mod criterion;
 pub mod csv;
 pub mod dataset;
@@ -213,7 +215,8 @@ pub struct FitResult {
     pub infix: String,
     /// StoEx with the dataset's column names: `expr`, or the [`distribution`](Self::distribution).
     pub stoex: String,
-    /// Which analyser found it (`"regression"`, `"threshold"`, `"integer"`, `"mars"`).
+    /// Which analyser found it (`"regression"`, `"threshold"`, `"integer"`, `"mars"`, `"cap"`,
+    /// `"gp"`, `"constant"`).
     pub source: &'static str,
     /// Coefficient of determination on the data (plain, outliers included).
     pub r2: f64,
@@ -354,6 +357,12 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         candidates.extend(r.candidates);
         report
     });
+    // One-hinge models searched exhaustively: caps and floors (MARS's greedy passes can miss
+    // them). After the GP: they compete in the selection without changing the GP's seeds (MARS's
+    // hinges seed it already).
+    if options.mars.is_some() {
+        candidates.extend(clamp::clamps(&work.columns, y, reg.scale));
+    }
     // The constant is the points' median, as when no dependency is found. A constant fitted to
     // relative errors leans towards the smallest values (missing a 0.02 ms point by 0.14 ms is a
     // relative error of 7, missing a 0.16 ms point by 0.14 ms one of 0.9): on a write of
@@ -431,7 +440,7 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         criterion::lts_scale(&c.residuals, c.params),
     );
     ev.params = c.params;
-    let rounded = canonical_sum(&evidence::intervals::round_to_evidence(&c.expr, &work, &scales), &work);
+    let rounded = canonical(&evidence::intervals::round_to_evidence(&c.expr, &work, &scales), &work);
     if !evidence::is_exact(c) {
         let reasons = evidence::shape_reasons(&rounded, &work);
         if !reasons.is_empty() {
@@ -462,20 +471,28 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     ))
 }
 
-/// `e` with like terms of its sums collected (`x + 20 - 4` is `x + 16`, `3*(x1 - 6) + 12` is
-/// `3*x1 - 6`), when that evaluates the same on the data; else `e`.
-fn canonical_sum(e: &Expr, work: &Dataset) -> Expr {
-    let c = simplify::mean(std::slice::from_ref(e));
-    let (a, b) = (eval(e, &work.columns, work.len()), eval(&c, &work.columns, work.len()));
-    let same = a
-        .iter()
-        .zip(&b)
-        .all(|(x, y)| (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1e-300) || (x.is_nan() && y.is_nan()));
-    if same && c.size() <= e.size() {
-        c
-    } else {
-        e.clone()
+/// `e` in the form it is printed in, when that evaluates the same on the data: like terms of its
+/// sums collected (`x + 20 - 4` is `x + 16`, `3*(x1 - 6) + 12` is `3*x1 - 6`; unless that makes
+/// it longer), and caps and floors written as such (`-0.001*if(x1 < 40000, 40000 - x1, 0) + 45`
+/// is `0.001*min(x1, 40000) + 5`, [`simplify::caps`]); else `e`.
+fn canonical(e: &Expr, work: &Dataset) -> Expr {
+    let a = eval(e, &work.columns, work.len());
+    let same = |c: &Expr| {
+        let b = eval(c, &work.columns, work.len());
+        a.iter()
+            .zip(&b)
+            .all(|(x, y)| (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1e-300) || (x.is_nan() && y.is_nan()))
+    };
+    let mut out = e.clone();
+    let collected = simplify::mean(std::slice::from_ref(e));
+    if collected.size() <= e.size() && same(&collected) {
+        out = collected;
     }
+    let capped = simplify::caps::caps(&out);
+    if capped != out && same(&capped) {
+        out = capped;
+    }
+    out
 }
 
 /// `e` over the columns of the full dataset (equivalent inputs were dropped before fitting).

@@ -9,10 +9,14 @@
 //! unary   := '-' unary | power
 //! power   := primary ('^' unary)?
 //! primary := NUMBER | 'x'N | 'e' | 'pi' | FUNC '(' sum ')' | 'if' '(' cond ',' sum ',' sum ')'
-//!          | '(' sum ')'
+//!          | 'min' '(' sum ',' sum ')' | 'max' '(' sum ',' sum ')' | '(' sum ')'
 //! ```
+//!
+//! `min(a, b)` reads as `if(a < b, a, b)` and `max(a, b)` as `if(a > b, a, b)`, the forms the
+//! printer writes that way ([`crate::simplify::caps`]).
 
 use crate::expr::{BinaryOp, CmpOp, Cond, Expr, UnaryOp};
+use crate::simplify::caps;
 
 /// Parses `src`; variables `x1..xk` become `Var(0..k-1)`.
 pub fn parse_infix(src: &str) -> Result<Expr, String> {
@@ -183,6 +187,15 @@ impl Parser<'_> {
                         self.expect(")")?;
                         return Ok(Expr::If(Box::new(c), Box::new(a), Box::new(b)));
                     }
+                    "min" | "max" => {
+                        self.expect("(")?;
+                        let a = self.sum()?;
+                        self.expect(",")?;
+                        let b = self.sum()?;
+                        self.expect(")")?;
+                        let f = if w == "min" { caps::min } else { caps::max };
+                        return Ok(f(a, b));
+                    }
                     _ => {}
                 }
                 let op = UnaryOp::ALL
@@ -264,6 +277,8 @@ mod tests {
             "x1*log2(x1) - 1.5e-5*sqrt(x2)",
             "if(x2 > 0.5 && x1 > 50000, 1, 0)",
             "-0.5*x1^-1 + 3",
+            "0.001*min(x1, 40000) + 5",
+            "max(x1, 16) - min(x2, x1)",
         ] {
             let e = parse_infix(text).unwrap();
             assert_eq!(infix(&e), text);

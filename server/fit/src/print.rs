@@ -2,7 +2,8 @@
 //!
 //! # Infix (`shared/bench/sr/CONTRACT.md`)
 //! Variables are `x1..xk`. Parentheses appear only where the grammar needs them; `a + -3` prints
-//! `a - 3`. Numbers: integers up to 1e15 without a fraction (`120`), other values between 1e-4 and
+//! `a - 3`. A cap `if(a < b, a, b)` prints `min(a, b)`, a floor `if(a > b, a, b)` `max(a, b)`
+//! ([`crate::simplify::caps`]); StoEx keeps the conditional (`a < b ? a : b`). Numbers: integers up to 1e15 without a fraction (`120`), other values between 1e-4 and
 //! 1e15 in plain decimal (`0.00025`), the rest in exponent form (`1.5e-6`), always the shortest
 //! text that reads back to the same double. Negative numbers print with a unary minus.
 //!
@@ -150,6 +151,14 @@ fn write_infix(e: &Expr, min_level: u8, out: &mut String) {
             write_infix(a, ATOM, out);
             out.push('^');
             write_infix(b, UNARY, out);
+        }
+        Expr::If(..) if crate::simplify::caps::as_min_max(e).is_some() => {
+            let (is_min, a, b) = crate::simplify::caps::as_min_max(e).unwrap_or((true, e, e));
+            out.push_str(if is_min { "min(" } else { "max(" });
+            write_infix(a, SUM, out);
+            out.push_str(", ");
+            write_infix(b, SUM, out);
+            out.push(')');
         }
         Expr::If(c, a, b) => {
             out.push_str("if(");
