@@ -13,12 +13,13 @@
 //! 2. the best knot moved continuously between its neighbouring candidates (golden section, with
 //!    the robustness weights of a bisquare refit: the cap of `min(x, 40000)` lies between data
 //!    values);
-//! 3. the knot rounded to where programmers put thresholds ([`crate::threshold`]: one digit, the
-//!    nearest power of two, more digits), the plainest costing at most 1 in robust loss; the
+//! 3. the knot rounded to where programmers put thresholds ([`crate::threshold::plain_knots`]: a
+//!    constant of the code, one digit, the nearest power of two, more digits), the plainest
+//!    costing at most 1 in robust loss; the
 //!    coefficients snapped like the regression's ([`crate::regression::snap`]).
 //!
 //! The penalty is the one MARS charges for a one-hinge model: `3·ln n` (intercept, coefficient,
-//! knot), `2·ln(candidate knots)`, [`crate::threshold::THRESHOLD_DIGIT_COST`] per unit of the
+//! knot; `2·ln n` when the code names the knot), `2·ln(candidate knots)`, [`crate::threshold::THRESHOLD_DIGIT_COST`] per unit of the
 //! knot's [`crate::threshold::complexity`], and `2·ln(3k)` for the input and the kind. Source
 //! `"cap"`; the candidate's expression is the cap itself (`0.001*min(x1, 40000) + 5`).
 
@@ -27,11 +28,11 @@ use crate::expr::Expr;
 use crate::regression::{self, LinearFit, Term};
 use crate::simplify::caps::{max, min};
 use crate::simplify::simplify;
-use crate::threshold::{complexity, MIN_POWER_OF_TWO, THRESHOLD_DIGIT_COST};
+use crate::threshold::{complexity, knot_params, plain_knots, THRESHOLD_DIGIT_COST};
 
-/// The best cap and the best floor of each input (see the module documentation); none with fewer
-/// than 8 rows.
-pub fn clamps<C: AsRef<[f64]>>(columns: &[C], y: &[f64], scale: ErrorScale) -> Vec<Candidate> {
+/// The best cap and the best floor of each input (see the module documentation); `constants` of
+/// the code are tried first as knots. None with fewer than 8 rows.
+pub fn clamps<C: AsRef<[f64]>>(columns: &[C], y: &[f64], scale: ErrorScale, constants: &[f64]) -> Vec<Candidate> {
     let n = y.len();
     if n < 8 {
         return Vec::new();
@@ -50,6 +51,7 @@ pub fn clamps<C: AsRef<[f64]>>(columns: &[C], y: &[f64], scale: ErrorScale) -> V
                 s: &s,
                 var: v,
                 is_min,
+                constants,
             };
             if let Some(c) = search.run(ks, columns.len()) {
                 out.push(c);
@@ -65,6 +67,7 @@ struct Search<'a> {
     s: &'a [f64],
     var: usize,
     is_min: bool,
+    constants: &'a [f64],
 }
 
 impl Search<'_> {
@@ -179,15 +182,10 @@ impl Search<'_> {
             })
         };
         let base = robust_loss(knot);
-        let mut tries = vec![crate::numeric::round_significant(knot, 1)];
-        if knot >= 2f64.powi(MIN_POWER_OF_TWO) {
-            tries.push(2f64.powi(knot.log2().round() as i32));
-        }
-        tries.extend((2..=12).map(|d| crate::numeric::round_significant(knot, d)));
-        let knot = tries
+        let knot = plain_knots(knot, self.constants, n)
             .into_iter()
-            .find(|t| *t == knot || robust_loss(*t) - base <= 1.0)
-            .unwrap_or(knot);
+            .find(|(t, allowance)| *t == knot || robust_loss(*t) - base <= *allowance)
+            .map_or(knot, |(t, _)| t);
         let (fit, _, r) = self.robust(knot)?;
         let basis = [self.term(knot)];
         let fit = regression::snap(&basis, &fit, self.y, self.s, criterion::lts_scale(&r, 3));
@@ -198,15 +196,16 @@ impl Search<'_> {
         if residuals.contains(&criterion::INVALID_RESIDUAL) {
             return None;
         }
-        let penalty = 3.0 * (n.max(2) as f64).ln()
+        let params = 2 + knot_params(knot, self.constants);
+        let penalty = params as f64 * (n.max(2) as f64).ln()
             + 2.0 * (knots.len().max(1) as f64).ln()
-            + THRESHOLD_DIGIT_COST * complexity(knot, &[])
+            + THRESHOLD_DIGIT_COST * complexity(knot, self.constants)
             + 2.0 * ((3 * k.max(1)) as f64).ln();
         let expr = simplify(&(Expr::Const(fit.coefs[0]) * self.expr(knot) + fit.intercept.unwrap_or(0.0)));
         Some(Candidate {
             expr,
             residuals,
-            params: 3,
+            params,
             penalty,
             source: "cap",
         })
@@ -222,7 +221,7 @@ mod tests {
         // The floor at 30000 lies between the data values 29700 and 30600.
         let x: Vec<f64> = (0..60).map(|i| 300.0 + f64::from(i) * 1650.0 + 150.0).collect();
         let y: Vec<f64> = x.iter().map(|v| 20.0 + 0.002 * v.max(30000.0)).collect();
-        let c = clamps(std::slice::from_ref(&x), &y, ErrorScale::Auto);
+        let c = clamps(std::slice::from_ref(&x), &y, ErrorScale::Auto, &[]);
         let best = c
             .iter()
             .min_by(|a, b| {

@@ -319,6 +319,12 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     let y = &work.y;
     let basis = regression::basis(&work.columns);
     let mut candidates: Vec<Candidate> = Vec::new();
+    // Constants of the code: thresholds and knots are tried there first.
+    let code_constants: Vec<f64> = options
+        .threshold
+        .as_ref()
+        .map(|t| t.constants.clone())
+        .unwrap_or_default();
     if let Some(r) = regression::regress(&basis, y, &reg) {
         let fits: Vec<regression::LinearFit> = r.models.iter().map(|m| m.fit.clone()).collect();
         candidates.extend(r.models.into_iter().map(|m| m.candidate));
@@ -338,6 +344,7 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         // Only models with a hinge: the others are linear models the regression already offers.
         let m = MarsOptions {
             scale: reg.scale,
+            constants: code_constants.clone(),
             ..m.clone()
         };
         let models = mars::mars(&work.columns, y, &m);
@@ -361,7 +368,7 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     // them). After the GP: they compete in the selection without changing the GP's seeds (MARS's
     // hinges seed it already).
     if options.mars.is_some() {
-        candidates.extend(clamp::clamps(&work.columns, y, reg.scale));
+        candidates.extend(clamp::clamps(&work.columns, y, reg.scale, &code_constants));
     }
     // The constant is the points' median, as when no dependency is found. A constant fitted to
     // relative errors leans towards the smallest values (missing a 0.02 ms point by 0.14 ms is a

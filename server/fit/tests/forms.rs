@@ -170,6 +170,21 @@ fn a_cap_is_recovered_and_printed_as_a_cap() {
     assert!(cap_of(&r.infix, "min").is_some(), "with the GP: {}", r.infix);
 }
 
+/// A constant of the code (`MAX_BUFFER = 40000`) is the cap wherever the data allow it, even at
+/// 10 % noise, where the knot alone lands anywhere from 37000 to 43000.
+#[test]
+fn a_constant_of_the_code_is_the_cap() {
+    let mut options = analysers_only();
+    if let Some(t) = options.threshold.as_mut() {
+        t.constants = vec![0.0, 1.0, 40000.0, 65536.0];
+    }
+    for seed in 1..=5 {
+        let d = capped(seed, 0.10, |x| 5.0 + 0.001 * x.min(40000.0));
+        let r = fit(&d, &options).unwrap();
+        assert_eq!(cap_of(&r.infix, "min"), Some(40000.0), "seed {seed}: {}", r.infix);
+    }
+}
+
 /// The mirrored form: a floor, `20 + 0.002·max(x, 30000)`.
 #[test]
 fn a_floor_is_printed_as_max() {

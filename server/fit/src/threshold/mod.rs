@@ -9,7 +9,8 @@
 //!    residuals. The best `keep` splits over all inputs go on.
 //! 3. **Fine fit**: each side of a kept split is fitted by the full regression analyser
 //!    ([`crate::regression::regress`], on the basis restricted to the side's rows).
-//! 4. The candidate's penalty counts the constants of both sides and the threshold, the subset
+//! 4. The candidate's penalty counts the constants of both sides and the threshold (unless the
+//!    code names it), the subset
 //!    choices of both sides, and `2·ln` of the number of splits tried (choosing the best of many
 //!    splits must not make noise look like a step). So a step is accepted only when it clearly
 //!    beats a single regression in [`crate::criterion::select`].
@@ -30,8 +31,8 @@ use crate::regression::{self, LinearFit, RegressionOptions, Term};
 
 mod numbers;
 pub use numbers::{
-    complexity, is_power_of_two, plainest_between, power_of_two_in, significant_digits, simplest_between,
-    threshold_between, MIN_POWER_OF_TWO, THRESHOLD_DIGIT_COST,
+    complexity, is_power_of_two, knot_params, plain_knots, plainest_between, power_of_two_in, significant_digits,
+    simplest_between, threshold_between, MIN_POWER_OF_TWO, THRESHOLD_DIGIT_COST,
 };
 
 /// Options of the threshold analyser.
@@ -148,7 +149,8 @@ pub const GAP_WINDOW: usize = 6;
 /// The gap the data put the step in, as `(lo, threshold)`: with both sides' models held, each
 /// split within [`GAP_WINDOW`] distinct values of the one after `lo` is scored by the bisquare
 /// loss `2Σρ` of all rows at the step's own noise level, and among the splits within 1 of the
-/// best the one with the plainest threshold ([`complexity`]) wins, then the lower loss. The
+/// best (`ln n` for a constant of the code: it is no fitted constant) the one with the plainest
+/// threshold ([`complexity`]) wins, then the lower loss. The
 /// coarse scan trims the worst tenth of the rows, so under noise it may put a row of the far
 /// side on the wrong one (the split after 67887 for a step at 65536); the loss of every row
 /// moves it back, and where rows cannot tell (noise, no rows) the plainer threshold is taken.
@@ -181,12 +183,14 @@ fn choose_gap(col: &[f64], sides: &SidePredictions, lo: f64, options: &Threshold
         .map(|a| (a, criterion::rho_sum(&residuals(a), sigma)))
         .collect();
     let best = gaps.iter().map(|g| g.1).fold(f64::INFINITY, f64::min);
+    // A threshold the code names is no fitted constant: BIC prices that at `ln n`.
+    let named = (n.max(2) as f64).ln().max(1.0);
     gaps.into_iter()
-        .filter(|(_, loss)| *loss <= best + 1.0)
         .map(|(a, loss)| {
             let t = threshold_between(uniq[a], uniq[a + 1], &options.constants);
             (uniq[a], t, complexity(t, &options.constants), loss)
         })
+        .filter(|(_, t, _, loss)| *loss <= best + if options.constants.contains(t) { named } else { 1.0 })
         .min_by(|a, b| a.2.total_cmp(&b.2).then(a.3.total_cmp(&b.3)))
         .map(|(lo, t, _, _)| (lo, t))
 }
@@ -340,7 +344,7 @@ pub fn thresholds<C: AsRef<[f64]>>(
             }
         }
         let residuals = criterion::residuals(y, &pred, &s);
-        let params = lf.params() + rf.params() + 1;
+        let params = lf.params() + rf.params() + knot_params(threshold, &options.constants);
         let penalty = params as f64 * (n.max(2) as f64).ln()
             + lf.selection_cost(&lb)
             + rf.selection_cost(&rb)

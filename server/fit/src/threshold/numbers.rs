@@ -109,6 +109,30 @@ pub fn threshold_between(lo: f64, hi: f64, constants: &[f64]) -> f64 {
         .unwrap_or_else(|| plainest_between(lo, hi))
 }
 
+/// Knots to round `t` to, plainest first, where programmers put thresholds
+/// (this module), each with the rise in robust loss (`2Σρ`) it may cost on `n` rows: the
+/// code's three constants nearest to `t` (`ln n`: a knot the code names is no fitted constant,
+/// which BIC prices at `ln n`), then at most 1 for one significant digit, the nearest power of
+/// two, more digits. The first within its allowance is taken.
+pub fn plain_knots(t: f64, constants: &[f64], n: usize) -> Vec<(f64, f64)> {
+    let mut near: Vec<f64> = constants.iter().copied().filter(|c| c.is_finite()).collect();
+    near.sort_by(|a, b| (a - t).abs().total_cmp(&(b - t).abs()));
+    near.truncate(3);
+    let named = (n.max(2) as f64).ln().max(1.0);
+    let mut out: Vec<(f64, f64)> = near.into_iter().map(|c| (c, named)).collect();
+    out.push((crate::numeric::round_significant(t, 1), 1.0));
+    if t >= 2f64.powi(MIN_POWER_OF_TWO) {
+        out.push((2f64.powi(t.log2().round() as i32), 1.0));
+    }
+    out.extend((2..=12).map(|digits| (crate::numeric::round_significant(t, digits), 1.0)));
+    out
+}
+
+/// Fitted constants of a knot: none when the code names it.
+pub fn knot_params(t: f64, constants: &[f64]) -> usize {
+    usize::from(!constants.contains(&t))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,5 +195,18 @@ mod tests {
         assert_eq!(complexity(16.0, &[]), 1.5);
         assert_eq!(complexity(8.0, &[]), 1.0);
         assert!(is_power_of_two(1024.0) && !is_power_of_two(1000.0) && !is_power_of_two(4.0));
+    }
+
+    #[test]
+    fn knots_round_to_the_codes_constants_first() {
+        let tries = plain_knots(41730.0, &[0.0, 1.0, 40000.0, 65536.0], 100);
+        let values: Vec<f64> = tries.iter().map(|t| t.0).collect();
+        assert_eq!(&values[..6], &[40000.0, 65536.0, 1.0, 40000.0, 32768.0, 42000.0]);
+        // A named knot may cost `ln n` (it is no fitted constant), a rounded one 1.
+        assert!((tries[0].1 - 100f64.ln()).abs() < 1e-12 && tries[3].1 == 1.0);
+        assert_eq!(
+            (knot_params(40000.0, &[40000.0]), knot_params(41730.0, &[40000.0])),
+            (0, 1)
+        );
     }
 }
