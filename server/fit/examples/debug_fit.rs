@@ -40,6 +40,18 @@ fn main() {
             g.islands = v as usize;
         }
     }
+    // TARGET=count|value|time|auto, NO_GP=1: the paths the issue-21 forms take.
+    if let Ok(t) = std::env::var("TARGET") {
+        options.target = match t.as_str() {
+            "count" => beagle_fit::Target::Count,
+            "value" => beagle_fit::Target::Value,
+            "time" => beagle_fit::Target::Time,
+            _ => beagle_fit::Target::Auto,
+        };
+    }
+    if std::env::var("NO_GP").is_ok() {
+        options.gp = None;
+    }
     let r = fit(&data, &options).expect("fit");
     println!("time {:?} sigma {:e}", t.elapsed(), r.sigma);
     if let Some(g) = &r.gp {
@@ -57,4 +69,7 @@ fn main() {
     }
     println!("stoex: {}", r.stoex);
     println!("expr: {}", r.infix);
+    if std::env::var("EVIDENCE").is_ok() {
+        println!("{:#?}", r.evidence);
+    }
 }

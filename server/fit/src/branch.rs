@@ -15,8 +15,8 @@
 //!
 //! **Selection**: `score = -2·log-likelihood + penalty` (binomial), the penalty BIC-style with the
 //! search costs of the other analysers: `params·ln N` (`N` = total trials) plus
-//! `2·ln(splits tried)` and [`crate::threshold::THRESHOLD_DIGIT_COST`] per significant digit for each
-//! tree split, `2·ln(inputs tried)` for a logistic model. So 200 Bernoulli samples of a constant
+//! `2·ln(splits tried)` and [`crate::threshold::THRESHOLD_DIGIT_COST`] per unit of
+//! [`crate::threshold::complexity`] (significant digits) for each tree split, `2·ln(inputs tried)` for a logistic model. So 200 Bernoulli samples of a constant
 //! 0.3 do not buy a spurious split: the best of ~200 splits gains about 10 in `2·ll`, a split
 //! costs `2·ln 200 + 2·ln 199 ≈ 21`.
 //!
@@ -34,7 +34,7 @@ use crate::decision::{self, binomial_ll, Leaf, Tree, TreeOptions};
 use crate::expr::{Cond, Expr};
 use crate::numeric::round_significant;
 use crate::print::format_number;
-use crate::threshold::{significant_digits, THRESHOLD_DIGIT_COST};
+use crate::threshold::{complexity, THRESHOLD_DIGIT_COST};
 use crate::{eval, evidence, infix, print, stats, stoex_text, Dataset, FitError, FitOptions, FitResult, Scored};
 
 /// Options of [`fit_branch`].
@@ -286,7 +286,10 @@ pub fn fit_branch(data: &Dataset, options: &BranchOptions) -> Result<BranchFit, 
         }
         let extra: f64 = splits
             .iter()
-            .map(|s| 2.0 * (s.tried.max(1) as f64).ln() + THRESHOLD_DIGIT_COST * significant_digits(s.threshold) as f64)
+            .map(|s| {
+                2.0 * (s.tried.max(1) as f64).ln()
+                    + THRESHOLD_DIGIT_COST * complexity(s.threshold, &options.tree.constants)
+            })
             .sum();
         let params = t.leaves().len() + splits.len();
         let e = t.expr(&mut |l| l.p());

@@ -6,9 +6,10 @@
 //! frequencies) is largest, among the gaps between consecutive distinct values of each input that
 //! leave at least `min_leaf` trials on each side (at most `max_splits` per input, evenly spread);
 //! pure nodes and nodes at `max_depth` are leaves. [`Tree::prunings`] lists every subtree with the
-//! same root, for a likelihood criterion to choose among ([`crate::branch`]). The threshold is the
-//! simplest number in the gap, or a constant from the code that lies in it
-//! ([`crate::threshold::threshold_between`]: `x1 > 200000`).
+//! same root, for a likelihood criterion to choose among ([`crate::branch`]). The threshold is a
+//! constant from the code that lies in the gap, else the plainest number in it (a one-digit
+//! decimal, a power of two, the simplest decimal: [`crate::threshold::threshold_between`],
+//! `x1 > 200000`, `x1 > 65536`).
 //!
 //! A tree becomes an expression of nested `if`s of leaf values ([`Tree::expr`]), or, when each
 //! leaf is classed taken / not taken, a guard ([`Tree::guard`]): the disjunction of the paths to

@@ -1,14 +1,18 @@
 //! Integer-valued forms for integer targets (loop counts, passed integer values).
 //!
-//! When every target value is an integer:
+//! When every observation of the target is an integer (the caller decides, on the observations:
+//! the per-point medians of 5 and 6 are 5.5):
 //! - **`floor(t/k)`, `ceil(t/k)`** ([`integer_candidates`]): each regression model of one basis
-//!   term `t` with coefficient `a` close to `1/k` (`k` an integer from 2 to 1000,
-//!   `|1/a - k| <= 0.1·k`) proposes both (one constant, `k`).
+//!   term `t` with coefficient `a` close to `1/k` (`k` an integer from 2 to [`MAX_DIVISOR`],
+//!   `|1/a - k| <= 0.1·k`: the nearest integer, power of two and one- or two-digit decimal,
+//!   so `ceil(x1/4096)` is found from a slope of 1/4090) proposes both (one constant, `k`).
 //! - **`floor((p·t + r)/q)`** ([`integer_candidates`]): from a one-term model `a·t + b`, for each
 //!   denominator `q` from 1 to 12 with `p = round(a·q)` within 2 % of `a·q`, the offset `r` (an
 //!   integer within `q` of `b·q`) that matches the most rows. This covers `round(t/k)` as
-//!   `floor((t + k/2)/k)`, `ceil` with offsets (`floor((t + 2)/3)`) and `floor(2·t/3)`. Three
-//!   constants. `q = 1` only for a non-integer term (`floor(sqrt(x1))`).
+//!   `floor((t + k/2)/k)`, offsets (`floor((t + 2)/4)`) and `floor(2·t/3)`; with `r = q - 1` on
+//!   an integer term it is `ceil(p·t/q)` (`ceil(2*x1/3)`). Three constants. `q = 1` only for a
+//!   non-integer term (`floor(sqrt(x1))`); forms with a common factor of `p`, `q`, `r` are those
+//!   of a smaller `q`.
 //! - **Exact integer combinations** ([`exact_combinations`], for the count and value targets):
 //!   each regression model `Σ c_i·t_i + b` with its constants replaced by `P_i/q`, `R/q` (the
 //!   smallest `q` from 1 to 12 for which the model reproduces every target value exactly) becomes
@@ -16,8 +20,11 @@
 //!   `(x1^2 - x1)/2`.
 //!
 //! All compete in the same selection as every other candidate, so they win only where they fit
-//! better (exactly, on noise-free counts) or, for [`exact_combinations`], tie and get the
-//! integer prior.
+//! better (exactly, on noise-free counts; on most rows with the rest off by one, where the robust
+//! criterion counts those rows as outliers and any smooth law misses every row a little) or, for
+//! [`exact_combinations`], tie and get the integer prior. For count and value targets,
+//! [`explains_counts`] keeps such a form against the held-out rule that prefers a plain law
+//! predicting within the noise ([`crate::evidence`]): a count is what the code says.
 
 use crate::criterion::{self, Candidate, ErrorScale};
 use crate::dataset::Dataset;
@@ -26,12 +33,11 @@ use crate::expr::Expr;
 use crate::regression::{LinearFit, Term};
 use crate::simplify::simplify;
 
-/// Candidates `floor(t/k)`, `ceil(t/k)` from the single-term models among `fits` (see the module
-/// documentation); none when the target is not integer-valued.
+/// Candidates `floor(t/k)`, `ceil(t/k)` and `floor((p·t + r)/q)` from the single-term models
+/// among `fits` (see the module documentation). The caller decides that the target is
+/// integer-valued: its observations, not their per-point medians (two observations 5 and 6 of
+/// one point have the median 5.5).
 pub fn integer_candidates(data: &Dataset, basis: &[Term], fits: &[LinearFit], scale: ErrorScale) -> Vec<Candidate> {
-    if !data.integer_target() {
-        return Vec::new();
-    }
     let n = data.len();
     let s = criterion::row_scales(&data.y, scale);
     // Adds `e` (one basis term with `params` fitted values) unless it is already proposed.
@@ -57,14 +63,12 @@ pub fn integer_candidates(data: &Dataset, basis: &[Term], fits: &[LinearFit], sc
         if a.is_nan() || a <= 0.0 {
             continue;
         }
-        let k = (1.0 / a).round();
-        if !(2.0..=1000.0).contains(&k) || (1.0 / a - k).abs() > 0.1 * k {
-            continue;
-        }
         let t = &basis[f.terms[0]];
-        let ratio = t.expr.clone() / k;
-        for e in [ratio.clone().floor(), ratio.ceil()] {
-            propose(&mut out, e, 1, t.cost);
+        for k in divisors(1.0 / a) {
+            let ratio = t.expr.clone() / k;
+            for e in [ratio.clone().floor(), ratio.ceil()] {
+                propose(&mut out, e, 1, t.cost);
+            }
         }
     }
     for f in fits {
@@ -74,6 +78,48 @@ pub fn integer_candidates(data: &Dataset, basis: &[Term], fits: &[LinearFit], sc
         let t = &basis[f.terms[0]];
         for e in floor_forms(t, f.coefs[0], f.intercept.unwrap_or(0.0), &data.y) {
             propose(&mut out, e, 3, t.cost);
+        }
+    }
+    out
+}
+
+/// Whether `c` explains integer observations `y` (scaled residuals over `scales`) as a count:
+/// every row within 1 of its prediction, most rows (at least [`COUNT_EXACT_SHARE`]) exactly.
+pub fn explains_counts(c: &Candidate, y: &[f64], scales: &[f64]) -> bool {
+    let off: Vec<f64> = c.residuals.iter().zip(scales).map(|(r, s)| (r * s).abs()).collect();
+    let tolerance = |y: f64| 1e-9 * y.abs().max(1.0);
+    let exact = off.iter().zip(y).filter(|(d, y)| **d <= tolerance(**y)).count();
+    !y.is_empty()
+        && off.iter().zip(y).all(|(d, y)| *d <= 1.0 + tolerance(*y))
+        && exact as f64 >= COUNT_EXACT_SHARE * y.len() as f64
+}
+
+/// Share of rows a count form must reproduce exactly ([`explains_counts`]).
+pub const COUNT_EXACT_SHARE: f64 = 0.8;
+
+/// Largest divisor `k` of `floor(t/k)`, `ceil(t/k)`: pages of 64 KiB in bytes, batches of
+/// thousands.
+pub const MAX_DIVISOR: f64 = 1e7;
+
+/// Divisors `k` for a fitted slope `1/inv` (`|inv - k| <= 0.1·k`): the nearest integer, and where
+/// programmers put divisors ([`crate::threshold::threshold_between`]): the nearest power of two
+/// and the one- and two-digit decimals near it. With a slope fitted to `ceil(x/4096)` the nearest
+/// integer may be 4090; the data choose among them, plainest first on a tie.
+fn divisors(inv: f64) -> Vec<f64> {
+    if !inv.is_finite() {
+        return Vec::new();
+    }
+    let mut ks = vec![
+        crate::numeric::round_significant(inv, 1),
+        2f64.powi(inv.max(1.0).log2().round() as i32),
+        crate::numeric::round_significant(inv, 2),
+        inv.round(),
+    ];
+    ks.retain(|k| (2.0..=MAX_DIVISOR).contains(k) && *k == k.trunc() && (inv - k).abs() <= 0.1 * k);
+    let mut out: Vec<f64> = Vec::new();
+    for k in ks {
+        if !out.contains(&k) {
+            out.push(k);
         }
     }
     out
@@ -120,16 +166,33 @@ fn floor_forms(t: &Term, a: f64, b: f64, y: &[f64]) -> Vec<Expr> {
         if m == 0 {
             continue;
         }
+        // A common factor: the same form as with a smaller `q`, tried before.
+        if gcd(gcd(p.abs() as u64, q as u64), best_r.abs() as u64) > 1 {
+            continue;
+        }
         // `floor(t/k)` and `ceil(t/k)` are proposed with one constant.
         if p == 1.0 && (best_r == 0.0 || (integer_term && best_r == qf - 1.0)) {
             continue;
         }
-        let e = simplify(&((p * t.expr.clone() + best_r) / qf).floor());
+        // `floor((p·t + q - 1)/q)` is `ceil(p·t/q)` for integer `p·t`.
+        let e = if integer_term && best_r == qf - 1.0 {
+            simplify(&(p * t.expr.clone() / qf).ceil())
+        } else {
+            simplify(&((p * t.expr.clone() + best_r) / qf).floor())
+        };
         if !out.contains(&e) {
             out.push(e);
         }
     }
     out
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }
 
 /// Penalty reduction of an exact integer combination for the count and value targets: prior odds

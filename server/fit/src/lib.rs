@@ -2,8 +2,9 @@
 //!
 //! Pure and synchronous: no I/O except [`csv`], randomness only from seeded `ChaCha8Rng`s.
 //! [`fit`] runs the analysers (robust best-subset [`regression`], [`threshold`] steps, [`integer`]
-//! forms for loop counts, [`mars`] hinge models), then genetic programming ([`gp`]) seeded with
-//! their candidates, and selects among all of them ([`criterion`]). Branch decisions go through
+//! forms for loop counts, [`mars`] hinge models, [`clamp`] caps and floors), then genetic
+//! programming ([`gp`]) seeded with their candidates, and selects among all of them
+//! ([`criterion`]). Branch decisions go through
 //! [`branch::fit_branch`]. The design and its measurements: the crate's README.md.
 //!
 //! ```
@@ -17,6 +18,7 @@
 //! ```
 
 pub mod branch;
+pub mod clamp;
 pub mod criterion;
 pub mod csv;
 pub mod dataset;
@@ -213,7 +215,8 @@ pub struct FitResult {
     pub infix: String,
     /// StoEx with the dataset's column names: `expr`, or the [`distribution`](Self::distribution).
     pub stoex: String,
-    /// Which analyser found it (`"regression"`, `"threshold"`, `"integer"`, `"mars"`).
+    /// Which analyser found it (`"regression"`, `"threshold"`, `"integer"`, `"mars"`, `"cap"`,
+    /// `"gp"`, `"constant"`).
     pub source: &'static str,
     /// Coefficient of determination on the data (plain, outliers included).
     pub r2: f64,
@@ -287,6 +290,8 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         reg.scale = ErrorScale::Absolute;
     }
     let seed = options.gp.as_ref().map_or(1, |g| g.seed);
+    // Counts and passed values with integer observations: integer forms are expected.
+    let counts = matches!(target, Target::Count | Target::Value) && data.integer_target();
     // Equivalent inputs out, then one row per distinct point (its median), in input order.
     let (reduced, kept, equivalent) = evidence::drop_equivalent(data);
     let points = evidence::Points::group(&reduced);
@@ -314,11 +319,20 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     let y = &work.y;
     let basis = regression::basis(&work.columns);
     let mut candidates: Vec<Candidate> = Vec::new();
+    // Constants of the code: thresholds and knots are tried there first.
+    let code_constants: Vec<f64> = options
+        .threshold
+        .as_ref()
+        .map(|t| t.constants.clone())
+        .unwrap_or_default();
     if let Some(r) = regression::regress(&basis, y, &reg) {
         let fits: Vec<regression::LinearFit> = r.models.iter().map(|m| m.fit.clone()).collect();
         candidates.extend(r.models.into_iter().map(|m| m.candidate));
-        candidates.extend(integer::integer_candidates(&work, &basis, &fits, reg.scale));
-        if matches!(target, Target::Count | Target::Value) {
+        // Integer forms when the observations are integers (their medians need not be).
+        if data.integer_target() {
+            candidates.extend(integer::integer_candidates(&work, &basis, &fits, reg.scale));
+        }
+        if counts {
             candidates.extend(integer::exact_combinations(&work, &basis, &fits, reg.scale));
         }
     }
@@ -330,6 +344,7 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         // Only models with a hinge: the others are linear models the regression already offers.
         let m = MarsOptions {
             scale: reg.scale,
+            constants: code_constants.clone(),
             ..m.clone()
         };
         let models = mars::mars(&work.columns, y, &m);
@@ -349,6 +364,12 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         candidates.extend(r.candidates);
         report
     });
+    // One-hinge models searched exhaustively: caps and floors (MARS's greedy passes can miss
+    // them). After the GP: they compete in the selection without changing the GP's seeds (MARS's
+    // hinges seed it already).
+    if options.mars.is_some() {
+        candidates.extend(clamp::clamps(&work.columns, y, reg.scale, &code_constants));
+    }
     // The constant is the points' median, as when no dependency is found. A constant fitted to
     // relative errors leans towards the smallest values (missing a 0.02 ms point by 0.14 ms is a
     // relative error of 7, missing a 0.16 ms point by 0.14 ms one of 0.9): on a write of
@@ -387,6 +408,7 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         point_noise: ev.point_noise(),
         blocks: &blocks,
         noise: ev.noise.map(|s| (s, ev.noise_df)),
+        counts,
     };
     let choice = evidence::choose(&work, &candidates, &sel.scores, &setting);
     let fitness: Vec<f64> = candidates
@@ -425,7 +447,7 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         criterion::lts_scale(&c.residuals, c.params),
     );
     ev.params = c.params;
-    let rounded = canonical_sum(&evidence::intervals::round_to_evidence(&c.expr, &work, &scales), &work);
+    let rounded = canonical(&evidence::intervals::round_to_evidence(&c.expr, &work, &scales), &work);
     if !evidence::is_exact(c) {
         let reasons = evidence::shape_reasons(&rounded, &work);
         if !reasons.is_empty() {
@@ -456,20 +478,28 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     ))
 }
 
-/// `e` with like terms of its sums collected (`x + 20 - 4` is `x + 16`, `3*(x1 - 6) + 12` is
-/// `3*x1 - 6`), when that evaluates the same on the data; else `e`.
-fn canonical_sum(e: &Expr, work: &Dataset) -> Expr {
-    let c = simplify::mean(std::slice::from_ref(e));
-    let (a, b) = (eval(e, &work.columns, work.len()), eval(&c, &work.columns, work.len()));
-    let same = a
-        .iter()
-        .zip(&b)
-        .all(|(x, y)| (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1e-300) || (x.is_nan() && y.is_nan()));
-    if same && c.size() <= e.size() {
-        c
-    } else {
-        e.clone()
+/// `e` in the form it is printed in, when that evaluates the same on the data: like terms of its
+/// sums collected (`x + 20 - 4` is `x + 16`, `3*(x1 - 6) + 12` is `3*x1 - 6`; unless that makes
+/// it longer), and caps and floors written as such (`-0.001*if(x1 < 40000, 40000 - x1, 0) + 45`
+/// is `0.001*min(x1, 40000) + 5`, [`simplify::caps`]); else `e`.
+fn canonical(e: &Expr, work: &Dataset) -> Expr {
+    let a = eval(e, &work.columns, work.len());
+    let same = |c: &Expr| {
+        let b = eval(c, &work.columns, work.len());
+        a.iter()
+            .zip(&b)
+            .all(|(x, y)| (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1e-300) || (x.is_nan() && y.is_nan()))
+    };
+    let mut out = e.clone();
+    let collected = simplify::mean(std::slice::from_ref(e));
+    if collected.size() <= e.size() && same(&collected) {
+        out = collected;
     }
+    let capped = simplify::caps::caps(&out);
+    if capped != out && same(&capped) {
+        out = capped;
+    }
+    out
 }
 
 /// `e` over the columns of the full dataset (equivalent inputs were dropped before fitting).
@@ -519,6 +549,7 @@ fn constant_answer(
         point_noise: ev.point_noise(),
         blocks,
         noise: ev.noise.map(|s| (s, ev.noise_df)),
+        counts: false,
     };
     let choice = evidence::choose(work, std::slice::from_ref(&c), &[0.0], &setting);
     evidence::judge(

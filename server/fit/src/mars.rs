@@ -28,21 +28,23 @@
 //!    GCV-best size, at most `models`): robust refit; each knot moved continuously between its
 //!    neighbouring candidate knots to the least (robustness-weighted) residual (golden section:
 //!    the true kink of `3 + 2·max(0, x - 40)` lies between data values, not at one); each knot
-//!    rounded to the fewest significant digits that raise the robust loss (coefficients refitted)
-//!    by at most 1; then the
-//!    coefficients snapped like the regression's ([`crate::regression::snap`]).
+//!    rounded to the plainest number ([`crate::threshold::plain_knots`]: a constant of the code, one significant
+//!    digit, the nearest power of two, then more digits) that raises the robust loss
+//!    (coefficients refitted) by at most 1; then the coefficients snapped like the regression's
+//!    ([`crate::regression::snap`]).
 //!
 //! **Penalty** of a candidate (so that a piecewise-linear approximation does not beat the true
 //! smooth law under noise): `p·ln n` for `p` = intercept + coefficients + knots (each knot is a
 //! fitted constant), plus per knot `2·ln(candidate knots of its input)` (as the threshold
 //! analyser pays `2·ln(splits tried)`) and [`crate::threshold::THRESHOLD_DIGIT_COST`] per
-//! significant digit, plus per factor `2·ln(3·k)` for choosing its input and kind among `3·k`.
+//! unit of [`crate::threshold::complexity`] (significant digits; 1.5 for a power of two), plus
+//! per factor `2·ln(3·k)` for choosing its input and kind among `3·k`.
 
 use crate::criterion::{self, Candidate, ErrorScale};
 use crate::expr::{CmpOp, Cond, Expr};
 use crate::linalg::lstsq;
 use crate::regression::{self, LinearFit, Term};
-use crate::threshold::{significant_digits, THRESHOLD_DIGIT_COST};
+use crate::threshold::{complexity, knot_params, plain_knots, THRESHOLD_DIGIT_COST};
 
 /// One factor of a basis function.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -156,6 +158,8 @@ pub struct MarsOptions {
     pub models: usize,
     /// Round knots and coefficients to few significant digits where the fit allows.
     pub snap: bool,
+    /// Constants of the code (static analysis): tried first when knots are rounded.
+    pub constants: Vec<f64>,
 }
 
 impl Default for MarsOptions {
@@ -169,6 +173,7 @@ impl Default for MarsOptions {
             scale: ErrorScale::Auto,
             models: 5,
             snap: true,
+            constants: Vec::new(),
         }
     }
 }
@@ -539,11 +544,18 @@ fn replace_knot(terms: &[BasisFunction], var: usize, old: f64, new: f64) -> Vec<
 }
 
 /// Penalty of a MARS model (see the module documentation).
-fn penalty(terms: &[BasisFunction], params: usize, n: usize, k: usize, knots_tried: &[Vec<f64>]) -> f64 {
+fn penalty(
+    terms: &[BasisFunction],
+    params: usize,
+    n: usize,
+    k: usize,
+    knots_tried: &[Vec<f64>],
+    constants: &[f64],
+) -> f64 {
     let knots = distinct_knots(terms);
     let mut p = params as f64 * (n.max(2) as f64).ln();
     for (v, t) in &knots {
-        p += 2.0 * (knots_tried[*v].len().max(1) as f64).ln() + THRESHOLD_DIGIT_COST * significant_digits(*t) as f64;
+        p += 2.0 * (knots_tried[*v].len().max(1) as f64).ln() + THRESHOLD_DIGIT_COST * complexity(*t, constants);
     }
     let per_factor = 2.0 * ((3 * k.max(1)) as f64).ln();
     p += per_factor * terms.iter().map(BasisFunction::degree).sum::<usize>() as f64;
@@ -649,13 +661,12 @@ impl<C: AsRef<[f64]>> Finisher<'_, C> {
         };
         for (var, t) in distinct_knots(&terms) {
             let base = score(&terms);
-            for digits in 1..=12 {
-                let r = crate::numeric::round_significant(t, digits);
+            for (r, allowance) in plain_knots(t, &self.options.constants, self.n()) {
                 if r == t {
                     break;
                 }
                 let trial = replace_knot(&terms, var, t, r);
-                if score(&trial) - base <= 1.0 {
+                if score(&trial) - base <= allowance {
                     terms = trial;
                     break;
                 }
@@ -692,8 +703,19 @@ impl<C: AsRef<[f64]>> Finisher<'_, C> {
         };
         let expr = fit.expr(&b);
         let residuals = criterion::residuals(self.y, &fit.predict(&b, n), self.s);
-        let params = fit.params() + distinct_knots(&terms).len();
-        let penalty = penalty(&terms, params, n, self.columns.len(), self.knots);
+        let knots: usize = distinct_knots(&terms)
+            .iter()
+            .map(|(_, t)| knot_params(*t, &self.options.constants))
+            .sum();
+        let params = fit.params() + knots;
+        let penalty = penalty(
+            &terms,
+            params,
+            n,
+            self.columns.len(),
+            self.knots,
+            &self.options.constants,
+        );
         Some(MarsModel {
             candidate: Candidate {
                 expr: expr.clone(),

@@ -10,6 +10,16 @@ pub fn round_significant(v: f64, digits: usize) -> f64 {
     format!("{:.*e}", digits.saturating_sub(1), v).parse().unwrap_or(v)
 }
 
+/// Number of significant decimal digits of `v` in its shortest representation (0 for 0).
+pub fn significant_digits(v: f64) -> usize {
+    if v == 0.0 || !v.is_finite() {
+        return 0;
+    }
+    let s = format!("{:e}", v.abs());
+    let mantissa = s.split('e').next().unwrap_or("");
+    mantissa.chars().filter(|c| c.is_ascii_digit()).count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::round_significant;

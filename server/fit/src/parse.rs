@@ -9,10 +9,14 @@
 //! unary   := '-' unary | power
 //! power   := primary ('^' unary)?
 //! primary := NUMBER | 'x'N | 'e' | 'pi' | FUNC '(' sum ')' | 'if' '(' cond ',' sum ',' sum ')'
-//!          | '(' sum ')'
+//!          | 'min' '(' sum ',' sum ')' | 'max' '(' sum ',' sum ')' | '(' sum ')'
 //! ```
+//!
+//! `min(a, b)` reads as `if(a < b, a, b)` and `max(a, b)` as `if(a > b, a, b)`, the forms the
+//! printer writes that way ([`crate::simplify::caps`]).
 
 use crate::expr::{BinaryOp, CmpOp, Cond, Expr, UnaryOp};
+use crate::simplify::caps;
 
 /// Why infix text does not parse; `at` is the byte offset in the text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -213,6 +217,15 @@ impl Parser<'_> {
                         self.expect(")")?;
                         return Ok(Expr::If(Box::new(c), Box::new(a), Box::new(b)));
                     }
+                    "min" | "max" => {
+                        self.expect("(")?;
+                        let a = self.sum()?;
+                        self.expect(",")?;
+                        let b = self.sum()?;
+                        self.expect(")")?;
+                        let f = if w == "min" { caps::min } else { caps::max };
+                        return Ok(f(a, b));
+                    }
                     _ => {}
                 }
                 let op = UnaryOp::ALL
@@ -297,6 +310,8 @@ mod tests {
             "x1*log2(x1) - 1.5e-5*sqrt(x2)",
             "if(x2 > 0.5 && x1 > 50000, 1, 0)",
             "-0.5*x1^-1 + 3",
+            "0.001*min(x1, 40000) + 5",
+            "max(x1, 16) - min(x2, x1)",
         ] {
             let e = parse_infix(text).unwrap();
             assert_eq!(infix(&e), text);

@@ -2,7 +2,8 @@
 //!
 //! # Infix (`shared/bench/sr/CONTRACT.md`)
 //! Variables are `x1..xk`. Parentheses appear only where the grammar needs them; `a + -3` prints
-//! `a - 3`. Numbers: integers up to 1e15 without a fraction (`120`), other values between 1e-4 and
+//! `a - 3`. A cap `if(a < b, a, b)` prints `min(a, b)`, a floor `if(a > b, a, b)` `max(a, b)`
+//! ([`crate::simplify::caps`]); StoEx keeps the conditional (`a < b ? a : b`). Numbers: integers up to 1e15 without a fraction (`120`), other values between 1e-4 and
 //! 1e15 in plain decimal (`0.00025`), the rest in exponent form (`1.5e-6`), always the shortest
 //! text that reads back to the same double. Negative numbers print with a unary minus.
 //!
@@ -150,6 +151,14 @@ fn write_infix(e: &Expr, min_level: u8, out: &mut String) {
             write_infix(a, ATOM, out);
             out.push('^');
             write_infix(b, UNARY, out);
+        }
+        Expr::If(..) if crate::simplify::caps::as_min_max(e).is_some() => {
+            let (is_min, a, b) = crate::simplify::caps::as_min_max(e).unwrap_or((true, e, e));
+            out.push_str(if is_min { "min(" } else { "max(" });
+            write_infix(a, SUM, out);
+            out.push_str(", ");
+            write_infix(b, SUM, out);
+            out.push(')');
         }
         Expr::If(c, a, b) => {
             out.push_str("if(");
@@ -385,6 +394,13 @@ mod tests {
         assert_eq!(infix(&-(x(0).powi(2))), "-x1^2");
         assert_eq!(infix(&x(0).pow(Expr::Const(-1.0))), "x1^-1");
         assert_eq!(infix(&(0.02 * x(0) * x(0).log2())), "0.02*x1*log2(x1)");
+        // Caps and floors (issue 21): the harness grammar's `min` and `max`.
+        let cap = 0.001 * crate::simplify::caps::min(x(0), Expr::Const(40000.0)) + 5.0;
+        assert_eq!(infix(&cap), "0.001*min(x1, 40000) + 5");
+        assert_eq!(infix(&crate::simplify::caps::max(x(1), x(0))), "max(x2, x1)");
+        // An `if` of another shape stays one.
+        let other = Expr::if_else(Cond::cmp(CmpOp::Lt, x(0), Expr::Const(4.0)), x(0), Expr::Const(5.0));
+        assert_eq!(infix(&other), "if(x1 < 4, x1, 5)");
         let flag = Expr::if_else(Cond::var_gt(1, 0.5), 0.9 * x(0), 0.3 * x(0)) + 20.0;
         assert_eq!(infix(&flag), "if(x2 > 0.5, 0.9*x1, 0.3*x1) + 20");
         let c = Cond::var_gt(0, 200000.0)
@@ -418,6 +434,11 @@ mod tests {
         assert_eq!(
             stoex_text(&(x(0) / 2.0).floor(), &names),
             "Trunc(files.NUMBER_OF_ELEMENTS / 2.0)"
+        );
+        let cap = 0.001 * crate::simplify::caps::min(x(0), Expr::Const(40000.0)) + 5.0;
+        assert_eq!(
+            stoex_text(&cap, &names),
+            "0.001 * (files.NUMBER_OF_ELEMENTS < 40000 ? files.NUMBER_OF_ELEMENTS : 40000) + 5"
         );
         assert_eq!(
             stoex_text(&(0.02 * x(0) * x(0).log2()), &names),
@@ -464,6 +485,10 @@ mod tests {
             x(0) / (x(0) + x(1)),
             x(0).ln() - (x(1) / 1000.0).exp() + (x(2) - x(0)).abs() / (x(1) / 3.0).ceil(),
             -x(0).powi(2) + (-x(1)).pow(Expr::Const(2.0)),
+            0.001 * crate::simplify::caps::min(x(0), Expr::Const(40000.0)) + 5.0,
+            2.0 * crate::simplify::caps::max(x(2), Expr::Const(65536.0))
+                - 77.0 * crate::simplify::caps::min(x(1), x(0)),
+            (x(2) / 4096.0).ceil(),
             Expr::if_else(
                 Cond::var_gt(0, 10.0)
                     .and(Cond::cmp(CmpOp::Le, x(1), Expr::Const(500.0)))

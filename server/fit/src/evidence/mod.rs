@@ -303,6 +303,9 @@ pub(crate) struct HeldOutSetting<'a> {
     pub blocks: &'a [usize],
     /// The measured noise of one observation and its degrees of freedom (repetitions).
     pub noise: Option<(f64, usize)>,
+    /// Counts or passed values with integer observations: a form that explains them as counts
+    /// ([`crate::integer::explains_counts`]) is not replaced by a plain law within the noise.
+    pub counts: bool,
 }
 
 /// What [`choose`] decided.
@@ -419,6 +422,7 @@ pub(crate) fn choose(
         point_noise,
         blocks,
         noise,
+        counts,
     } = *setting;
     // Blocks, not points, are the evidence the rules below count (see [`points`]).
     let d = blocks.iter().max().map_or(0, |b| b + 1);
@@ -621,7 +625,10 @@ pub(crate) fn choose(
     // materially better than the best plain law: hundreds of points make a
     // sliver of curvature significant (hash: `6.4E-7·x + 0.0006·ln x` above a threshold, a cubic
     // below, for a scatter of 2.9 % against the line's 3.2 %), and no simulation notices it.
-    if note.is_none() && form_rank(&candidates[chosen.index].expr) > 0 {
+    // Nor an integer form that explains integer counts (most exactly, the rest within one): the
+    // count is what the code says, and a line within 1 % of `ceil(x1/64)` is not the loop.
+    let count_form = counts && crate::integer::explains_counts(&candidates[chosen.index], &work.y, scales);
+    if note.is_none() && !count_form && form_rank(&candidates[chosen.index].expr) > 0 {
         let plain = assessed
             .iter()
             .filter(|h| form_rank(&candidates[h.index].expr) == 0)

@@ -9,18 +9,31 @@
 //!    residuals. The best `keep` splits over all inputs go on.
 //! 3. **Fine fit**: each side of a kept split is fitted by the full regression analyser
 //!    ([`crate::regression::regress`], on the basis restricted to the side's rows).
-//! 4. The candidate's penalty counts the constants of both sides and the threshold, the subset
+//! 4. The candidate's penalty counts the constants of both sides and the threshold (unless the
+//!    code names it), the subset
 //!    choices of both sides, and `2·ln` of the number of splits tried (choosing the best of many
 //!    splits must not make noise look like a step). So a step is accepted only when it clearly
 //!    beats a single regression in [`crate::criterion::select`].
 //!
-//! The threshold printed is the simplest number between the two values that bracket the split
-//! ([`simplest_between`]): data with sizes 199123 and 201456 on either side give
-//! `x1 > 200000`, a 0/1 flag gives `x2 > 0.5`.
+//! 5. **The data choose the gap** ([`choose_gap`]): the coarse scan trims the worst rows, so
+//!    under noise its split may sit a row or two off; with both sides' models held, the
+//!    neighbouring splits are scored by the loss of every row, and of those within 1 of the best
+//!    the one with the plainest threshold is kept (and both sides refitted).
+//!
+//! The threshold printed is where programmers put thresholds ([`numbers`]): a constant of the
+//! code in the gap, else a one-digit decimal, a power of two, the simplest decimal
+//! ([`threshold_between`]): sizes 199123 and 201456 on either side give `x1 > 200000`, 65052
+//! and 67887 give `x1 > 65536`, a 0/1 flag gives `x2 > 0.5`.
 
 use crate::criterion::{self, Candidate};
 use crate::expr::{Cond, Expr};
 use crate::regression::{self, LinearFit, RegressionOptions, Term};
+
+mod numbers;
+pub use numbers::{
+    complexity, is_power_of_two, knot_params, plain_knots, plainest_between, power_of_two_in, significant_digits,
+    simplest_between, threshold_between, MIN_POWER_OF_TWO, THRESHOLD_DIGIT_COST,
+};
 
 /// Options of the threshold analyser.
 #[derive(Clone, Debug)]
@@ -54,64 +67,6 @@ impl Default for ThresholdOptions {
             constants: Vec::new(),
         }
     }
-}
-
-/// The number with the fewest significant digits strictly between `lo` and `hi` (`lo < hi`),
-/// nearest to the midpoint among those; the midpoint when there is none.
-pub fn simplest_between(lo: f64, hi: f64) -> f64 {
-    let mid = lo + (hi - lo) / 2.0;
-    if lo.partial_cmp(&hi) != Some(std::cmp::Ordering::Less) || !lo.is_finite() || !hi.is_finite() {
-        return mid;
-    }
-    if lo < 0.0 && hi > 0.0 {
-        return 0.0;
-    }
-    let top = lo.abs().max(hi.abs());
-    let e = top.log10().floor() as i32;
-    for d in 1..=17 {
-        let exp = e - d + 1;
-        let step = 10f64.powi(exp);
-        let k = (mid / step).round();
-        for kk in [k, k - 1.0, k + 1.0] {
-            let v: f64 = format!("{kk}e{exp}").parse().unwrap_or(f64::NAN);
-            if v > lo && v < hi {
-                return v;
-            }
-        }
-    }
-    mid
-}
-
-/// The threshold for `x > t` between the rows at `lo` and above at `hi`: a constant from the
-/// code (static analysis) when one separates them (`lo <= c < hi`: the code's own threshold, which
-/// the data cannot pin down more closely), the simplest such constant when several do; else
-/// [`simplest_between`].
-pub fn threshold_between(lo: f64, hi: f64, constants: &[f64]) -> f64 {
-    constants
-        .iter()
-        .copied()
-        .filter(|c| c.is_finite() && lo <= *c && *c < hi)
-        .min_by(|a, b| {
-            let mid = lo + (hi - lo) / 2.0;
-            significant_digits(*a)
-                .cmp(&significant_digits(*b))
-                .then((a - mid).abs().total_cmp(&(b - mid).abs()))
-        })
-        .unwrap_or_else(|| simplest_between(lo, hi))
-}
-
-/// Penalty per significant digit of the threshold: between splits that fit equally well (the
-/// rows between them are outliers, or there are none), the simpler threshold wins.
-pub const THRESHOLD_DIGIT_COST: f64 = 0.25;
-
-/// Number of significant decimal digits of `v` in its shortest representation (0 for 0).
-pub fn significant_digits(v: f64) -> usize {
-    if v == 0.0 || !v.is_finite() {
-        return 0;
-    }
-    let s = format!("{:e}", v.abs());
-    let mantissa = s.split('e').next().unwrap_or("");
-    mantissa.chars().filter(|c| c.is_ascii_digit()).count()
 }
 
 /// A step model.
@@ -176,6 +131,68 @@ fn coarse_side(basis: &[Term], rows: &[usize], y: &[f64], s: &[f64]) -> Vec<f64>
         consider(tv.iter().map(|t| a + b * t).collect(), 2, 1);
     }
     best.map(|(_, r)| r).unwrap_or_default()
+}
+
+/// Both sides' models evaluated on every row, for [`choose_gap`].
+struct SidePredictions<'a> {
+    left: &'a [f64],
+    right: &'a [f64],
+    y: &'a [f64],
+    scales: &'a [f64],
+    /// Fitted constants of the step (for the noise level).
+    params: usize,
+}
+
+/// Distinct values of an input on either side of the split found that [`choose_gap`] considers.
+pub const GAP_WINDOW: usize = 6;
+
+/// The gap the data put the step in, as `(lo, threshold)`: with both sides' models held, each
+/// split within [`GAP_WINDOW`] distinct values of the one after `lo` is scored by the bisquare
+/// loss `2Σρ` of all rows at the step's own noise level, and among the splits within 1 of the
+/// best (`ln n` for a constant of the code: it is no fitted constant) the one with the plainest
+/// threshold ([`complexity`]) wins, then the lower loss. The
+/// coarse scan trims the worst tenth of the rows, so under noise it may put a row of the far
+/// side on the wrong one (the split after 67887 for a step at 65536); the loss of every row
+/// moves it back, and where rows cannot tell (noise, no rows) the plainer threshold is taken.
+/// `None` when no split keeps `min_side` rows on each side.
+fn choose_gap(col: &[f64], sides: &SidePredictions, lo: f64, options: &ThresholdOptions) -> Option<(f64, f64)> {
+    let n = col.len();
+    let mut sorted = col.to_vec();
+    sorted.sort_by(crate::stats::cmp_f64);
+    let mut uniq = sorted.clone();
+    uniq.dedup();
+    let at = uniq.iter().position(|v| *v == lo)?;
+    let residuals = |a: usize| -> Vec<f64> {
+        let pred: Vec<f64> = (0..n)
+            .map(|r| {
+                if col[r] > uniq[a] {
+                    sides.right[r]
+                } else {
+                    sides.left[r]
+                }
+            })
+            .collect();
+        criterion::residuals(sides.y, &pred, sides.scales)
+    };
+    let sigma = criterion::lts_scale(&residuals(at), sides.params);
+    let gaps: Vec<(usize, f64)> = (at.saturating_sub(GAP_WINDOW)..(at + GAP_WINDOW + 1).min(uniq.len() - 1))
+        .filter(|a| {
+            let left = sorted.partition_point(|v| *v <= uniq[*a]);
+            left >= options.min_side && n - left >= options.min_side
+        })
+        .map(|a| (a, criterion::rho_sum(&residuals(a), sigma)))
+        .collect();
+    let best = gaps.iter().map(|g| g.1).fold(f64::INFINITY, f64::min);
+    // A threshold the code names is no fitted constant: BIC prices that at `ln n`.
+    let named = (n.max(2) as f64).ln().max(1.0);
+    gaps.into_iter()
+        .map(|(a, loss)| {
+            let t = threshold_between(uniq[a], uniq[a + 1], &options.constants);
+            (uniq[a], t, complexity(t, &options.constants), loss)
+        })
+        .filter(|(_, t, _, loss)| *loss <= best + if options.constants.contains(t) { named } else { 1.0 })
+        .min_by(|a, b| a.2.total_cmp(&b.2).then(a.3.total_cmp(&b.3)))
+        .map(|(lo, t, _, _)| (lo, t))
 }
 
 /// Median over the three rows nearest to the threshold on each side of
@@ -273,25 +290,48 @@ pub fn thresholds<C: AsRef<[f64]>>(
         no_intercept_cost: 0.0,
         ..regression.clone()
     };
-    let mut out = Vec::new();
-    for (_, j, lo, hi) in splits {
+    let mut out: Vec<StepModel> = Vec::new();
+    for (_, j, lo, _) in splits {
         let col = columns[j].as_ref();
-        let (right, left): (Vec<usize>, Vec<usize>) = (0..n).partition(|r| col[*r] > lo);
         let fit_side = |rows: &[usize]| -> Option<(LinearFit, Vec<Term>)> {
             let b = restrict(basis, rows);
             let ys: Vec<f64> = rows.iter().map(|r| y[*r]).collect();
             let res = regression::regress(&b, &ys, &side_options)?;
             Some((res.models.into_iter().next()?.fit, b))
         };
-        let (Some((lf, lb)), Some((rf, rb))) = (fit_side(&left), fit_side(&right)) else {
+        // Both sides fitted with the split after `lo`.
+        let fit_at = |lo: f64| {
+            let (right, left): (Vec<usize>, Vec<usize>) = (0..n).partition(|r| col[*r] > lo);
+            let (Some((lf, lb)), Some((rf, rb))) = (fit_side(&left), fit_side(&right)) else {
+                return None;
+            };
+            let ok = lf.params() * options.min_rows_per_param <= left.len()
+                && rf.params() * options.min_rows_per_param <= right.len();
+            ok.then_some((left, right, lf, lb, rf, rb))
+        };
+        let Some(first) = fit_at(lo) else {
             continue;
         };
-        if lf.params() * options.min_rows_per_param > left.len()
-            || rf.params() * options.min_rows_per_param > right.len()
-        {
+        let (left_expr, right_expr) = (first.2.expr(&first.3), first.4.expr(&first.5));
+        let gap = choose_gap(
+            col,
+            &SidePredictions {
+                left: &crate::eval::eval(&left_expr, columns, n),
+                right: &crate::eval::eval(&right_expr, columns, n),
+                y,
+                scales: &s,
+                params: first.2.params() + first.4.params() + 1,
+            },
+            lo,
+            options,
+        );
+        let Some((threshold, (left, right, lf, lb, rf, rb))) = (match gap {
+            Some((l, t)) if l != lo => fit_at(l).map(|f| (t, f)),
+            Some((_, t)) => Some((t, first)),
+            None => None,
+        }) else {
             continue;
-        }
-        let threshold = threshold_between(lo, hi, &options.constants);
+        };
         let (right_expr, left_expr) = (rf.expr(&rb), lf.expr(&lb));
         if jump(columns, &s, j, threshold, (&left, &left_expr), (&right, &right_expr)) < options.min_jump {
             continue;
@@ -304,12 +344,16 @@ pub fn thresholds<C: AsRef<[f64]>>(
             }
         }
         let residuals = criterion::residuals(y, &pred, &s);
-        let params = lf.params() + rf.params() + 1;
+        let params = lf.params() + rf.params() + knot_params(threshold, &options.constants);
         let penalty = params as f64 * (n.max(2) as f64).ln()
             + lf.selection_cost(&lb)
             + rf.selection_cost(&rb)
             + 2.0 * (tried.max(1) as f64).ln()
-            + THRESHOLD_DIGIT_COST * significant_digits(threshold) as f64;
+            + THRESHOLD_DIGIT_COST * complexity(threshold, &options.constants);
+        // Neighbouring splits of the coarse scan often settle in the same gap.
+        if out.iter().any(|m| m.candidate.expr == expr) {
+            continue;
+        }
         out.push(StepModel {
             variable: j,
             threshold,
@@ -330,38 +374,6 @@ pub fn thresholds<C: AsRef<[f64]>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn simplest_numbers() {
-        assert_eq!(simplest_between(199123.0, 201456.0), 200000.0);
-        // The code's constant wins when it separates the rows; otherwise the simplest number.
-        assert_eq!(
-            threshold_between(150000.0, 300000.0, &[1.0, 210000.0, 400000.0]),
-            210000.0
-        );
-        assert_eq!(
-            threshold_between(150000.0, 300000.0, &[210000.0, 250000.0, 200000.0]),
-            200000.0
-        );
-        assert_eq!(
-            threshold_between(200000.0, 300000.0, &[200000.0]),
-            200000.0,
-            "x > 200000 keeps 200000 below"
-        );
-        assert_eq!(threshold_between(150000.0, 300000.0, &[300000.0, 7.0]), 200000.0);
-        assert_eq!(simplest_between(0.0, 1.0), 0.5);
-        assert_eq!(simplest_between(-5.0, -3.0), -4.0);
-        assert_eq!(simplest_between(-1.0, 1.0), 0.0);
-        assert_eq!(simplest_between(150.0, 1500.0), 1000.0);
-        assert_eq!(simplest_between(3.0, 4.0), 3.5);
-        assert_eq!(simplest_between(0.31, 0.32), 0.315);
-        assert_eq!(simplest_between(199999.0, 200001.0), 200000.0);
-        assert_eq!(simplest_between(1.0, 1.0), 1.0);
-        assert_eq!(significant_digits(200000.0), 1);
-        assert_eq!(significant_digits(202000.0), 3);
-        assert_eq!(significant_digits(0.315), 3);
-        assert_eq!(significant_digits(0.0), 0);
-    }
 
     #[test]
     fn finds_the_step() {

@@ -1,13 +1,29 @@
-//! Simplification of trivial forms, bottom-up, repeated to a fixed point:
-//! constant folding (only when the result is finite), `x+0`, `x-0`, `0-x`, `x*1`, `x*0`, `x/1`,
-//! `0/x`, `x^1`, `x^0`, `--x`, `-c`, `c1*(c2*x)`, `c*(1/x)` -> `c/x`, `x*c` -> `c*x`,
-//! `a + -b` -> `a - b`, `if(c, a, a)` -> `a`, conditions between constants.
+//! Simplification to one canonical form, bottom-up, repeated to a fixed point, so that two equal
+//! laws print the same (the GP's answers are exact but were not canonical):
+//! - constant folding (only when the result is finite), `x+0`, `x-0`, `0-x`, `x*1`, `x*0`,
+//!   `x/1`, `0/x`, `x^1`, `x^0`, `--x`, `-c`, `a + -b` -> `a - b`, `a + (-2)*b` -> `a - 2*b`,
+//!   `if(c, a, a)` -> `a`, conditions between constants;
+//! - products and quotients ([`products`]): constants folded into one leading factor across `*`
+//!   and `/` (`x1*2`, `(6*x1)/3`, `3*(x1*2)/3` are all `2*x1`; `c*(1/x)` is `c/x`), equal
+//!   factors merged into powers (`x1*x1` -> `x1^2`), the factors in a fixed order (`x2*x1` ->
+//!   `x1*x2`); a divisor stays when the quotient is no short decimal (`floor(x1/2)`, `2*x1/3`);
+//! - inverse functions: `log(exp(a))` -> `a`, `log2(2^a)` -> `a`, and `exp(log(a))` -> `a` only
+//!   where `a >= 0` is known (a positive constant, `exp`, `sqrt`, `abs`, an even power, sums,
+//!   products and quotients of those): elsewhere `exp(log(a))` is NaN for `a < 0`, and stays;
+//! - `min` and `max` ([`caps`]): the four spellings of each become `if(a < b, a, b)` and
+//!   `if(a > b, a, b)`.
 //!
-//! `x*0 -> 0` and `0/x -> 0` drop a possible NaN of `x` (e.g. `0*log(x)` at `x = 0`); the fit
-//! only produces them from a zero coefficient, where 0 is what is meant.
+//! Sums keep their order (the analysers print terms by rank, `1/(1 + exp(-z))` is the logistic's
+//! usual form; [`mean`] collects like terms and puts the constant last for the answer). `x*0 -> 0` and `0/x -> 0` drop a possible NaN of `x` (e.g. `0*log(x)` at `x = 0`);
+//! the fit only produces them from a zero coefficient, where 0 is what is meant. Otherwise a
+//! finite value is unchanged up to rounding (a property test checks it on random trees).
+
+pub mod caps;
+mod products;
 
 use crate::eval::eval_cond_point;
 use crate::expr::{BinaryOp, Cond, Expr, UnaryOp};
+use products::{constant_over, leading_constant, over_constant, product};
 
 /// A simpler expression that evaluates the same (see the module documentation).
 pub fn simplify(e: &Expr) -> Expr {
@@ -48,7 +64,7 @@ fn step(e: &Expr) -> Expr {
             if c.variables_free() {
                 return if eval_cond_point(&c, &[]) { a } else { b };
             }
-            Expr::if_else(c, a, b)
+            caps::conditional(c, a, b)
         }
     }
 }
@@ -85,10 +101,27 @@ fn unary(op: UnaryOp, a: Expr) -> Expr {
     match (op, a) {
         (UnaryOp::Neg, Expr::Unary(UnaryOp::Neg, inner)) => *inner,
         (UnaryOp::Neg, Expr::Binary(BinaryOp::Sub, x, y)) => Expr::Binary(BinaryOp::Sub, y, x),
-        (UnaryOp::Neg, Expr::Binary(BinaryOp::Mul, c, x)) if c.as_const().is_some() => {
-            Expr::binary(BinaryOp::Mul, Expr::Const(-c.as_const().unwrap_or(0.0)), *x)
-        }
+        (UnaryOp::Neg, p @ Expr::Binary(BinaryOp::Mul, ..)) => match leading_constant(&p) {
+            Some((c, rest)) => binary(BinaryOp::Mul, Expr::Const(-c), rest),
+            None => Expr::unary(UnaryOp::Neg, p),
+        },
+        (UnaryOp::Log, Expr::Unary(UnaryOp::Exp, inner)) => *inner,
+        (UnaryOp::Exp, Expr::Unary(UnaryOp::Log, inner)) if non_negative(&inner) => *inner,
+        (UnaryOp::Log2, Expr::Binary(BinaryOp::Pow, base, inner)) if is_const(&base, 2.0) => *inner,
         (op, a) => Expr::unary(op, a),
+    }
+}
+
+/// Whether `e >= 0` (or NaN) wherever it is defined: `exp(log(e))` is then `e`.
+fn non_negative(e: &Expr) -> bool {
+    match e {
+        Expr::Const(v) => *v >= 0.0,
+        Expr::Unary(UnaryOp::Exp | UnaryOp::Sqrt | UnaryOp::Abs, _) => true,
+        Expr::Unary(UnaryOp::Floor | UnaryOp::Ceil, a) => non_negative(a),
+        Expr::Binary(BinaryOp::Pow, a, k) => non_negative(a) || matches!(**k, Expr::Const(v) if v % 2.0 == 0.0),
+        Expr::Binary(BinaryOp::Add | BinaryOp::Mul | BinaryOp::Div, a, b) => non_negative(a) && non_negative(b),
+        Expr::If(_, a, b) => non_negative(a) && non_negative(b),
+        _ => false,
     }
 }
 
@@ -113,14 +146,17 @@ fn binary(op: BinaryOp, a: Expr, b: Expr) -> Expr {
             match b {
                 Expr::Unary(UnaryOp::Neg, t) => Expr::Binary(BinaryOp::Sub, Box::new(a), t),
                 Expr::Const(c) if c < 0.0 => Expr::binary(BinaryOp::Sub, a, Expr::Const(-c)),
-                Expr::Binary(op2 @ (BinaryOp::Mul | BinaryOp::Div), c, t) if c.as_const().is_some_and(|c| c < 0.0) => {
-                    Expr::binary(
-                        BinaryOp::Sub,
-                        a,
-                        Expr::binary(op2, Expr::Const(-c.as_const().unwrap_or(0.0)), *t),
-                    )
-                }
-                b => Expr::binary(op, a, b),
+                Expr::Binary(BinaryOp::Div, c, t) if c.as_const().is_some_and(|c| c < 0.0) => Expr::binary(
+                    BinaryOp::Sub,
+                    a,
+                    Expr::binary(BinaryOp::Div, Expr::Const(-c.as_const().unwrap_or(0.0)), *t),
+                ),
+                b => match leading_constant(&b) {
+                    Some((c, rest)) if c < 0.0 => {
+                        Expr::binary(BinaryOp::Sub, a, binary(BinaryOp::Mul, Expr::Const(-c), rest))
+                    }
+                    _ => Expr::binary(op, a, b),
+                },
             }
         }
         BinaryOp::Sub => {
@@ -136,7 +172,12 @@ fn binary(op: BinaryOp, a: Expr, b: Expr) -> Expr {
             match b {
                 Expr::Unary(UnaryOp::Neg, t) => Expr::Binary(BinaryOp::Add, Box::new(a), t),
                 Expr::Const(c) if c < 0.0 => Expr::binary(BinaryOp::Add, a, Expr::Const(-c)),
-                b => Expr::binary(op, a, b),
+                b => match leading_constant(&b) {
+                    Some((c, rest)) if c < 0.0 => {
+                        Expr::binary(BinaryOp::Add, a, binary(BinaryOp::Mul, Expr::Const(-c), rest))
+                    }
+                    _ => Expr::binary(op, a, b),
+                },
             }
         }
         BinaryOp::Mul => {
@@ -149,32 +190,25 @@ fn binary(op: BinaryOp, a: Expr, b: Expr) -> Expr {
             if is_const(&b, 1.0) {
                 return a;
             }
-            if is_const(&a, -1.0) {
-                return unary(UnaryOp::Neg, b);
-            }
-            if is_const(&b, -1.0) {
-                return unary(UnaryOp::Neg, a);
-            }
+            let (a, b) = if b.as_const().is_some() { (b, a) } else { (a, b) };
             match (a, b) {
-                // Constants first.
-                (a, Expr::Const(c)) => Expr::binary(BinaryOp::Mul, Expr::Const(c), a),
-                (Expr::Const(c1), Expr::Binary(BinaryOp::Mul, c2, x)) if c2.as_const().is_some() => {
-                    let v = c1 * c2.as_const().unwrap_or(1.0);
-                    if v.is_finite() {
-                        binary(BinaryOp::Mul, Expr::Const(v), *x)
-                    } else {
-                        Expr::binary(BinaryOp::Mul, Expr::Const(c1), Expr::Binary(BinaryOp::Mul, c2, x))
+                // `c1*(c2/x)` is `(c1·c2)/x`; `c1*(t/c2)` is `(c1*t)/c2`, folded.
+                (Expr::Const(c1), Expr::Binary(BinaryOp::Div, n, d))
+                    if n.as_const().is_some() || d.as_const().is_some() =>
+                {
+                    match (n.as_const(), d.as_const()) {
+                        (Some(c2), _) if (c1 * c2).is_finite() => Expr::binary(BinaryOp::Div, Expr::Const(c1 * c2), *d),
+                        (_, Some(c2)) if c2 != 0.0 => match product(Expr::Const(c1), (*n).clone()) {
+                            Some(p) => over_constant(p, c2),
+                            None => Expr::binary(BinaryOp::Mul, Expr::Const(c1), Expr::Binary(BinaryOp::Div, n, d)),
+                        },
+                        _ => Expr::binary(BinaryOp::Mul, Expr::Const(c1), Expr::Binary(BinaryOp::Div, n, d)),
                     }
                 }
-                (Expr::Const(c1), Expr::Binary(BinaryOp::Div, c2, x)) if c2.as_const().is_some() => {
-                    let v = c1 * c2.as_const().unwrap_or(1.0);
-                    if v.is_finite() {
-                        Expr::binary(BinaryOp::Div, Expr::Const(v), *x)
-                    } else {
-                        Expr::binary(BinaryOp::Mul, Expr::Const(c1), Expr::Binary(BinaryOp::Div, c2, x))
-                    }
-                }
-                (a, b) => Expr::binary(op, a, b),
+                (a, b) => match product(a.clone(), b.clone()) {
+                    Some(p) => p,
+                    None => Expr::binary(op, a, b),
+                },
             }
         }
         BinaryOp::Div => {
@@ -184,7 +218,11 @@ fn binary(op: BinaryOp, a: Expr, b: Expr) -> Expr {
             if is_const(&a, 0.0) {
                 return Expr::Const(0.0);
             }
-            Expr::binary(op, a, b)
+            match (a.as_const(), b.as_const()) {
+                (_, Some(c)) if c != 0.0 && c.is_finite() => over_constant(a, c),
+                (Some(c), None) => constant_over(c, b),
+                _ => Expr::binary(op, a, b),
+            }
         }
         BinaryOp::Pow => {
             if is_const(&b, 1.0) {
@@ -232,6 +270,54 @@ mod tests {
         assert_eq!(simplify(&(Expr::Const(1.0) / 0.0)), Expr::Const(1.0) / 0.0);
     }
 
+    /// Issue 21: equal laws print equally.
+    #[test]
+    fn equal_laws_print_equally() {
+        use crate::parse::parse_infix;
+        use crate::print::infix;
+        let canonical = |s: &str| infix(&simplify(&parse_infix(s).unwrap()));
+        for (a, b) in [
+            ("log(exp(2*x1))", "2*x1"),
+            ("(6*x1)/3", "2*x1"),
+            ("x1*2", "2*x1"),
+            ("3*(x1*2)/3", "2*x1"),
+            ("2*(x1/4)", "0.5*x1"),
+            ("x2*x1", "x1*x2"),
+            ("x1*x1", "x1^2"),
+            ("x1^2*x1", "x1^3"),
+            ("x1*3*x2*0.5", "1.5*x1*x2"),
+            ("log2(x1)*x1*0.02", "0.02*x1*log2(x1)"),
+            ("(2*x1)/6", "x1/3"),
+            ("(x1/2)/4", "x1/8"),
+            ("6/(3*x1)", "2/x1"),
+            ("log2(2^x1)", "x1"),
+            ("exp(log(sqrt(x1)))", "sqrt(x1)"),
+            ("exp(log(x1^2 + 1))", "x1^2 + 1"),
+            ("if(x1 > 40000, 40000, x1)", "min(x1, 40000)"),
+            ("if(40000 < x1, x1, 40000)", "max(x1, 40000)"),
+            ("if(x2 <= x1, x2, x1)", "min(x1, x2)"),
+            ("x1 + -2*x2*x3", "x1 - 2*x2*x3"),
+            ("x1 - -0.5*x2*x3", "x1 + 0.5*x2*x3"),
+            ("-(3*x1*x2)", "-3*x1*x2"),
+        ] {
+            assert_eq!(canonical(a), b, "{a}");
+            assert_eq!(canonical(b), b, "{b} is canonical");
+        }
+        // Not equal everywhere (`exp(log(x))` is NaN for x < 0), or the divisor is the form.
+        for s in [
+            "exp(log(x1))",
+            "floor(x1/2)",
+            "ceil(x1/64)",
+            "2*x1/3",
+            "floor((x1 + 2)/4)",
+            "(x1^2 - x1)/2",
+            "1/(1 + exp(-0.01*x1 + 5))",
+            "if(log(x1) > 2, 2, log(x1))",
+        ] {
+            assert_eq!(canonical(s), s);
+        }
+    }
+
     #[test]
     fn simplified_evaluates_the_same() {
         let exprs = vec![
@@ -251,7 +337,7 @@ mod tests {
 
 /// `e` as a sum of scaled terms `Σ cᵢ·tᵢ` (`None`: the constant term), seeing through `+`, `-`,
 /// negation, and products and quotients with a constant.
-fn scaled_terms(e: &Expr, factor: f64, out: &mut Vec<(f64, Option<Expr>)>) {
+pub(crate) fn scaled_terms(e: &Expr, factor: f64, out: &mut Vec<(f64, Option<Expr>)>) {
     match e {
         Expr::Const(v) => out.push((factor * v, None)),
         Expr::Binary(BinaryOp::Add, a, b) => {
