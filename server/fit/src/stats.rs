@@ -64,6 +64,17 @@ pub fn median_abs(r: &[f64], bits: &mut Vec<u64>) -> f64 {
     f64::from_bits(*bits.select_nth_unstable(mid).1)
 }
 
+/// Whether `factor · median |r|` ([`median_abs`]'s median) is at most `limit`, by counting
+/// (one pass, no selection): `factor · |r_i|` is monotone in `|r_i|`, so the median row is within
+/// the limit exactly when more than half of the rows (the `len / 2 + 1` smallest) are. The robust
+/// scales floor the median at a noise level; where it is below the floor the median itself is
+/// not needed.
+#[inline(always)]
+pub fn scaled_median_abs_within(r: &[f64], factor: f64, limit: f64) -> bool {
+    let within: usize = r.iter().map(|v| usize::from(factor * v.abs() <= limit)).sum();
+    !r.is_empty() && within > r.len() / 2
+}
+
 /// `(Q1, median, Q3)`.
 pub fn quartiles(values: &[f64]) -> (f64, f64, f64) {
     let s = sorted(values);
@@ -312,6 +323,30 @@ mod tests {
         assert_eq!(quantile(&v, 1.0), 7.0);
         assert!(median(&[]).is_nan());
         assert_eq!(iqr(&v), 3.0);
+    }
+
+    #[test]
+    fn counting_agrees_with_the_median_it_replaces() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        let mut bits = Vec::new();
+        for trial in 0..3000 {
+            let n = rng.random_range(1..40);
+            // Few distinct values, so the median often equals the limit exactly.
+            let r: Vec<f64> = (0..n)
+                .map(|_| {
+                    f64::from(rng.random_range(-6i32..6)) * 0.25 * if rng.random_bool(0.1) { f64::NAN } else { 1.0 }
+                })
+                .collect();
+            let limit = f64::from(rng.random_range(0i32..8)) * 0.25 * 1.4826;
+            let median = 1.4826 * median_abs(&r, &mut bits);
+            assert_eq!(
+                scaled_median_abs_within(&r, 1.4826, limit),
+                median <= limit,
+                "trial {trial}: {r:?} {limit}"
+            );
+        }
+        assert!(!scaled_median_abs_within(&[], 1.0, 1.0));
     }
 
     #[test]

@@ -40,8 +40,14 @@ pub fn error(residuals: &[f64], noise: f64) -> f64 {
         /// The median's buffer: an error per individual, so no allocation per individual.
         static BITS: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
     }
-    let own = 1.4826 * BITS.with_borrow_mut(|bits| crate::stats::median_abs(residuals, bits));
-    let clip = criterion::BISQUARE_C * noise.max(own).max(criterion::EXACT);
+    let least = noise.max(criterion::EXACT);
+    let scale = if crate::stats::scaled_median_abs_within(residuals, 1.4826, least) {
+        least
+    } else {
+        let own = 1.4826 * BITS.with_borrow_mut(|bits| crate::stats::median_abs(residuals, bits));
+        noise.max(own).max(criterion::EXACT)
+    };
+    let clip = criterion::BISQUARE_C * scale;
     let c2 = clip * clip;
     (residuals.iter().map(|r| (r * r).min(c2)).sum::<f64>() / residuals.len() as f64).sqrt()
 }

@@ -34,12 +34,13 @@ pub(crate) mod optimise;
 pub(crate) mod program;
 pub mod throughput;
 pub(crate) mod variation;
+mod vmath;
 
 use crate::criterion::{self, Candidate, ErrorScale};
 use crate::expr::{CmpOp, Expr};
 use crate::FitnessOptions;
 use init::{random_program, Context, TreeShape};
-use optimise::{optimise, Problem, Workspace};
+use optimise::{optimise_in_place, Problem, Workspace};
 use program::{Node, Op};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -131,6 +132,8 @@ pub struct GpProgress {
     pub best_error: f64,
     /// The best individual, contract infix.
     pub best: String,
+    /// Mean length of the population's programs (bloat: evaluation cost grows with it).
+    pub mean_length: f64,
 }
 
 /// The progress callback.
@@ -339,14 +342,15 @@ impl Shared<'_> {
 
     /// Optimises and scores a program.
     fn evaluate(&self, mut program: Vec<Node>, iterations: usize, w: &mut Workspace) -> Individual {
-        match optimise(&mut program, &self.prob, iterations, w) {
-            Some(s) => {
-                let error = fitness::error(&s.residuals, self.prob.noise);
+        program::fold_constants(&mut program);
+        match optimise_in_place(&mut program, &self.prob, iterations, w) {
+            Some((a, b)) => {
+                let error = fitness::error(w.residuals(), self.prob.noise);
                 let fit = fitness::fitness(self.fitness, &program, error);
                 Individual {
                     program,
-                    a: s.a,
-                    b: s.b,
+                    a,
+                    b,
                     error,
                     fitness: fit,
                 }
@@ -385,7 +389,7 @@ impl Shared<'_> {
         let mut best = rng.random_range(0..pop.len());
         for _ in 1..self.options.tournament.max(1) {
             let c = rng.random_range(0..pop.len());
-            if pop[c].fitness < pop[best].fitness || (pop[c].fitness == pop[best].fitness && c < best) {
+            if better(&pop[c], c, &pop[best], best) {
                 best = c;
             }
         }
@@ -423,6 +427,25 @@ impl Shared<'_> {
         }
         self.evaluate(child, self.options.optimisation_iterations, w)
     }
+}
+
+fn mean_length(pops: &[Vec<Individual>]) -> f64 {
+    let (sum, count) = pops
+        .iter()
+        .flatten()
+        .fold((0usize, 0usize), |(s, c), i| (s + i.program.len(), c + 1));
+    sum as f64 / count.max(1) as f64
+}
+
+/// Whether individual `x` (at index `i`) wins a tournament against `y` (at `j`): the lower
+/// fitness, but between two exact fits (error at most [`criterion::EXACT`], where the
+/// difference is rounding) the shorter program. A search that goes on after an exact fit
+/// otherwise grows its programs without limit, each longer variant as exact as the last.
+fn better(x: &Individual, i: usize, y: &Individual, j: usize) -> bool {
+    if x.error <= criterion::EXACT && y.error <= criterion::EXACT && x.program.len() != y.program.len() {
+        return x.program.len() < y.program.len();
+    }
+    x.fitness < y.fitness || (x.fitness == y.fitness && i < j)
 }
 
 /// `min` over a population of `n·ln(e²) + length·2·ln S` (`e` floored at [`criterion::EXACT`]):
@@ -648,6 +671,7 @@ pub fn run(cols: &[Vec<f64>], y: &[f64], scale: ErrorScale, seeds: &[Expr], opti
                 best_fitness: b.fitness,
                 best_error: b.error,
                 best: b.expr().to_string(),
+                mean_length: mean_length(pops),
             });
         }
     };
@@ -752,5 +776,34 @@ pub fn run(cols: &[Vec<f64>], y: &[f64], scale: ErrorScale, seeds: &[Expr], opti
         evaluations,
         stop,
         elapsed: started.elapsed(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn individual(length: usize, error: f64) -> Individual {
+        Individual {
+            program: vec![Node::constant(1.0); length],
+            a: 0.0,
+            b: 1.0,
+            error,
+            fitness: 15.0 * error,
+        }
+    }
+
+    #[test]
+    fn between_exact_fits_the_shorter_wins_otherwise_the_fitter() {
+        let (exact_long, exact_short) = (individual(30, 1e-16), individual(7, 5e-10));
+        assert!(better(&exact_short, 1, &exact_long, 0));
+        assert!(!better(&exact_long, 0, &exact_short, 1));
+        // Above the exact level the error decides, whatever the length.
+        let (close_long, close_short) = (individual(30, 1e-6), individual(7, 2e-6));
+        assert!(better(&close_long, 1, &close_short, 0));
+        assert!(better(&exact_long, 1, &close_short, 0));
+        // Equal fitness and length: the lower index, as before.
+        assert!(better(&individual(7, 1e-3), 0, &individual(7, 1e-3), 1));
+        assert!(!better(&individual(7, 1e-3), 1, &individual(7, 1e-3), 0));
     }
 }

@@ -11,8 +11,9 @@
 //! and means `if(lhs cmp rhs, then, else)`.
 //!
 //! Evaluation applies one operation to a batch of rows at a time (a tight loop per node the
-//! compiler vectorises), with the same scalar functions as [`crate::eval`], so the results are
-//! bit-identical to [`crate::eval::eval`] on the equivalent [`Expr`]. [`jacobian`] adds a
+//! compiler vectorises), with the same scalar functions as [`crate::eval`] except `exp`, `log`
+//! and `pow`, which are [`super::vmath`]'s (vectorised, within a few ulp of libm's); without
+//! them the results are bit-identical to [`crate::eval::eval`] on the equivalent [`Expr`]. [`jacobian`] adds a
 //! reverse-mode pass that gives the derivatives of the output with respect to every constant, for
 //! the constant optimisation.
 
@@ -201,6 +202,72 @@ pub fn fix_lengths(p: &mut [Node]) -> bool {
     })
 }
 
+/// Folds every subtree without inputs into one constant: `0.28 + 0.28` becomes `0.56`, with the
+/// value the evaluator computes for it, so the program's values do not change. Without
+/// constant optimisation the search builds the constants it needs out of constants (eight
+/// copies of `0.28` added up), and such programs cost their length in every evaluation and in
+/// every later offspring. A fold that is not finite (`log(-1)`) is left as it is.
+pub fn fold_constants(p: &mut Vec<Node>) {
+    // An inner node whose children are all constants; the last child (just before it) first,
+    // which rules out most nodes without finding the others.
+    let foldable = |i: usize| {
+        if p[i].op.is_leaf() || p[i - 1].op != Op::Const {
+            return false;
+        }
+        let (ch, a) = children(p, i);
+        ch[..a].iter().all(|c| p[*c].op == Op::Const)
+    };
+    if !(0..p.len()).any(foldable) {
+        return;
+    }
+    let mut out: Vec<Node> = Vec::with_capacity(p.len());
+    // Start (in `out`) of each pending subtree, and whether it is one constant.
+    let mut pending: Vec<(usize, bool)> = Vec::with_capacity(p.len());
+    for node in p.iter() {
+        let a = node.op.arity();
+        if a == 0 {
+            pending.push((out.len(), node.op == Op::Const));
+            out.push(*node);
+            continue;
+        }
+        let first = pending.len() - a;
+        let start = pending[first].0;
+        let constant = pending[first..].iter().all(|(_, c)| *c);
+        pending.truncate(first);
+        if constant {
+            let v = |k: usize| out[start + k].value;
+            let folded = match node.op {
+                Op::If(cmp) => {
+                    if cmp.apply(v(0), v(1)) {
+                        v(2)
+                    } else {
+                        v(3)
+                    }
+                }
+                Op::Exp => super::vmath::exp(v(0)),
+                Op::Log => super::vmath::ln(v(0)),
+                Op::Pow => super::vmath::pow(v(0), v(1)),
+                op => match (op.unary(), op.binary()) {
+                    (Some(u), _) => u.apply(v(0)),
+                    (_, Some(b)) => b.apply(v(0), v(1)),
+                    _ => f64::NAN,
+                },
+            };
+            if folded.is_finite() {
+                out.truncate(start);
+                out.push(Node::constant(folded));
+                pending.push((start, true));
+                continue;
+            }
+        }
+        pending.push((start, false));
+        out.push(*node);
+    }
+    let ok = fix_lengths(&mut out);
+    debug_assert!(ok);
+    *p = out;
+}
+
 /// Runs `f` with a stack of `len` slots: on the call stack for the GP's programs (at most 64
 /// nodes), allocated only for longer ones; these helpers run for every offspring.
 #[inline]
@@ -252,26 +319,36 @@ pub fn depth(p: &[Node]) -> usize {
 }
 
 /// Depth of every node's subtree (a leaf has depth 1), in one pass: children come before
-/// their parent.
+/// their parent, so a stack of the pending subtrees' depths suffices.
 pub fn subtree_depths(p: &[Node]) -> Vec<usize> {
     let mut d = vec![1usize; p.len()];
-    for i in 0..p.len() {
-        let (ch, a) = children(p, i);
-        d[i] = 1 + ch[..a].iter().map(|c| d[*c]).max().unwrap_or(0);
-    }
+    with_stack(p.len(), |stack| {
+        let mut top = 0;
+        for (i, node) in p.iter().enumerate() {
+            let mut deepest = 0;
+            for _ in 0..node.op.arity() {
+                if top > 0 {
+                    top -= 1;
+                    deepest = deepest.max(stack[top]);
+                }
+            }
+            stack[top] = deepest + 1;
+            top += 1;
+            d[i] = deepest as usize + 1;
+        }
+    });
     d
 }
 
-/// Depth of the node at `i` from the root (the root is at level 1).
-pub fn levels(p: &[Node]) -> Vec<usize> {
-    let mut level = vec![1usize; p.len()];
-    for i in (0..p.len()).rev() {
-        let (ch, a) = children(p, i);
-        for c in &ch[..a] {
-            level[*c] = level[i] + 1;
-        }
-    }
-    level
+/// Depth of the node at `i` from the root (the root is at level 1): one more than the number
+/// of subtrees that contain it, which are the later nodes whose subtree starts at or before it.
+pub fn level(p: &[Node], i: usize) -> usize {
+    // Node `j = i + 1 + k` starts at `j + 1 - len`, at or before `i` when `k + 2 <= len`.
+    1 + p[i + 1..]
+        .iter()
+        .enumerate()
+        .filter(|(k, n)| k + 2 <= n.len as usize)
+        .count()
 }
 
 /// Distinct variables used, ascending.
@@ -414,8 +491,21 @@ fn forward(p: &[Node], cols: &[Vec<f64>], start: usize, m: usize, buf: &mut [f64
             Op::If(cmp) => {
                 let (ch, _) = children(p, i);
                 let (l, r, t, e) = (row(ch[0]), row(ch[1]), row(ch[2]), row(ch[3]));
-                for k in 0..m {
-                    dst[k] = if cmp.apply(l[k], r[k]) { t[k] } else { e[k] };
+                // One loop per comparison (no match per row), so each vectorises.
+                #[inline(always)]
+                fn pick(take: impl Fn(f64, f64) -> bool, dst: &mut [f64], [l, r, t, e]: [&[f64]; 4]) {
+                    for k in 0..dst.len() {
+                        dst[k] = if take(l[k], r[k]) { t[k] } else { e[k] };
+                    }
+                }
+                let rows = [&l[..m], &r[..m], &t[..m], &e[..m]];
+                match cmp {
+                    CmpOp::Gt => pick(|a, b| a > b, dst, rows),
+                    CmpOp::Ge => pick(|a, b| a >= b, dst, rows),
+                    CmpOp::Lt => pick(|a, b| a < b, dst, rows),
+                    CmpOp::Le => pick(|a, b| a <= b, dst, rows),
+                    CmpOp::Eq => pick(|a, b| a == b, dst, rows),
+                    CmpOp::Ne => pick(|a, b| a != b, dst, rows),
                 }
             }
             op => {
@@ -424,6 +514,8 @@ fn forward(p: &[Node], cols: &[Vec<f64>], start: usize, m: usize, buf: &mut [f64
                     match u {
                         UnaryOp::Neg => dst.iter_mut().zip(a).for_each(|(d, x)| *d = -x),
                         UnaryOp::Sqrt => dst.iter_mut().zip(a).for_each(|(d, x)| *d = x.sqrt()),
+                        UnaryOp::Exp => super::vmath::exp_into(dst, a),
+                        UnaryOp::Log => super::vmath::ln_into(dst, a),
                         _ => dst.iter_mut().zip(a).for_each(|(d, x)| *d = u.apply(*x)),
                     }
                 } else if let Some(bop) = op.binary() {
@@ -436,7 +528,7 @@ fn forward(p: &[Node], cols: &[Vec<f64>], start: usize, m: usize, buf: &mut [f64
                         BinaryOp::Sub => it.for_each(|(d, (x, y))| *d = x - y),
                         BinaryOp::Mul => it.for_each(|(d, (x, y))| *d = x * y),
                         BinaryOp::Div => it.for_each(|(d, (x, y))| *d = x / y),
-                        BinaryOp::Pow => it.for_each(|(d, (x, y))| *d = crate::expr::pow(*x, *y)),
+                        BinaryOp::Pow => super::vmath::pow_into(dst, xa, xb),
                     }
                 }
             }
@@ -449,6 +541,32 @@ fn start_of(p: &[Node], i: usize) -> usize {
     start(p, i)
 }
 
+/// Rows per vector register on the widest CPUs (AVX-512: 8 `f64`).
+const VECTOR: usize = 8;
+
+/// The batches of rows `(start, rows)` that cover `0..n`: full batches of [`BATCH`], and the
+/// rest in whole vectors: a last batch rounded up by starting it a few rows early, or, when
+/// there are fewer rows than that, the whole vectors and one vector ending at the last row.
+/// Rows covered twice are computed twice, with the same values. No row goes through a loop's
+/// scalar remainder, where `exp` and `pow` cost as much per row as the vector loop per eight.
+fn batches(n: usize) -> impl Iterator<Item = (usize, usize)> {
+    let rest = n % BATCH;
+    let up = rest.next_multiple_of(VECTOR);
+    let tail = if rest == 0 {
+        [None, None]
+    } else if rest == up || n < VECTOR {
+        [Some((n - rest, rest)), None]
+    } else if up <= n {
+        [Some((n - up, up)), None]
+    } else {
+        // Fewer rows than one batch, not whole vectors: n >= VECTOR here.
+        [Some((0, n - n % VECTOR)), Some((n - VECTOR, VECTOR))]
+    };
+    (0..n / BATCH)
+        .map(|b| (b * BATCH, BATCH))
+        .chain(tail.into_iter().flatten())
+}
+
 /// Evaluates `p` on the first `n` rows of `cols` into `out` (length `n`).
 #[inline(always)]
 pub fn evaluate(p: &[Node], cols: &[Vec<f64>], n: usize, out: &mut [f64], s: &mut Scratch) {
@@ -457,12 +575,9 @@ pub fn evaluate(p: &[Node], cols: &[Vec<f64>], n: usize, out: &mut [f64], s: &mu
         s.values.resize(need, 0.0);
     }
     let root = (p.len() - 1) * BATCH;
-    let mut at = 0;
-    while at < n {
-        let m = BATCH.min(n - at);
+    for (at, m) in batches(n) {
         forward(p, cols, at, m, &mut s.values);
         out[at..at + m].copy_from_slice(&s.values[root..root + m]);
-        at += m;
     }
 }
 
@@ -491,9 +606,7 @@ pub fn jacobian(
         param_of[*i] = k;
     }
     let root = p.len() - 1;
-    let mut at = 0;
-    while at < n {
-        let m = BATCH.min(n - at);
+    for (at, m) in batches(n) {
         forward(p, cols, at, m, &mut s.values);
         out[at..at + m].copy_from_slice(&s.values[root * BATCH..root * BATCH + m]);
         let vals = &s.values;
@@ -582,24 +695,12 @@ pub fn jacobian(
                                     db[k] = g[k] * (-v[k] / xb[k]);
                                 });
                             }
-                            BinaryOp::Pow => {
-                                for k in 0..m {
-                                    let dx = if xb[k] == 0.0 {
-                                        0.0
-                                    } else {
-                                        xb[k] * crate::expr::pow(xa[k], xb[k] - 1.0)
-                                    };
-                                    let dy = if v[k] == 0.0 { 0.0 } else { v[k] * xa[k].ln() };
-                                    da[k] = g[k] * dx;
-                                    db[k] = g[k] * dy;
-                                }
-                            }
+                            BinaryOp::Pow => super::vmath::pow_adjoints(g, xa, xb, v, &mut da[..m], &mut db[..m]),
                         }
                     }
                 }
             }
         }
-        at += m;
     }
 }
 
@@ -662,13 +763,16 @@ mod tests {
             // round trip may change the tree; the values below may not change).
             assert_eq!(from_expr(&to_expr(&back)).unwrap(), back, "round trip of {e}");
             let want = crate::eval::eval(&e, &cols, n);
+            // The evaluator's exp, log and pow are its own (vmath.rs, a few ulp from libm's):
+            // without them the values are the same bits, with them the same to 1e-9 (random
+            // trees compound the ulps, through differences of large values in the worst case).
+            let transcendental = p.iter().any(|n| matches!(n.op, Op::Exp | Op::Log | Op::Pow));
             for q in [&p, &back] {
                 evaluate(q, &cols, n, &mut out, &mut s);
                 for (r, (a, b)) in out.iter().zip(&want).enumerate() {
-                    assert!(
-                        a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
-                        "{e} row {r}: {a} vs {b}"
-                    );
+                    let same = a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan());
+                    let close = (a - b).abs() <= 1e-9 * b.abs().max(1.0);
+                    assert!(same || (transcendental && close), "{e} row {r}: {a} vs {b}");
                 }
             }
         }
@@ -694,7 +798,10 @@ mod tests {
         let mut f = vec![0.0; n];
         let mut jac = vec![0.0; n * params.len()];
         jacobian(&p, &cols, n, &params, &mut f, &mut jac, &mut s);
-        assert_eq!(f, crate::eval::eval(&e, &cols, n));
+        // The same values as the tree's, to the ulps of the evaluator's own exp, log and pow.
+        for (a, b) in f.iter().zip(crate::eval::eval(&e, &cols, n)) {
+            assert!((a - b).abs() <= 1e-14 * b.abs(), "{a} vs {b}");
+        }
         for (k, i) in params.iter().enumerate() {
             let h = 1e-6;
             let mut q = p.clone();
@@ -739,7 +846,17 @@ mod tests {
         let (ch, a) = children(&p, p.len() - 1);
         assert_eq!(a, 4);
         assert_eq!(subtree_expr(&p, ch[2]).to_string(), "x2 + 1");
-        assert_eq!(levels(&p)[0], 2);
+        // Levels: the root is at 1, each child one below its parent.
+        let mut want = vec![0; p.len()];
+        want[p.len() - 1] = 1;
+        for i in (0..p.len()).rev() {
+            let (ch, a) = children(&p, i);
+            for c in &ch[..a] {
+                want[*c] = want[i] + 1;
+            }
+        }
+        assert_eq!((0..p.len()).map(|i| level(&p, i)).collect::<Vec<_>>(), want);
+        assert_eq!(level(&p, 0), 2);
         assert!(from_expr(&Expr::if_else(
             Cond::var_gt(0, 1.0).and(Cond::var_gt(1, 1.0)),
             Expr::var(0),
@@ -750,5 +867,73 @@ mod tests {
         broken.pop();
         assert!(!is_valid(&broken, 2));
         assert!(!is_valid(&p, 1));
+    }
+
+    #[test]
+    fn constant_subtrees_fold_into_one_constant_with_the_same_values() {
+        let n = 150;
+        let cols = data(n);
+        let (mut s, mut before, mut after) = (Scratch::new(), vec![0.0; n], vec![0.0; n]);
+        let c = Expr::Const;
+        // x1 + (0.5 + 0.25)·exp(1) - if(2 > 1, 3, 4)^2, and a fold that is not finite.
+        let e = Expr::var(0) + (c(0.5) + c(0.25)) * c(1.0).exp()
+            - Expr::if_else(Cond::Cmp(CmpOp::Gt, c(2.0), c(1.0)), c(3.0), c(4.0)).powi(2)
+            + c(-1.0).ln() * Expr::var(1);
+        let mut p = from_expr(&e).unwrap();
+        evaluate(&p, &cols, n, &mut before, &mut s);
+        let long = p.len();
+        fold_constants(&mut p);
+        assert!(is_valid(&p, 3));
+        // Folded: (0.5 + 0.25)·exp(1) and if(...)^2 are one constant each; log(-1) stays.
+        assert_eq!(long - p.len(), 5 + 6, "{}", to_expr(&p));
+        assert!(p.iter().any(|nd| nd.op == Op::Log));
+        evaluate(&p, &cols, n, &mut after, &mut s);
+        for (a, b) in after.iter().zip(&before) {
+            assert!(a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()));
+        }
+        // Random trees: the values stay the same bits, the trees never grow.
+        let mut rng = ChaCha8Rng::seed_from_u64(12);
+        let fs = all_functions();
+        let ctx = Context::new(
+            &fs,
+            &cols,
+            &[],
+            (-2.0, 2.0),
+            TreeShape {
+                max_length: 40,
+                max_depth: 10,
+            },
+        );
+        for _ in 0..300 {
+            let len = rng.random_range(1..=40);
+            let mut p = random_program(&mut rng, &ctx, len);
+            evaluate(&p, &cols, n, &mut before, &mut s);
+            let was = p.len();
+            fold_constants(&mut p);
+            assert!(is_valid(&p, 3) && p.len() <= was);
+            evaluate(&p, &cols, n, &mut after, &mut s);
+            for (a, b) in after.iter().zip(&before) {
+                assert!(
+                    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                    "{}",
+                    to_expr(&p)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn batches_cover_every_row_in_whole_vectors() {
+        for n in 0..300 {
+            let mut covered = vec![false; n];
+            for (at, m) in batches(n) {
+                assert!(m <= BATCH && at + m <= n);
+                if n >= VECTOR {
+                    assert_eq!(m % VECTOR, 0, "n = {n}");
+                }
+                covered[at..at + m].iter_mut().for_each(|c| *c = true);
+            }
+            assert!(covered.iter().all(|c| *c), "n = {n}");
+        }
     }
 }

@@ -5,7 +5,7 @@
 //! in the benchmark, so the representation and the optimiser stay private to the crate.
 
 use super::init::{random_program, Context, TreeShape};
-use super::optimise::{optimise, Problem, Workspace};
+use super::optimise::{optimise_in_place, Problem, Workspace};
 use super::{rng_for, FunctionSet};
 use crate::criterion::{row_scales, ErrorScale};
 use std::time::{Duration, Instant};
@@ -61,7 +61,7 @@ pub fn measure(columns: &[Vec<f64>], y: &[f64], seconds: f64, iterations: &[usiz
         drawn += 1;
         let length = rand::RngExt::random_range(&mut rng, 1..=50usize);
         let p = random_program(&mut rng, &ctx, length);
-        if optimise(&mut p.clone(), &problem, 0, &mut w).is_some() {
+        if optimise_in_place(&mut p.clone(), &problem, 0, &mut w).is_some() {
             population.push(p);
         }
     }
@@ -76,7 +76,7 @@ pub fn measure(columns: &[Vec<f64>], y: &[f64], seconds: f64, iterations: &[usiz
             while start.elapsed() < budget {
                 for _ in 0..100 {
                     let mut p = population[count as usize % POPULATION].clone();
-                    if optimise(&mut p, &problem, iterations, &mut w).is_some() {
+                    if optimise_in_place(&mut p, &problem, iterations, &mut w).is_some() {
                         finite += 1;
                     }
                     count += 1;

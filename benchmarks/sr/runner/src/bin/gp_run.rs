@@ -1,6 +1,7 @@
 //! Runs the genetic programming alone (no analysers, no seeds) on a CSV and prints its best
 //! individual and candidates. Environment: GP_POP, GP_GENS, GP_STAGNATION, GP_TIME, GP_SEED,
-//! GP_ITER, GP_EXACT (exact-fit tolerance), FIT_SIZE (Krogmann size threshold).
+//! GP_ITER, GP_EXACT (exact-fit tolerance), FIT_SIZE (Krogmann size threshold), GP_VERBOSE
+//! (progress every 50 generations on stderr).
 use beagle_fit::criterion::ErrorScale;
 use beagle_fit::gp::{run, GpOptions};
 use beagle_fit::parse_csv;
@@ -35,6 +36,16 @@ fn main() {
     }
     if let Some(v) = env("FIT_SIZE") {
         g.fitness.size_threshold = v as usize;
+    }
+    if std::env::var("GP_VERBOSE").is_ok() {
+        g.progress = Some(std::sync::Arc::new(|p: &beagle_fit::GpProgress| {
+            if p.generation.is_multiple_of(50) {
+                eprintln!(
+                    "gen {} evals {} best error {:e} mean length {:.1}",
+                    p.generation, p.evaluations, p.best_error, p.mean_length
+                );
+            }
+        }));
     }
     let r = run(&data.columns, &data.y, ErrorScale::Auto, &[], &g);
     println!(
