@@ -27,7 +27,7 @@ def operon(problem, iters, seed, seconds):
         allowed_symbols="add,sub,mul,div,exp,log,sqrt,sin,cos,constant,variable",
         population_size=500, pool_size=500, max_length=50, max_depth=10, tournament_size=5,
         optimizer_iterations=iters, objectives=["r2", "length"], generations=10**7,
-        max_evaluations=10**12, max_time=seconds, n_threads=1, random_state=seed)
+        max_evaluations=10**12, max_time=int(seconds), n_threads=1, random_state=seed)
     t = time.time()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
