@@ -18,6 +18,8 @@ export const ServerCommand = {
   elementResults: 'beagle.elementResults',
   evaluate: 'beagle.evaluate',
   predict: 'beagle.predict',
+  seffGraph: 'beagle.seffGraph',
+  repositoryGraph: 'beagle.repositoryGraph',
 } as const;
 
 export const STATUS_NOTIFICATION = 'beagle/status';
@@ -184,3 +186,137 @@ total: number,
  * The `.system` that bound the calls, if any.
  */
 system: string | null, };
+
+export type TextPosition = { line: number, character: number, };
+
+export type TextRange = { start: TextPosition, end: TextPosition, };
+
+export type GraphInput = { 
+/**
+ * `files.NUMBER_OF_ELEMENTS`.
+ */
+name: string, value: number, min: number | null, max: number | null, };
+
+export type GraphPrediction = { 
+/**
+ * Over all resource types, callees included (ms per service execution).
+ */
+totalMs: number, 
+/**
+ * Whether every part of the service was predicted (`problems` says what was not).
+ */
+complete: boolean, problems: Array<string>, 
+/**
+ * The `.system` that bound the calls, if any.
+ */
+system: string | null, };
+
+export type GraphSpec = { 
+/**
+ * `CPU demand`, `HDD demand`, `iterations`.
+ */
+what: string, text: string, };
+
+export type GraphResult = { 
+/**
+ * `CPU demand`, `loop iterations`, `branch`, ...
+ */
+what: string, expression: string, status: FitStatus, r2: number | null, samples: number, };
+
+export type GraphProvider = { component: string | null, seff: string | null, uri: string, 
+/**
+ * The providing SEFF's id attribute.
+ */
+range: TextRange, };
+
+export type GraphCall = { 
+/**
+ * `ICompression.compress`.
+ */
+signature: string, role: string | null, 
+/**
+ * The SEFFs that describe the called signature, in any file of the workspace.
+ */
+providers: Array<GraphProvider>, };
+
+export type GraphBody = { id: string | null, name: string | null, 
+/**
+ * A branch transition's `p = 0.3` or guard; none for loop bodies and forks.
+ */
+condition: string | null, range: TextRange, flow: GraphFlow, };
+
+export type GraphNode = { id: string | null, name: string | null, 
+/**
+ * `StartAction`, `StopAction`, `InternalAction`, `ExternalCallAction`, `LoopAction`,
+ * `CollectionIteratorAction`, `BranchAction`, `ForkAction`, `SetVariableAction`, ...
+ */
+kind: string, 
+/**
+ * The action's name (what the editor selects on a click) and the whole element.
+ */
+range: TextRange, extent: TextRange, 
+/**
+ * The model's current specifications (resource demands, iteration count), shortened.
+ */
+specifications: Array<GraphSpec>, 
+/**
+ * Beagle's results for this action.
+ */
+results: Array<GraphResult>, 
+/**
+ * Loop bodies, branch transitions, fork behaviours.
+ */
+bodies: Array<GraphBody>, call: GraphCall | null, 
+/**
+ * Predicted demand of this action per service execution (ms, all resource types; a
+ * loop's, branch's or call's includes what runs inside it).
+ */
+demandMs: number | null, 
+/**
+ * `demand_ms` over the service's total (0..1).
+ */
+share: number | null, };
+
+export type GraphFlow = { id: string | null, nodes: Array<GraphNode>, 
+/**
+ * Successor edges `[from, to]`, indices into `nodes`.
+ */
+edges: Array<[number, number]>, };
+
+export type SeffGraph = { uri: string, id: string | null, 
+/**
+ * The signature it describes, qualified by its interface (`IUpload.upload`).
+ */
+service: string | null, component: string | null, componentId: string | null, 
+/**
+ * The SEFF's id attribute (what an editor selects) and the whole element.
+ */
+range: TextRange, extent: TextRange, flow: GraphFlow, 
+/**
+ * The service's inputs that its prediction depends on, with the values it was computed at.
+ */
+inputs: Array<GraphInput>, 
+/**
+ * The service's predicted demand at `inputs`; none when the repository cannot be predicted.
+ */
+prediction: GraphPrediction | null, };
+
+export type RoleNode = { id: string | null, name: string | null, interface: string | null, interfaceId: string | null, };
+
+export type SeffSummary = { id: string | null, service: string | null, range: TextRange, 
+/**
+ * Actions in it, nested ones included.
+ */
+actions: number, 
+/**
+ * Beagle's results about them.
+ */
+results: number, };
+
+export type ComponentNode = { id: string | null, name: string | null, 
+/**
+ * `BasicComponent`, `CompositeComponent`, ...
+ */
+kind: string, range: TextRange, provides: Array<RoleNode>, requires: Array<RoleNode>, seffs: Array<SeffSummary>, };
+
+export type RepositoryGraph = { uri: string, name: string | null, components: Array<ComponentNode>, };

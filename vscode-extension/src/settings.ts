@@ -38,10 +38,15 @@ export function launchPolicy(trust: TrustSetting, workspaceTrusted: boolean): La
   return trust === 'always' ? 'allow' : trust === 'never' ? 'deny' : 'ask';
 }
 
+/** The extension's command that opens a SEFF's diagram from `[uri, seffId]`. */
+export const DIAGRAM_COMMAND = 'beagle.vscode.showSeffDiagram';
+
 export interface InitializationOptions {
   trustedWorkspace: boolean;
   launchPolicy: LaunchPolicy;
   statusNotifications: true;
+  /** The command the server's "◇ Diagram" lens above each SEFF runs (the extension's own). */
+  diagramCommand: string;
   geneticProgramming: boolean;
   seed?: number;
   budget?: number;
@@ -58,6 +63,7 @@ export function initializationOptions(s: BeagleSettings, workspaceTrusted: boole
     trustedWorkspace: policy === 'allow',
     launchPolicy: policy,
     statusNotifications: true,
+    diagramCommand: DIAGRAM_COMMAND,
     geneticProgramming: s.geneticProgramming,
   };
   if (s.seed !== null) options.seed = s.seed;

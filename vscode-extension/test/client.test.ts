@@ -109,6 +109,7 @@ describe('BeagleClient', () => {
       trustedWorkspace: true,
       launchPolicy: 'allow',
       statusNotifications: true,
+      diagramCommand: 'beagle.vscode.showSeffDiagram',
       geneticProgramming: true,
       seed: 3,
     });

@@ -28,6 +28,7 @@ describe('initializationOptions', () => {
       trustedWorkspace: true,
       launchPolicy: 'allow',
       statusNotifications: true,
+      diagramCommand: 'beagle.vscode.showSeffDiagram',
       geneticProgramming: false,
       seed: 7,
       budget: 30,
@@ -37,7 +38,7 @@ describe('initializationOptions', () => {
 
   it('leaves unset numbers out so the server and beagle.toml keep theirs', () => {
     const o = initializationOptions(defaults, true);
-    expect(o).toEqual({ trustedWorkspace: false, launchPolicy: 'ask', statusNotifications: true, geneticProgramming: true });
+    expect(o).toEqual({ trustedWorkspace: false, launchPolicy: 'ask', statusNotifications: true, diagramCommand: 'beagle.vscode.showSeffDiagram', geneticProgramming: true });
     expect('seed' in o || 'budget' in o || 'repetitions' in o).toBe(false);
   });
 

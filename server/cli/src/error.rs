@@ -41,4 +41,7 @@ pub enum CliError {
     Csv { path: PathBuf, source: CsvError },
     #[error("{}: {source}", path.display())]
     Fit { path: PathBuf, source: FitError },
+    /// The language server's own steps (the diagram's graph is the server's answer).
+    #[error(transparent)]
+    Server(#[from] beagle_lsp::error::ServerError),
 }

@@ -26,6 +26,9 @@ enum Command {
     Check(commands::check::Args),
     /// Fit a parametric expression to measurements in a CSV (the benchmark's solver contract).
     Fit(commands::fit::Args),
+    /// Print a SEFF's diagram as JSON (`--seff`), or the repository's components, roles and
+    /// SEFFs: what the editor's diagram draws (the `beagle.seffGraph` command's answer).
+    Graph(commands::graph::Args),
     /// Serve the Language Server Protocol on stdin/stdout (what editors start).
     Lsp(commands::lsp::Args),
     /// Predict a service's expected demand per resource type for given inputs, composed from the
@@ -46,6 +49,7 @@ fn main() -> ExitCode {
         Command::Check(args) => commands::check::run(&args),
         Command::Stoex(cmd) => commands::stoex::run(&cmd),
         Command::Fit(args) => commands::fit::run(&args),
+        Command::Graph(args) => commands::graph::run(&args),
         Command::Lsp(args) => commands::lsp::run(&args),
         Command::Predict(args) => commands::predict::run(&args),
         Command::Validate(args) => commands::validate::run(&args),

@@ -1,5 +1,6 @@
 //! Beagle's editor features as plain data and functions: document and workspace symbols,
-//! go-to-definition, find-references, "what is under the cursor" and hovers over PCM files.
+//! go-to-definition, find-references, "what is under the cursor", hovers and SEFF graphs (for
+//! diagrams) over PCM files.
 //!
 //! Everything here works on byte offsets into a file's text and returns [`Span`]s (byte ranges):
 //! this crate knows no LSP, no JSON-RPC and no async runtime (rust-analyzer's `ide` crate style).
@@ -9,6 +10,8 @@
 //! Every function accepts broken and partial files (an editor's text mid-typing): it returns what
 //! the readable part of the file gives, possibly nothing, and never panics.
 
+mod components;
+mod graph;
 mod hover;
 mod navigate;
 mod results;
@@ -17,6 +20,8 @@ mod text;
 mod typed;
 
 pub use beagle_pcm::Span;
+pub use components::{repository_overview, ComponentBox, RepositoryOverview, RoleEnd, SeffEntry};
+pub use graph::{seff_graph, seff_graphs, Body, Call, Flow, GraphNode, GraphResult, GraphSpec, Provider, SeffGraph};
 pub use hover::{hover, hover_with, HoverText};
 pub use navigate::{definition, element_at, reference_at, references, ElementAt, ElementAtKind, Location};
 pub use results::{element_results, reused_results, ElementResult, PointRow, ResultStatus};

@@ -299,11 +299,7 @@ pub async fn execute(session: &Handle, command: Command, args: &[Value]) -> Resu
             // from the document as it is now (unsaved edits included).
             let (uri, id) = target(args)?;
             let seff = id.ok_or_else(|| invalid("beagle.predict needs a SEFF id after the URI"))?;
-            let inputs: beagle_analysis::predict::Bindings = match args.get(2) {
-                None | Some(Value::Null) => Default::default(),
-                Some(v) => serde_json::from_value(v.clone())
-                    .map_err(|e| invalid(format!("the inputs must map names to numbers: {e}")))?,
-            };
+            let inputs = inputs_arg(args.get(2))?;
             let (path, root) = path_in_workspace(&world, &uri)?;
             let model = model_of(&world, &uri, &path)?;
             let value =
@@ -312,6 +308,60 @@ pub async fn execute(session: &Handle, command: Command, args: &[Value]) -> Resu
                     .map_err(|e| invalid(e.to_string()))?
                     .map_err(invalid)?;
             answer(value)
+        }
+        Command::SeffGraph => {
+            // [uri, seffId, {"files.NUMBER_OF_ELEMENTS": 20, ...}?]: the diagram of the SEFF as
+            // the document is now, predicted at those inputs.
+            let (uri, id) = target(args)?;
+            let seff = id.ok_or_else(|| invalid("beagle.seffGraph needs a SEFF id after the URI"))?;
+            let inputs = inputs_arg(args.get(2))?;
+            let (path, root) = path_in_workspace(&world, &uri)?;
+            let set = session.model_set(&world).await.ok_or_else(Error::request_cancelled)?;
+            let open = world.open_snapshots();
+            let results = world.results.get(&path);
+            let value = crate::reads::run(move |_| {
+                let req = crate::graphs::GraphRequest {
+                    path: &path,
+                    root: &root,
+                    open: &open,
+                    results: results.as_deref(),
+                };
+                crate::graphs::seff_graph(&set, &req, &seff, &inputs)
+            })
+            .await
+            .ok_or_else(Error::request_cancelled)?
+            .map_err(invalid)?;
+            answer(value)
+        }
+        Command::RepositoryGraph => {
+            let (uri, _) = target(args)?;
+            let (path, root) = path_in_workspace(&world, &uri)?;
+            let set = session.model_set(&world).await.ok_or_else(Error::request_cancelled)?;
+            let open = world.open_snapshots();
+            let results = world.results.get(&path);
+            let value = crate::reads::run(move |_| {
+                let req = crate::graphs::GraphRequest {
+                    path: &path,
+                    root: &root,
+                    open: &open,
+                    results: results.as_deref(),
+                };
+                crate::graphs::repository_graph(&set, &req)
+            })
+            .await
+            .ok_or_else(Error::request_cancelled)?
+            .map_err(invalid)?;
+            answer(value)
+        }
+    }
+}
+
+/// A command's optional `{input: number}` argument.
+fn inputs_arg(arg: Option<&Value>) -> Result<beagle_analysis::predict::Bindings> {
+    match arg {
+        None | Some(Value::Null) => Ok(Default::default()),
+        Some(v) => {
+            serde_json::from_value(v.clone()).map_err(|e| invalid(format!("the inputs must map names to numbers: {e}")))
         }
     }
 }

@@ -209,8 +209,14 @@ fn command(title: String, name: &str, args: Vec<serde_json::Value>) -> Command {
     }
 }
 
-/// Above every component and SEFF: "Analyse", and where its results stand.
-pub fn code_lenses(doc: &Snapshot, results: Option<&RepositoryResults>, activity: Option<&Activity>) -> Vec<CodeLens> {
+/// Above every component and SEFF: "Analyse", and where its results stand; above every SEFF
+/// "◇ Diagram" when the client has a command for it (`diagram`, run with `[uri, seffId]`).
+pub fn code_lenses(
+    doc: &Snapshot,
+    results: Option<&RepositoryResults>,
+    activity: Option<&Activity>,
+    diagram: Option<&str>,
+) -> Vec<CodeLens> {
     if doc.kind != DocKind::Model {
         return Vec::new();
     }
@@ -220,7 +226,9 @@ pub fn code_lenses(doc: &Snapshot, results: Option<&RepositoryResults>, activity
     };
     let uri = json!(doc.uri.as_str());
     let mut out = Vec::new();
-    // Below a SEFF's own lenses: how well the model predicted it at its last validation.
+    // Below a SEFF's own lenses: its diagram, and how well the model predicted it at its last
+    // validation.
+    let mut diagrams = Vec::new();
     let mut validated = Vec::new();
     let mut push = |symbol_span: beagle_pcm::Span, analyse: Command, state: String| {
         let range = position::range(&doc.rope, beagle_pcm::Span::empty(symbol_span.start as usize));
@@ -287,6 +295,13 @@ pub fn code_lenses(doc: &Snapshot, results: Option<&RepositoryResults>, activity
                 ),
                 state_of(&actions),
             );
+            if let Some(diagram) = diagram {
+                diagrams.push(CodeLens {
+                    range: position::range(&doc.rope, beagle_pcm::Span::empty(span.start as usize)),
+                    command: Some(command("◇ Diagram".into(), diagram, vec![uri.clone(), json!(sid)])),
+                    data: None,
+                });
+            }
             if let Some(v) = results.and_then(|r| r.validations.get(sid)) {
                 validated.push(CodeLens {
                     range: position::range(&doc.rope, beagle_pcm::Span::empty(span.start as usize)),
@@ -296,6 +311,7 @@ pub fn code_lenses(doc: &Snapshot, results: Option<&RepositoryResults>, activity
             }
         }
     }
+    out.extend(diagrams);
     out.extend(validated);
     out
 }
@@ -476,7 +492,7 @@ mod tests {
         let lens_titles = |path: &str, activity: &Activity| -> Vec<String> {
             let uri: Uri = format!("file://{path}").parse().unwrap();
             let doc = Document::open(uri, PathBuf::from(path), 1, &text).snapshot();
-            code_lenses(&doc, None, Some(activity))
+            code_lenses(&doc, None, Some(activity), None)
                 .into_iter()
                 .filter_map(|l| l.command.map(|c| c.title))
                 .collect()

@@ -19,6 +19,7 @@ pub mod documents;
 pub mod edits;
 pub mod error;
 pub mod features;
+pub mod graphs;
 pub mod jobs;
 pub mod link;
 pub mod links_fix;

@@ -73,6 +73,10 @@ fn facts_of(params: &InitializeParams) -> ClientFacts {
                 LaunchPolicy::Ask
             }),
         status_notifications: opt("statusNotifications").and_then(Value::as_bool).unwrap_or(false),
+        diagram_command: opt("diagramCommand")
+            .and_then(Value::as_str)
+            .filter(|c| !c.is_empty())
+            .map(String::from),
         can_ask: caps.window.as_ref().and_then(|w| w.show_message.as_ref()).is_some(),
         seed: opt("seed").and_then(Value::as_u64),
         budget_s: opt("budget")
@@ -279,7 +283,12 @@ impl LanguageServer for Beagle {
         Ok(self
             .with_doc(&params.text_document.uri, |world, doc| {
                 let results = world.results.get(&doc.path);
-                features::code_lenses(doc, results.as_deref(), world.activity.as_ref())
+                features::code_lenses(
+                    doc,
+                    results.as_deref(),
+                    world.activity.as_ref(),
+                    world.client.diagram_command.as_deref(),
+                )
             })
             .await)
     }

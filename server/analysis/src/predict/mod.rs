@@ -44,6 +44,16 @@ pub struct Prediction {
     /// Internal action id -> resource type id -> its share of [`Prediction::demands`] (its
     /// demand times how often it runs per service execution).
     pub actions: BTreeMap<String, BTreeMap<String, f64>>,
+    /// Every action id (of any kind) -> the demand over all resource types that it adds to the
+    /// service per execution, with all that runs inside it (a loop's body, a branch's
+    /// transitions, a call's callee). Actions of a SEFF that is called from several places
+    /// have the sum of their shares.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub elements: BTreeMap<String, f64>,
+    /// Variables the service's own expressions needed that had no value: inputs the caller did
+    /// not give (a callee's own variables are not named here).
+    #[serde(skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub missing: std::collections::BTreeSet<String>,
     /// How each external call reached the SEFF it runs.
     pub calls: Vec<CallRoute>,
     /// What could not be predicted, and is left out.

@@ -312,6 +312,26 @@ fn loops_of_branches_of_calls_two_levels_of_parameters_and_distributions() {
 }
 
 #[test]
+fn every_action_books_what_runs_inside_it() {
+    let file = three_levels();
+    let p = Predictor::new(&file).unwrap();
+    let got = p.predict("_run", &at(&[("n.VALUE", 4.0)]));
+    let e = &got.elements;
+    // The loop holds everything its body runs: 182.5 CPU and 1.2 HDD (see the test above);
+    // its branch the same; the branch's call c1, 4 * 0.25 of B.work at x = 12 (181 + 1.2).
+    assert!(close(e["L"], 182.5 + 1.2), "{e:?}");
+    assert!(close(e["Br"], e["L"]), "{e:?}");
+    assert!(close(e["c1"], 181.0 + 1.2), "{e:?}");
+    assert!(close(e["a2"], 1.5), "{e:?}");
+    // The call c2 runs B.work once at x = 2: 2 + 0.2 + C.leaf at y = 3.
+    assert!(close(e["c2"], 2.0 + 0.2 + 9.0), "{e:?}");
+    // The SEFF's own actions add up to the service's total; an action that adds nothing has 0.
+    let top: f64 = ["a1", "L", "c2", "a3"].iter().map(|a| e[*a]).sum();
+    assert!(close(top, got.total()), "{top} {}", got.total());
+    assert_eq!(e.get("s1").copied(), Some(0.0));
+}
+
+#[test]
 fn guards_decide_and_a_missing_input_is_a_problem_not_a_guess() {
     let file = repository(vec![C(
         "A",

@@ -25,6 +25,8 @@ struct Walk<'p, 'a> {
     unset: std::collections::BTreeMap<String, Problem>,
     /// Per SEFF walked: (its own resource demands evaluated, of them not 0).
     demands_seen: std::collections::BTreeMap<String, (usize, usize)>,
+    /// The demand added so far over all resource types (for [`Prediction::elements`]).
+    total: f64,
 }
 
 pub(super) fn predict(p: &Predictor<'_>, seff: &str, inputs: &Bindings) -> Prediction {
@@ -40,6 +42,7 @@ pub(super) fn predict(p: &Predictor<'_>, seff: &str, inputs: &Bindings) -> Predi
         routes: BTreeSet::new(),
         unset: std::collections::BTreeMap::new(),
         demands_seen: std::collections::BTreeMap::new(),
+        total: 0.0,
     };
     match p.repo.seffs().find(|(_, s)| s.id.as_deref() == Some(seff)) {
         Some((component, s)) => {
@@ -122,6 +125,13 @@ impl<'a> Walk<'_, 'a> {
             Ok(v) => Some(v),
             Err(e) => {
                 self.problem(id, format!("{}: {what} `{}`: {}", label(action), spec.text, e.message));
+                // Inputs of the service that were not given (not a callee's own variables).
+                if self.stack.len() == 1 {
+                    let unset = beagle_stoex::variables(expr)
+                        .into_iter()
+                        .filter(|v| !env.contains_key(v));
+                    self.out.missing.extend(unset);
+                }
                 // Why a variable it needs has no value.
                 for v in beagle_stoex::variables(expr) {
                     if let Some(p) = self.unset.get(&v).cloned() {
@@ -133,7 +143,16 @@ impl<'a> Walk<'_, 'a> {
         }
     }
 
+    /// Walks `a`, and books what it added (with all that runs inside it) to its id.
     fn action(&mut self, at: Place<'a>, a: &'a Action, env: &mut Bindings, weight: f64) {
+        let before = self.total;
+        self.action_parts(at, a, env, weight);
+        if let Some(id) = &a.id {
+            *self.out.elements.entry(id.clone()).or_default() += self.total - before;
+        }
+    }
+
+    fn action_parts(&mut self, at: Place<'a>, a: &'a Action, env: &mut Bindings, weight: f64) {
         let id = a.id.clone().unwrap_or_default();
         for d in &a.resource_demands {
             let resource = d
@@ -148,6 +167,7 @@ impl<'a> Walk<'_, 'a> {
                     seen.1 += usize::from(v != 0.0);
                 }
                 *self.out.demands.entry(resource.clone()).or_default() += weight * v;
+                self.total += weight * v;
                 *self
                     .out
                     .actions
@@ -177,6 +197,9 @@ impl<'a> Walk<'_, 'a> {
                 };
                 let count = format!("{name}.NUMBER_OF_ELEMENTS");
                 let Some(n) = env.get(&count).copied() else {
+                    if self.stack.len() == 1 {
+                        self.out.missing.insert(count.clone());
+                    }
                     self.problem(&id, format!("{}: `{count}` is not given", label(a)));
                     return;
                 };

@@ -2,6 +2,7 @@
 //! from their names, their arguments and results ([`shapes`]), and the TypeScript the VS Code
 //! extension uses, generated from them ([`typescript`]). `docs/lsp-extensions.md` documents it.
 
+pub mod graph_shapes;
 pub mod shapes;
 pub mod typescript;
 
@@ -29,10 +30,12 @@ pub enum Command {
     ElementResults,
     Evaluate,
     Predict,
+    SeffGraph,
+    RepositoryGraph,
 }
 
 impl Command {
-    pub const ALL: [Command; 15] = [
+    pub const ALL: [Command; 17] = [
         Command::AnalyseRepository,
         Command::AnalyseComponent,
         Command::AnalyseAction,
@@ -48,6 +51,8 @@ impl Command {
         Command::ElementResults,
         Command::Evaluate,
         Command::Predict,
+        Command::SeffGraph,
+        Command::RepositoryGraph,
     ];
 
     /// The name the client sends.
@@ -68,6 +73,8 @@ impl Command {
             Command::ElementResults => "beagle.elementResults",
             Command::Evaluate => "beagle.evaluate",
             Command::Predict => "beagle.predict",
+            Command::SeffGraph => "beagle.seffGraph",
+            Command::RepositoryGraph => "beagle.repositoryGraph",
         }
     }
 

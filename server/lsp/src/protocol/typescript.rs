@@ -3,6 +3,7 @@
 //! and a test fails when it is not (`BEAGLE_UPDATE_PROTOCOL=1 cargo test -p beagle-lsp
 //! generated_typescript` writes it).
 
+use super::graph_shapes::*;
 use super::shapes::*;
 use super::Command;
 use ts_rs::{Config, TS};
@@ -43,6 +44,22 @@ fn declarations(cfg: &Config) -> Vec<String> {
         CallRoute::decl(cfg),
         PredictionProblem::decl(cfg),
         Prediction::decl(cfg),
+        TextPosition::decl(cfg),
+        TextRange::decl(cfg),
+        GraphInput::decl(cfg),
+        GraphPrediction::decl(cfg),
+        GraphSpec::decl(cfg),
+        GraphResult::decl(cfg),
+        GraphProvider::decl(cfg),
+        GraphCall::decl(cfg),
+        GraphBody::decl(cfg),
+        GraphNode::decl(cfg),
+        GraphFlow::decl(cfg),
+        SeffGraph::decl(cfg),
+        RoleNode::decl(cfg),
+        SeffSummary::decl(cfg),
+        ComponentNode::decl(cfg),
+        RepositoryGraph::decl(cfg),
     ]
 }
 
