@@ -163,3 +163,28 @@ async def test_analyse_repository_progress_edit_hover_status(workspace, state_di
         assert predicted["total"] > 0, predicted
         assert predicted["system"].endswith("fileshare.system"), predicted
         assert all(c["via"].startswith("system FileShareSystem") for c in predicted["calls"]), predicted
+
+        # Issue 22: the SEFF's diagram data carries the results on their actions and each
+        # action's share of the service at the inputs the validation measured (the median point).
+        graph = await execute(client, "beagle.seffGraph", uri, "_fs_upload_seff")
+        assert graph["service"] == "IUpload.upload", graph
+
+        def nodes(flow):
+            for n in flow["nodes"]:
+                yield n
+                for b in n["bodies"]:
+                    yield from nodes(b["flow"])
+
+        by_id = {n["id"]: n for n in nodes(graph["flow"])}
+        loop = by_id["_fs_file_loop"]
+        assert any(r["expression"] == "files.NUMBER_OF_ELEMENTS" for r in loop["results"]), loop
+        assert all(r["status"] in ("Final", "Preliminary") for r in loop["results"]), loop
+        files = next(i for i in graph["inputs"] if i["name"] == "files.NUMBER_OF_ELEMENTS")
+        assert files["min"] is not None and files["min"] <= files["value"] <= files["max"], files
+        assert graph["prediction"]["totalMs"] > 0, graph["prediction"]
+        top = sum(n["share"] for n in graph["flow"]["nodes"] if n["share"] is not None)
+        assert abs(top - 1) < 1e-9, [(n["id"], n["share"]) for n in graph["flow"]["nodes"]]
+        # The node's range selects its name in the editor's text.
+        start, end = loop["range"]["start"], loop["range"]["end"]
+        line = updated.splitlines()[start["line"]]
+        assert start["line"] == end["line"] and line[start["character"] : end["character"]] == "file loop", loop["range"]
