@@ -5,6 +5,7 @@ import { createRequire } from 'module';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
+import { generateSeff, repositoryXml } from '../../benchmarks/diagram/generate.mjs';
 
 const require = createRequire(import.meta.url);
 const { chromium } = require(process.env.PW_CORE || 'playwright-core');
@@ -549,6 +550,180 @@ try {
     if (n < 2) throw new Error(`only ${n} measured points`);
     return `${short(chosen)} over ${parameter}, ${n} measured points, canvas ${drawn.w}x${drawn.h} with ${drawn.painted} painted pixels`;
   }, ['explorer menu "Beagle: Analyse Repository" runs to the end']);
+
+  // Issue 22: the SEFF diagram. The upload SEFF from the editor's context menu: its actions
+  // nested as in the model, with the laws the analyses above fitted; a click on a node selects
+  // its element in the editor, the cursor in the editor highlights its node, the node's menu
+  // opens its results; the repository overview from the explorer; a generated 200-action SEFF
+  // for the layout time (benchmarks/diagram).
+  // The frame of the diagram webview whose title matches (code-server: iframe.webview >
+  // iframe#active-frame; several webviews may be open, so found by content).
+  const diagramFrame = (title) => retry(`diagram ${title}`, async () => {
+    for (const f of page.frames()) {
+      if (!(await f.locator('svg#diagram').count().catch(() => 0))) continue;
+      const t = await f.locator('#title').innerText().catch(() => '');
+      if (title.test(t)) return f;
+    }
+    throw new Error('no such diagram frame yet');
+  }, { timeout: 30000, pause: 500 });
+  const nodeText = (f, id, cls) => f.locator(`g.node[data-id="${id}"] > text.${cls}`).first().textContent();
+  let uploadDiagram;
+
+  await step('editor context menu "Beagle: Show SEFF Diagram" opens the upload SEFF with its actions nested', async () => {
+    await page.keyboard.press('Escape');
+    await editorFocus();
+    await page.keyboard.press('Control+Home');
+    await editorMenu('id="_fs_upload_seff"', 'Beagle: Show SEFF Diagram', '18-diagram-menu');
+    await page.locator('.tab', { hasText: 'Beagle SEFF: IUpload.upload' }).first().waitFor({ timeout: 30000 });
+    const f = await diagramFrame(/IUpload\.upload/);
+    await retry('nodes drawn', async () => {
+      const n = await f.locator('g.node').count();
+      if (n < 19) throw new Error(`${n} nodes`);
+    }, { timeout: 30000, pause: 500 });
+    const kinds = await f.locator('g.node').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-kind')));
+    const count = (k) => kinds.filter((x) => x === k).length;
+    if (count('LoopAction') !== 2 || count('StartAction') !== 5 || count('StopAction') !== 5 || count('ExternalCallAction') !== 4) {
+      throw new Error('kinds: ' + JSON.stringify(kinds));
+    }
+    // nesting: the compress call inside a loop, the store call inside a branch transition
+    if (!(await f.locator('g.node[data-kind="LoopAction"] g.node[data-id="_fs_compress_call"]').count())) throw new Error('compress call not inside its loop');
+    if (!(await f.locator('g.node[data-id="_fs_accept"] g.container.body g.node[data-id="_fs_store_call"]').count())) throw new Error('store call not inside its transition');
+    const name = await nodeText(f, '_fs_partition', 'name');
+    // after the analyses the internal action shows its fitted law, not the model's placeholder 0
+    // (with one repetition and no genetic programming it may be a constant), the loop its count
+    const law = await retry('fitted laws', async () => {
+      const l = await nodeText(f, '_fs_partition', 'law');
+      const loop = await nodeText(f, '_fs_file_loop', 'law');
+      if (l.trim() === '0' || l.trim() === '' || !/files\.NUMBER_OF_ELEMENTS/.test(loop)) throw new Error(`laws: ${l}; ${loop}`);
+      return `${l}; file loop: ${loop}`;
+    }, { timeout: 20000, pause: 500 });
+    const status = await f.locator('g.node[data-id="_fs_partition"]').getAttribute('data-status');
+    if (status === 'unmeasured') throw new Error('partition files is unmeasured');
+    const edges = await f.locator('path.edge').count();
+    const layoutMs = await f.locator('body').getAttribute('data-layout-ms');
+    const prediction = await f.locator('#prediction').innerText();
+    const inputs = await f.locator('#inputs input[data-input]').evaluateAll((xs) => xs.map((x) => `${x.dataset.input}=${x.value}`));
+    const shares = await f.locator('text.share').allTextContents();
+    await page.waitForTimeout(500);
+    await shot('19-seff-diagram');
+    // A wide screenshot for the README: the side bar hidden, the diagram fitted.
+    try {
+      await editorFocus();
+      await page.keyboard.press('Control+B');
+      await page.waitForTimeout(800);
+      await f.locator('#fit').click();
+      await page.mouse.move(700, 880);
+      await page.waitForTimeout(500);
+      await shot('19-seff-diagram-wide');
+      await editorFocus();
+      await page.keyboard.press('Control+B');
+      await page.waitForTimeout(500);
+    } catch (e) { log('(no wide screenshot: ' + e.message.split('\n')[0] + ')'); await page.keyboard.press('Escape'); }
+    uploadDiagram = f;
+    return `${kinds.length} nodes, ${edges} edges; ${short(name)}: ${short(law)} (${status}); layout ${layoutMs} ms; ${short(prediction)}; inputs ${inputs.join(', ')}; shares ${shares.join(' ')}`;
+  }, ['the analysis ends with a "done" notification']);
+
+  await step('a click on a diagram node selects its element in the editor', async () => {
+    const f = uploadDiagram;
+    const name = (await nodeText(f, '_fs_partition', 'name')).trim();
+    await f.locator('g.node[data-id="_fs_partition"]').click();
+    await retry('selected in the editor', async () => {
+      // the find widget starts with the editor's selection
+      await editorFocus();
+      await page.keyboard.press('Control+F');
+      const input = page.locator('.editor-instance .find-widget textarea, .editor-instance .find-widget input').first();
+      await input.waitFor({ timeout: 5000 });
+      const selected = await input.inputValue();
+      await closeFind();
+      if (selected !== name) throw new Error(`selection ${JSON.stringify(selected)}, node ${JSON.stringify(name)}`);
+    }, { timeout: 15000 });
+    await shot('20-diagram-click-selects');
+    return `selected ${JSON.stringify(name)}`;
+  }, ['editor context menu "Beagle: Show SEFF Diagram" opens the upload SEFF with its actions nested']);
+
+  await step('the cursor in the editor highlights its node in the diagram', async () => {
+    const f = uploadDiagram;
+    await cursorTo('id="_fs_is_listed_call"'); // unique (the signature has the same entityName)
+    const id = await retry('highlight', async () => {
+      const sel = await f.locator('g.node.selected').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-id')));
+      if (sel.length !== 1 || sel[0] !== '_fs_is_listed_call') throw new Error('selected: ' + JSON.stringify(sel));
+      return sel[0];
+    }, { timeout: 15000, pause: 300 });
+    await shot('21-diagram-follows-cursor');
+    return id;
+  }, ['editor context menu "Beagle: Show SEFF Diagram" opens the upload SEFF with its actions nested']);
+
+  await step('a node\'s context menu "Show results" opens its results', async () => {
+    const f = uploadDiagram;
+    await f.locator('g.node[data-id="_fs_partition"]').click({ button: 'right' });
+    const menu = f.locator('#menu');
+    await menu.waitFor({ state: 'visible', timeout: 5000 });
+    const entries = await menu.locator('button').allInnerTexts();
+    await shot('22-diagram-node-menu');
+    await menu.getByText('Show results').click();
+    await page.locator('.tab', { hasText: 'Beagle Results: partition files' }).first().waitFor({ timeout: 30000 });
+    return `menu ${entries.join(' | ')}`;
+  }, ['editor context menu "Beagle: Show SEFF Diagram" opens the upload SEFF with its actions nested']);
+
+  await step('explorer menu "Beagle: Show SEFF Diagram" opens the repository overview; its SEFF opens the diagram', async () => {
+    await page.keyboard.press('Escape');
+    const file = page.getByRole('treeitem', { name: 'fileshare.repository' }).first();
+    const item = page.getByRole('menuitem', { name: 'Beagle: Show SEFF Diagram' });
+    await retry('explorer menu entry', async () => {
+      await file.click({ button: 'right' });
+      try { await item.first().waitFor({ timeout: 2500 }); } catch (e) { await page.keyboard.press('Escape'); throw e; }
+    }, { timeout: 30000 });
+    await clickMenuItem(item.first());
+    await page.locator('.tab', { hasText: 'Beagle Repository: FileShare' }).first().waitFor({ timeout: 30000 });
+    const f = await diagramFrame(/FileShare/);
+    await retry('components drawn', async () => {
+      if ((await f.locator('g.component').count()) < 7) throw new Error('components: ' + await f.locator('g.component').count());
+    }, { timeout: 20000, pause: 500 });
+    const components = await f.locator('g.component > text.name').allTextContents();
+    const edges = await f.locator('path.edge').count();
+    await f.locator('#fit').click(); // the whole overview in a narrow panel
+    await page.waitForTimeout(500);
+    await shot('23-repository-overview');
+    await f.locator('text.seff[data-seff="_fs_store_seff"]').click();
+    await page.locator('.tab', { hasText: 'Beagle SEFF: IStorage.store' }).first().waitFor({ timeout: 30000 });
+    if (edges < 4) throw new Error(`${edges} edges`);
+    return `${components.join(', ')}; ${edges} edges; opened IStorage.store`;
+  }, ['open model/fileshare.repository']);
+
+  await step('a generated 200-action SEFF: its diagram and layout time', async () => {
+    await page.keyboard.press('Escape');
+    const gen = generateSeff(200, 6); // the benchmark's 200-action SEFF
+    fs.writeFileSync(path.join(folder, 'model', 'generated200.repository'), repositoryXml(gen, 'Generated200'));
+    const file = page.getByRole('treeitem', { name: 'generated200.repository' }).first();
+    await file.waitFor({ timeout: 30000 });
+    const item = page.getByRole('menuitem', { name: 'Beagle: Show SEFF Diagram' });
+    await retry('explorer menu entry', async () => {
+      await file.click({ button: 'right' });
+      try { await item.first().waitFor({ timeout: 2500 }); } catch (e) { await page.keyboard.press('Escape'); throw e; }
+    }, { timeout: 30000 });
+    await clickMenuItem(item.first());
+    const overview = await diagramFrame(/Generated200/);
+    await overview.locator('text.seff[data-seff="_g_seff"]').click();
+    const f = await diagramFrame(/IGenerated\.run/);
+    const drawn = await retry('200 nodes drawn', async () => {
+      const n = await f.locator('g.node').count();
+      const ms = await f.locator('body').getAttribute('data-layout-ms');
+      if (n !== 200 || !ms) throw new Error(`${n} nodes, layout ${ms} ms`);
+      const data = await f.locator('body').evaluate((b) => ({ ...b.dataset }));
+      return {
+        nodes: n,
+        edges: await f.locator('path.edge').count(),
+        layoutMs: Number(ms),
+        elkMs: Number(data.elkMs),
+        drawMs: Number(data.drawMs),
+        warmUpMs: Number(data.warmUpMs),
+      };
+    }, { timeout: 60000, pause: 500 });
+    await page.waitForTimeout(500);
+    await shot('24-generated-200');
+    fs.writeFileSync(path.join(art, 'diagram-layout.json'), JSON.stringify({ ...drawn, actions: gen.actions, seed: gen.seed, counts: gen.counts }, null, 1) + '\n');
+    return `${drawn.nodes} nodes, ${drawn.edges} edges laid out and drawn in ${drawn.layoutMs} ms (ELK ${drawn.elkMs} ms, SVG ${drawn.drawMs} ms; webview performance.now, after a ${drawn.warmUpMs} ms warm-up)`;
+  }, ['open model/fileshare.repository']);
 } catch (e) {
   failed++; failures.push('driver');
   log('FAIL driver: ' + e.message.split('\n')[0]);

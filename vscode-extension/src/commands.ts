@@ -4,13 +4,19 @@
 // because component/action commands work on the element at the cursor (beagle.elementAt).
 
 import * as vscode from 'vscode';
+import { contains } from './diagram/seffModel';
+import type { DiagramView } from './diagramPanel';
 import { componentsIn } from './pcmText';
 import {
   ServerCommand,
+  type DiagramAction,
   type ElementAt,
   type ElementResults,
   type QueuedJob,
+  type RepositoryGraph,
+  type SeffGraph,
   type StatusPayload,
+  type TextPosition,
 } from './protocol';
 
 export const Command = {
@@ -27,6 +33,7 @@ export const Command = {
   linkToCode: 'beagle.vscode.linkToCode',
   showResults: 'beagle.vscode.showResults',
   restartServer: 'beagle.vscode.restartServer',
+  showSeffDiagram: 'beagle.vscode.showSeffDiagram',
 } as const;
 export type CommandId = (typeof Command)[keyof typeof Command];
 
@@ -52,6 +59,7 @@ export interface CommandDeps {
   restartServer(): Promise<void>;
   showStatus?(status: StatusPayload): void; // updates the status bar with a fresh beagle.status
   showLog?(): void;
+  diagrams?: DiagramView;
 }
 
 const PCM_LANGUAGES = ['pcm-repository', 'pcm-system', 'pcm-usagemodel', 'pcm-allocation', 'pcm-resourceenvironment'];
@@ -94,6 +102,7 @@ export class Commands {
       [Command.linkToCode]: guard('Link Element to Code', () => this.linkToCode()),
       [Command.showResults]: guard('Show Results', () => this.showResults()),
       [Command.restartServer]: guard('Restart Server', () => this.deps.restartServer()),
+      [Command.showSeffDiagram]: guard('Show SEFF Diagram', (a, b) => this.showSeffDiagram(a, b)),
     };
   }
 
@@ -155,7 +164,12 @@ export class Commands {
       );
       return undefined;
     }
-    return this.queue(ServerCommand.analyseAction, [uri, element.id], { uri, id: element.id, name: element.name });
+    return this.analyseElement(uri, element.id, element.name);
+  }
+
+  /** Queues the analysis of one action or SEFF (the editor menu, a diagram's node menu). */
+  analyseElement(uri: string, id: string, name: string | null): Promise<unknown> {
+    return this.queue(ServerCommand.analyseAction, [uri, id], { uri, id, name });
   }
 
   private async analyseWorkspace(): Promise<unknown> {
@@ -274,11 +288,60 @@ export class Commands {
       void vscode.window.showInformationMessage('Beagle: the cursor is not inside a component, SEFF or action to link.');
       return undefined;
     }
-    const r = await this.deps.server.execute<{ applied?: boolean; file?: string }>(ServerCommand.linkToCode, [uri, element.id]);
+    return this.linkElement(uri, element.id, element.name);
+  }
+
+  /** Proposes a link entry for one element (the editor menu, a diagram's node menu). */
+  async linkElement(uri: string, id: string, name: string | null): Promise<unknown> {
+    const r = await this.deps.server.execute<{ applied?: boolean; file?: string }>(ServerCommand.linkToCode, [uri, id]);
     if (r?.applied && r.file) {
-      void vscode.window.showInformationMessage(`Beagle: ${element.name ?? element.id} is linked in ${r.file}; edit the proposed entry there.`);
+      void vscode.window.showInformationMessage(`Beagle: ${name ?? id} is linked in ${r.file}; edit the proposed entry there.`);
     }
     return r;
+  }
+
+  /** A diagram node's context menu. */
+  runDiagramAction(action: DiagramAction, uri: string, id: string, name: string | null): Promise<unknown> {
+    if (action === 'analyse') return this.analyseElement(uri, id, name);
+    if (action === 'results') return this.showResultsFor(uri, id, name);
+    return this.linkElement(uri, id, name);
+  }
+
+  // --- diagrams -----------------------------------------------------------------------------
+
+  /** From a code lens: [uri, seffId]; from the explorer: the file's Uri and the selection (the
+   * repository overview); from the editor's menu (its document's Uri) or the palette: the SEFF
+   * around the cursor, else the overview. */
+  private async showSeffDiagram(arg?: unknown, seff?: unknown): Promise<unknown> {
+    const diagrams = this.deps.diagrams;
+    if (!diagrams) return undefined;
+    if (typeof arg === 'string' && typeof seff === 'string') return diagrams.showSeff(arg, seff);
+    const editor = vscode.window.activeTextEditor;
+    const inEditor = arg instanceof vscode.Uri && !Array.isArray(seff) && editor?.document.uri.toString() === arg.toString();
+    if (arg instanceof vscode.Uri && !inEditor) {
+      await this.openIfFile(arg);
+      return diagrams.showRepository(arg.toString());
+    }
+    const at = await this.elementAtCursor();
+    if (!at) return undefined;
+    const { uri, element, position } = at;
+    if (element?.kind === 'seff' && element.id) return diagrams.showSeff(uri, element.id);
+    const enclosing = await this.enclosingSeff(uri, element, position);
+    return enclosing ? diagrams.showSeff(uri, enclosing) : diagrams.showRepository(uri);
+  }
+
+  /** beagle.elementAt names the action at the cursor and its component, not its SEFF: take the
+   * component's SEFF whose element contains the cursor. */
+  private async enclosingSeff(uri: string, element: ElementAt | null, position: TextPosition): Promise<string | null> {
+    if (!element?.component) return null;
+    const repo = await this.deps.server.execute<RepositoryGraph | null>(ServerCommand.repositoryGraph, [uri]);
+    const component = repo?.components.find((c) => c.id === element.component);
+    for (const s of component?.seffs ?? []) {
+      if (!s.id) continue;
+      const graph = await this.deps.server.execute<SeffGraph | null>(ServerCommand.seffGraph, [uri, s.id]);
+      if (graph && contains(graph.extent, position)) return s.id;
+    }
+    return null;
   }
 
   private async showStatus(): Promise<unknown> {
@@ -323,7 +386,7 @@ export class Commands {
   // --- helpers ------------------------------------------------------------------------------
 
   /** The element at the cursor of the active editor (a PCM repository). */
-  private async elementAtCursor(): Promise<{ uri: string; element: ElementAt | null } | undefined> {
+  private async elementAtCursor(): Promise<{ uri: string; element: ElementAt | null; position: TextPosition } | undefined> {
     const editor = vscode.window.activeTextEditor;
     if (!editor || editor.document.languageId !== 'pcm-repository') {
       void vscode.window.showInformationMessage('Beagle: open a PCM repository (.repository) and put the cursor in an element.');
@@ -332,7 +395,7 @@ export class Commands {
     const uri = editor.document.uri.toString();
     const { line, character } = editor.selection.active;
     const element = await this.deps.server.execute<ElementAt | null>(ServerCommand.elementAt, [uri, { line, character }]);
-    return { uri, element: element ?? null };
+    return { uri, element: element ?? null, position: { line, character } };
   }
 
   /** Files are opened first: the server works on open documents (didOpen). Opening is enough

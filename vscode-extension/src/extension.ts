@@ -1,10 +1,11 @@
-// Entry point: wires the client, the commands, the status bar and the results view together,
-// and restarts the server when the settings or the workspace's trust change.
+// Entry point: wires the client, the commands, the status bar, the results view and the diagrams
+// together, and restarts the server when the settings or the workspace's trust change.
 
 import * as vscode from 'vscode';
 import { MessageType } from 'vscode-languageclient/node';
 import { BeagleClient } from './client';
 import { Command, Commands } from './commands';
+import { DiagramPanels } from './diagramPanel';
 import { doneLabel } from './pcmText';
 import { ResultsPanels } from './resultsPanel';
 import { StatusBar } from './statusBar';
@@ -14,8 +15,12 @@ let client: BeagleClient | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const statusBar = new StatusBar(Command.showStatus);
   let commands: Commands | undefined;
+  let diagrams: DiagramPanels | undefined;
   client = new BeagleClient(context, {
-    onStatus: (s) => statusBar.update(s),
+    onStatus: (s) => {
+      statusBar.update(s);
+      diagrams?.statusChanged();
+    },
     onStopped: (reason) => statusBar.stopped(reason),
     onShowMessage: (type, message) => {
       const label = type === MessageType.Info || type === MessageType.Log ? doneLabel(message) : null;
@@ -26,9 +31,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   });
   const server = client;
   const results = new ResultsPanels(context.extensionUri, server);
+  diagrams = new DiagramPanels(
+    context.extensionUri,
+    server,
+    { run: (action, uri, id, name) => commands!.runDiagramAction(action, uri, id, name) },
+    (line) => server.output.appendLine(line),
+  );
   commands = new Commands({
     server,
     results,
+    diagrams,
     restartServer: async () => {
       await server.restart();
     },
@@ -39,6 +51,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     statusBar,
     results,
+    diagrams,
     server,
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('beagle')) void server.restart();

@@ -4,7 +4,7 @@
 // tests use these types too.
 
 export * from './protocol.generated';
-import type { ElementResults, Status } from './protocol.generated';
+import type { ElementResults, RepositoryGraph, SeffGraph, Status } from './protocol.generated';
 
 /** `beagle.status`'s result; the `beagle/status` notification has the same shape without `results`. */
 export type StatusPayload = Status;
@@ -18,3 +18,23 @@ export type ToWebview =
 export type FromWebview =
   | { type: 'ready' }
   | { type: 'evaluate'; requestId: number; expression: string; bindings: Record<string, number>[] };
+
+/** Messages between the diagram webview (SEFF or repository overview) and the extension. Nodes
+ * are named by their key (diagram/seffModel.ts: the action's id, else a path), which both sides
+ * compute from the same graph. */
+export type ToDiagram =
+  | { type: 'seff'; title: string; graph: SeffGraph }
+  | { type: 'repository'; title: string; graph: RepositoryGraph }
+  | { type: 'highlight'; key: string | null }
+  | { type: 'error'; message: string };
+
+export type DiagramAction = 'analyse' | 'results' | 'link';
+
+export type FromDiagram =
+  | { type: 'ready' }
+  | { type: 'select'; key: string }
+  | { type: 'action'; action: DiagramAction; key: string }
+  | { type: 'openCallee'; key: string }
+  | { type: 'openSeff'; uri: string; seff: string }
+  | { type: 'inputs'; values: Record<string, number> }
+  | { type: 'timing'; layoutMs: number; nodes: number; relayout: boolean };

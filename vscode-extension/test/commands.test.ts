@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Command, Commands, type CommandDeps } from '../src/commands';
 import type { ElementAt, ElementResults } from '../src/protocol';
+import { DIAGRAM_COMMAND } from '../src/settings';
 import { Uri, fake, messages, reset } from './fakeVscode';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -11,6 +12,7 @@ const REPO = Uri.file('/ws/model/files.repository');
 function setup(answers: Record<string, (args: unknown[]) => unknown> = {}) {
   const sent: { command: string; args: unknown[] }[] = [];
   const shown: { key: string; title: string; data: ElementResults }[] = [];
+  const diagrams: string[][] = [];
   let restarts = 0;
   const deps: CommandDeps = {
     server: {
@@ -23,11 +25,15 @@ function setup(answers: Record<string, (args: unknown[]) => unknown> = {}) {
     },
     results: { show: (key, title, data) => void shown.push({ key, title, data }) },
     restartServer: async () => void restarts++,
+    diagrams: {
+      showSeff: async (uri, seff) => void diagrams.push(['seff', uri, seff]),
+      showRepository: async (uri) => void diagrams.push(['repository', uri]),
+    },
   };
   const commands = new Commands(deps);
   commands.register({ subscriptions: [] });
   const run = (id: string, ...args: unknown[]) => fake.registered.get(id)!(...args);
-  return { sent, shown, commands, run, restarts: () => restarts };
+  return { sent, shown, diagrams, commands, run, restarts: () => restarts };
 }
 
 function cursorIn(uri = REPO, line = 12, character = 8, languageId = 'pcm-repository') {
@@ -70,6 +76,7 @@ describe('contributed commands', () => {
       'beagle.vscode.linkToCode': 'Beagle: Link Element to Code',
       'beagle.vscode.showResults': 'Beagle: Show Results',
       'beagle.vscode.restartServer': 'Beagle: Restart Server',
+      'beagle.vscode.showSeffDiagram': 'Beagle: Show SEFF Diagram',
     });
   });
 
@@ -85,13 +92,14 @@ describe('contributed commands', () => {
     expect(events).toContain('workspaceContains:**/*.repository');
   });
 
-  it('puts Analyse Repository in the explorer and the cursor commands in the repository editor menu', () => {
+  it('puts Analyse Repository and the diagram in the explorer and the cursor commands in the repository editor menu', () => {
     const explorer = pkg.contributes.menus['explorer/context'];
-    expect(explorer.map((m: { command: string }) => m.command)).toEqual([Command.analyseRepository]);
+    expect(explorer.map((m: { command: string }) => m.command)).toEqual([Command.analyseRepository, Command.showSeffDiagram]);
     expect(explorer[0].when).toContain('explorerResourceIsFolder');
     expect(explorer[0].when).toContain('repository');
+    expect(explorer[1].when).toBe('resourceExtname == .repository');
     const editor = pkg.contributes.menus['editor/context'];
-    for (const id of [Command.analyseComponent, Command.analyseAction, Command.showResults]) {
+    for (const id of [Command.analyseComponent, Command.analyseAction, Command.showResults, Command.showSeffDiagram]) {
       const entry = editor.find((m: { command: string }) => m.command === id);
       expect(entry?.when).toBe('editorLangId == pcm-repository');
     }
@@ -322,5 +330,92 @@ describe('queue control and results', () => {
     ]);
     expect(s.sent.at(-1)).toEqual({ command: 'beagle.elementResults', args: [REPO.toString(), 'act1'] });
     expect(s.shown).toHaveLength(1);
+  });
+});
+
+describe('SEFF diagrams', () => {
+  const range = (l0: number, c0: number, l1: number, c1: number) => ({ start: { line: l0, character: c0 }, end: { line: l1, character: c1 } });
+  const seffAt = (id: string, extent: ReturnType<typeof range>) => ({ id, extent });
+
+  it('is the command the server’s lens runs (initializationOptions.diagramCommand)', () => {
+    expect(DIAGRAM_COMMAND).toBe(Command.showSeffDiagram);
+  });
+
+  it('a code lens passes [uri, seffId]: that SEFF, without asking the server', async () => {
+    const { sent, diagrams, run } = setup();
+    await run(Command.showSeffDiagram, REPO.toString(), '_fs_upload_seff');
+    expect(diagrams).toEqual([['seff', REPO.toString(), '_fs_upload_seff']]);
+    expect(sent).toEqual([]);
+  });
+
+  it('the explorer passes the file and the selection: the repository overview, also of the file in the editor', async () => {
+    const { diagrams, run } = setup();
+    cursorIn();
+    await run(Command.showSeffDiagram, REPO, [REPO]);
+    expect(diagrams).toEqual([['repository', REPO.toString()]]);
+    expect(fake.calls.some((c) => c.api === 'openTextDocument')).toBe(true);
+  });
+
+  it('the cursor on a SEFF opens it, from the palette and from the editor’s menu (which passes its Uri)', async () => {
+    const { diagrams, run } = setup({ 'beagle.elementAt': () => element({ kind: 'seff', id: 's1', component: 'c1' }) });
+    cursorIn();
+    await run(Command.showSeffDiagram);
+    await run(Command.showSeffDiagram, REPO);
+    expect(diagrams).toEqual([
+      ['seff', REPO.toString(), 's1'],
+      ['seff', REPO.toString(), 's1'],
+    ]);
+  });
+
+  it('the cursor in an action opens the component’s SEFF whose element contains it', async () => {
+    const { sent, diagrams, run } = setup({
+      'beagle.elementAt': () => element({ kind: 'action', id: 'a1', component: 'c1' }),
+      'beagle.repositoryGraph': () => ({
+        uri: REPO.toString(),
+        name: 'R',
+        components: [
+          { id: 'c0', seffs: [{ id: 'other' }] },
+          { id: 'c1', seffs: [{ id: 's1' }, { id: 's2' }] },
+        ],
+      }),
+      'beagle.seffGraph': (args) => (args[1] === 's1' ? seffAt('s1', range(2, 4, 10, 50)) : seffAt('s2', range(11, 4, 30, 50))),
+    });
+    cursorIn(REPO, 12, 8);
+    await run(Command.showSeffDiagram);
+    expect(diagrams).toEqual([['seff', REPO.toString(), 's2']]);
+    expect(sent.map((s) => [s.command, s.args[1]])).toEqual([
+      ['beagle.elementAt', { line: 12, character: 8 }],
+      ['beagle.repositoryGraph', undefined],
+      ['beagle.seffGraph', 's1'],
+      ['beagle.seffGraph', 's2'],
+    ]);
+  });
+
+  it('the cursor outside any SEFF opens the repository overview', async () => {
+    const { diagrams, run } = setup({ 'beagle.elementAt': () => element({ kind: 'repository', id: 'r' }) });
+    cursorIn();
+    await run(Command.showSeffDiagram);
+    expect(diagrams).toEqual([['repository', REPO.toString()]]);
+  });
+
+  it('a node’s menu runs the same commands as the editor’s', async () => {
+    const data: ElementResults = { repository: '/ws/r', stage: null, headline: null, name: 'partition files', results: [] };
+    const { sent, shown, commands } = setup({
+      'beagle.analyseAction': () => ({ queued: true, job: 2, ahead: 0, label: 'partition files in files.repository' }),
+      'beagle.elementResults': () => data,
+      'beagle.linkToCode': () => ({ applied: true, file: '/ws/links.toml', text: '' }),
+    });
+    await commands.runDiagramAction('analyse', REPO.toString(), '_fs_partition', 'partition files');
+    await commands.runDiagramAction('results', REPO.toString(), '_fs_partition', 'partition files');
+    await commands.runDiagramAction('link', REPO.toString(), '_fs_partition', 'partition files');
+    expect(sent).toEqual([
+      { command: 'beagle.analyseAction', args: [REPO.toString(), '_fs_partition'] },
+      { command: 'beagle.elementResults', args: [REPO.toString(), '_fs_partition'] },
+      { command: 'beagle.linkToCode', args: [REPO.toString(), '_fs_partition'] },
+    ]);
+    // queued like the editor's command: its "done" message offers these results
+    expect(commands.jobs.get('partition files in files.repository')).toEqual({ uri: REPO.toString(), id: '_fs_partition', name: 'partition files' });
+    expect(shown[0].title).toBe('Beagle Results: partition files');
+    expect(messages('info')[0]).toContain('partition files is linked in /ws/links.toml');
   });
 });

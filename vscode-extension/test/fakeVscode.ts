@@ -37,6 +37,71 @@ export enum StatusBarAlignment {
   Left = 1,
   Right = 2,
 }
+export enum ViewColumn {
+  Active = -1,
+  Beside = -2,
+  One = 1,
+  Two = 2,
+}
+export enum TextEditorRevealType {
+  Default = 0,
+  InCenter = 1,
+  InCenterIfOutsideViewport = 2,
+}
+export class Range {
+  constructor(
+    readonly startLine: number,
+    readonly startCharacter: number,
+    readonly endLine: number,
+    readonly endCharacter: number,
+  ) {}
+}
+
+type Listener<T> = (e: T) => unknown;
+/** An event source like vscode.EventEmitter's `event`, with `fire` for the tests. */
+function emitter<T>() {
+  const listeners = new Set<Listener<T>>();
+  const event = (l: Listener<T>) => {
+    listeners.add(l);
+    return { dispose: () => listeners.delete(l) };
+  };
+  return Object.assign(event, { fire: (e: T) => listeners.forEach((l) => l(e)) });
+}
+
+/** A webview panel that records what the extension posts; `receive` plays the webview's side. */
+export class FakePanel {
+  readonly posted: unknown[] = [];
+  title: string;
+  viewColumn: ViewColumn | undefined = ViewColumn.Two;
+  disposed = false;
+  private readonly received = emitter<unknown>();
+  private readonly disposedEvent = emitter<void>();
+  readonly webview = {
+    html: '',
+    cspSource: 'vscode-resource:',
+    asWebviewUri: (u: Uri) => u,
+    postMessage: async (m: unknown) => (this.posted.push(m), true),
+    onDidReceiveMessage: this.received,
+  };
+  readonly onDidDispose = this.disposedEvent;
+  constructor(
+    readonly viewType: string,
+    title: string,
+    readonly options: unknown,
+  ) {
+    this.title = title;
+  }
+  reveal() {
+    record('panel.reveal', [this.title]);
+  }
+  receive(m: unknown) {
+    this.received.fire(m);
+  }
+  dispose() {
+    this.disposed = true;
+    this.disposedEvent.fire();
+  }
+}
 
 export interface FakeDocument {
   uri: Uri;
@@ -60,6 +125,8 @@ export const fake = {
   workspaceFolders: undefined as undefined | { uri: Uri }[],
   fileContents: new Map<string, string>(),
   output: [] as string[],
+  panels: [] as FakePanel[],
+  visibleEditors: [] as { document: { uri: Uri }; viewColumn: ViewColumn }[],
 };
 
 export function reset(): void {
@@ -77,7 +144,15 @@ export function reset(): void {
   fake.workspaceFolders = undefined;
   fake.fileContents.clear();
   fake.output = [];
+  fake.panels = [];
+  fake.visibleEditors = [];
 }
+
+/** Fired by the tests: a document changed, the cursor moved in an editor. */
+export const events = {
+  documentChanged: emitter<{ document: { uri: Uri } }>(),
+  selectionChanged: emitter<{ textEditor: { document: { uri: Uri } }; selections: { active: { line: number; character: number } }[] }>(),
+};
 
 function record(api: string, args: unknown[]) {
   fake.calls.push({ api, args });
@@ -97,7 +172,19 @@ export const window = {
   showInformationMessage: async (...args: unknown[]) => (record('showInformationMessage', args), fake.messageChoice),
   showWarningMessage: async (...args: unknown[]) => (record('showWarningMessage', args), undefined),
   showErrorMessage: async (...args: unknown[]) => (record('showErrorMessage', args), undefined),
-  showTextDocument: async (...args: unknown[]) => (record('showTextDocument', args), undefined),
+  showTextDocument: async (...args: unknown[]) => {
+    record('showTextDocument', args);
+    return { revealRange: (...a: unknown[]) => record('revealRange', a) };
+  },
+  get visibleTextEditors() {
+    return fake.visibleEditors;
+  },
+  createWebviewPanel: (viewType: string, title: string, ...options: unknown[]) => {
+    const panel = new FakePanel(viewType, title, options);
+    fake.panels.push(panel);
+    return panel;
+  },
+  onDidChangeTextEditorSelection: events.selectionChanged,
   showQuickPick: async (items: unknown[], options?: unknown) => {
     record('showQuickPick', [items, options]);
     return fake.quickPick(items);
@@ -128,6 +215,7 @@ export const workspace = {
     return fake.workspaceFolders;
   },
   findFiles: async () => fake.files,
+  onDidChangeTextDocument: events.documentChanged,
   asRelativePath: (u: Uri) => u.path,
   openTextDocument: async (uri: Uri) => {
     record('openTextDocument', [uri]);

@@ -1,7 +1,8 @@
 // Runs the real `beagle lsp --stdio` (only when BEAGLE_BIN names it) with the options the
 // extension sends, and drives the protocol the extension relies on: elementAt at a cursor, an
 // analysis with beagle/status notifications, elementResults, and beagle.evaluate over the grid
-// and bindings the results view builds. Uses the recorded-events example, so no Java runs.
+// and bindings the results view builds, and the SEFF diagram's graphs drawn by the extension's
+// own code. Uses the recorded-events example, so no Java runs.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,7 +12,10 @@ import { pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from 'vscode-jsonrpc/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PCM_LANGUAGES } from '../src/documentSelector';
-import type { ElementAt, ElementResults, EvaluateResult, QueuedJob, StatusPayload } from '../src/protocol';
+import ELK from 'elkjs/lib/elk.bundled.js';
+import { seffToElk } from '../src/diagram/elkGraph';
+import { keyed, nodeAt, planUpdate, statusOf } from '../src/diagram/seffModel';
+import type { ElementAt, ElementResults, EvaluateResult, QueuedJob, RepositoryGraph, SeffGraph, StatusPayload } from '../src/protocol';
 import { initializationOptions, readSettings } from '../src/settings';
 import { bindings, defaultFixed, gridFor, parameterNames, pointBindings } from '../src/webview/model';
 
@@ -101,4 +105,39 @@ describe.skipIf(!bin)('beagle lsp (BEAGLE_BIN)', () => {
     const atPoints = await exec<EvaluateResult>('beagle.evaluate', [{ expression: r.expression, bindings: pointBindings(r) }]);
     expect(atPoints.values.every((v) => typeof v === 'number')).toBe(true);
   }, 300_000);
+
+  it('serves the SEFF diagram: the overview, the analysed SEFF with its laws, laid out by ELK', async () => {
+    const overview = await exec<RepositoryGraph>('beagle.repositoryGraph', [repo]);
+    expect(overview.components.map((c) => c.id)).toEqual(['_fs_FileShare', '_fs_Storage']);
+    const seffs = overview.components[0].seffs.map((x) => x.id);
+    expect(seffs).toContain('_fs_upload_seff');
+
+    const graph = await exec<SeffGraph>('beagle.seffGraph', [repo, '_fs_upload_seff']);
+    const tree = keyed(graph);
+    const hash = nodeAt(tree, positionOf('entityName="hash"'));
+    expect(hash?.key).toBe('_fs_hash');
+    expect(hash?.node.name).toBe('hash');
+    // after the analysis above, the internal action shows Beagle's law
+    expect(statusOf(hash!.node)).not.toBe('unmeasured');
+    expect(hash!.node.results[0].expression).toMatch(/size\.VALUE/);
+    // its range selects its name in the file
+    const lines = text.split('\n');
+    const { start, end } = hash!.node.range;
+    expect(start.line).toBe(end.line);
+    expect(lines[start.line].slice(start.character, end.character)).toBe('hash');
+
+    const conv = seffToElk(tree);
+    const layout = await new ELK().layout(conv.graph);
+    expect(layout.width).toBeGreaterThan(0);
+    expect(conv.actions).toBe(tree.byKey.size);
+    // asked again unchanged: nothing to lay out again
+    const again = keyed(await exec<SeffGraph>('beagle.seffGraph', [repo, '_fs_upload_seff']));
+    expect(planUpdate({ structure: conv.structure, tree }, { structure: seffToElk(again).structure, tree: again })).toEqual({ kind: 'patch', changed: [] });
+    // with other inputs, the prediction follows
+    if (graph.prediction && graph.inputs.length > 0) {
+      const input = graph.inputs[0];
+      const other = await exec<SeffGraph>('beagle.seffGraph', [repo, '_fs_upload_seff', { [input.name]: input.value * 10 + 1 }]);
+      expect(other.inputs.find((i) => i.name === input.name)?.value).toBe(input.value * 10 + 1);
+    }
+  }, 60_000);
 });

@@ -135,6 +135,16 @@ async fn the_upload_seff_is_a_graph_with_each_actions_share_of_the_prediction() 
         .find(|i| i["name"] == "files.NUMBER_OF_ELEMENTS")
         .unwrap_or_else(|| panic!("{}", g["inputs"]));
     assert_eq!(files["value"], 10.0);
+    // What a callee returns is no input of the service (the hash call's `RETURN.BYTESIZE`).
+    assert!(
+        g["inputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|i| !i["name"].as_str().unwrap().starts_with("RETURN.")),
+        "{}",
+        g["inputs"]
+    );
     // The model's own specification is on the node.
     assert_eq!(partition["specifications"][0]["text"], "files.NUMBER_OF_ELEMENTS * 2");
 }

@@ -125,11 +125,12 @@ impl<'a> Walk<'_, 'a> {
             Ok(v) => Some(v),
             Err(e) => {
                 self.problem(id, format!("{}: {what} `{}`: {}", label(action), spec.text, e.message));
-                // Inputs of the service that were not given (not a callee's own variables).
+                // Inputs of the service that were not given (not a callee's own variables, not
+                // what a callee should have returned).
                 if self.stack.len() == 1 {
                     let unset = beagle_stoex::variables(expr)
                         .into_iter()
-                        .filter(|v| !env.contains_key(v));
+                        .filter(|v| !env.contains_key(v) && !v.starts_with("RETURN."));
                     self.out.missing.extend(unset);
                 }
                 // Why a variable it needs has no value.
