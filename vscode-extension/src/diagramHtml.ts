@@ -3,16 +3,11 @@
 // bundled script (with a fresh nonce) and our style. Pure so the CSP is unit-tested.
 
 import { esc } from './diagram/svg';
+import { webviewCsp } from './resultsHtml';
 
 export function diagramHtml(opts: { cspSource: string; nonce: string; scriptUri: string; title: string }): string {
   const { cspSource, nonce: n, scriptUri } = opts;
-  const csp = [
-    "default-src 'none'",
-    `img-src ${cspSource} data:`,
-    `style-src ${cspSource} 'nonce-${n}'`,
-    `font-src ${cspSource}`,
-    `script-src 'nonce-${n}'`,
-  ].join('; ');
+  const csp = webviewCsp(cspSource, n);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

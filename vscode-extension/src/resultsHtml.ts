@@ -8,16 +8,22 @@ export function nonce(random: () => number = Math.random): string {
   return s;
 }
 
+/** Beagle's webviews' Content-Security-Policy: nothing remote, only the webview's own images,
+ * styles and fonts, the script and inline style carrying `nonce`. */
+export function webviewCsp(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `img-src ${cspSource} data:`,
+    `style-src ${cspSource} 'nonce-${nonce}'`,
+    `font-src ${cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+}
+
 export function resultsHtml(opts: { cspSource: string; nonce: string; scriptUri: string; title: string }): string {
   const { cspSource, nonce: n, scriptUri } = opts;
   const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  const csp = [
-    "default-src 'none'",
-    `img-src ${cspSource} data:`,
-    `style-src ${cspSource} 'nonce-${n}'`,
-    `font-src ${cspSource}`,
-    `script-src 'nonce-${n}'`,
-  ].join('; ');
+  const csp = webviewCsp(cspSource, n);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

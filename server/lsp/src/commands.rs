@@ -315,45 +315,51 @@ pub async fn execute(session: &Handle, command: Command, args: &[Value]) -> Resu
             let (uri, id) = target(args)?;
             let seff = id.ok_or_else(|| invalid("beagle.seffGraph needs a SEFF id after the URI"))?;
             let inputs = inputs_arg(args.get(2))?;
-            let (path, root) = path_in_workspace(&world, &uri)?;
-            let set = session.model_set(&world).await.ok_or_else(Error::request_cancelled)?;
-            let open = world.open_snapshots();
-            let results = world.results.get(&path);
-            let value = crate::reads::run(move |_| {
-                let req = crate::graphs::GraphRequest {
-                    path: &path,
-                    root: &root,
-                    open: &open,
-                    results: results.as_deref(),
-                };
-                crate::graphs::seff_graph(&set, &req, &seff, &inputs)
-            })
-            .await
-            .ok_or_else(Error::request_cancelled)?
-            .map_err(invalid)?;
-            answer(value)
+            answer(
+                read_graph(session, &world, &uri, move |set, req| {
+                    crate::graphs::seff_graph(set, req, &seff, &inputs)
+                })
+                .await?,
+            )
         }
         Command::RepositoryGraph => {
             let (uri, _) = target(args)?;
-            let (path, root) = path_in_workspace(&world, &uri)?;
-            let set = session.model_set(&world).await.ok_or_else(Error::request_cancelled)?;
-            let open = world.open_snapshots();
-            let results = world.results.get(&path);
-            let value = crate::reads::run(move |_| {
-                let req = crate::graphs::GraphRequest {
-                    path: &path,
-                    root: &root,
-                    open: &open,
-                    results: results.as_deref(),
-                };
-                crate::graphs::repository_graph(&set, &req)
-            })
-            .await
-            .ok_or_else(Error::request_cancelled)?
-            .map_err(invalid)?;
-            answer(value)
+            answer(
+                read_graph(session, &world, &uri, |set, req| {
+                    crate::graphs::repository_graph(set, req)
+                })
+                .await?,
+            )
         }
     }
+}
+
+/// A graph of the model at `uri`, computed by `f` on a blocking thread over the workspace's
+/// model set, the open documents and the file's results (cancelled with the request).
+async fn read_graph<T: Send + 'static>(
+    session: &Handle,
+    world: &World,
+    uri: &Uri,
+    f: impl FnOnce(&beagle_pcm::ModelSet, &crate::graphs::GraphRequest) -> std::result::Result<T, ServerError>
+        + Send
+        + 'static,
+) -> Result<T> {
+    let (path, root) = path_in_workspace(world, uri)?;
+    let set = session.model_set(world).await.ok_or_else(Error::request_cancelled)?;
+    let open = world.open_snapshots();
+    let results = world.results.get(&path);
+    crate::reads::run(move |_| {
+        let req = crate::graphs::GraphRequest {
+            path: &path,
+            root: &root,
+            open: &open,
+            results: results.as_deref(),
+        };
+        f(&set, &req)
+    })
+    .await
+    .ok_or_else(Error::request_cancelled)?
+    .map_err(invalid)
 }
 
 /// A command's optional `{input: number}` argument.

@@ -28,9 +28,7 @@ pub struct GraphRequest<'a> {
 /// `beagle.seffGraph`: SEFF `seff`'s graph, predicted at `given` (inputs left out take the
 /// middle of what was measured, else 1).
 pub fn seff_graph(set: &ModelSet, req: &GraphRequest, seff: &str, given: &Bindings) -> Result<SeffGraph, ServerError> {
-    let id = set
-        .id_of(req.path)
-        .ok_or_else(|| ServerError::file(req.path, "not a model of the workspace"))?;
+    let id = file_id(set, req)?;
     let list = req.results.map_or(&[][..], |r| &r.results[..]);
     let graph = beagle_ide::seff_graph(set, id, seff, list)
         .ok_or_else(|| ServerError::file(req.path, format!("no SEFF with id `{seff}`")))?;
@@ -57,9 +55,7 @@ pub fn seff_graph(set: &ModelSet, req: &GraphRequest, seff: &str, given: &Bindin
 
 /// `beagle.repositoryGraph`: the repository's components, roles and SEFFs.
 pub fn repository_graph(set: &ModelSet, req: &GraphRequest) -> Result<RepositoryGraph, ServerError> {
-    let id = set
-        .id_of(req.path)
-        .ok_or_else(|| ServerError::file(req.path, "not a model of the workspace"))?;
+    let id = file_id(set, req)?;
     let list = req.results.map_or(&[][..], |r| &r.results[..]);
     let overview = beagle_ide::repository_overview(set.file(id), list)
         .ok_or_else(|| ServerError::file(req.path, "not a PCM repository"))?;
@@ -99,6 +95,11 @@ pub fn repository_graph(set: &ModelSet, req: &GraphRequest) -> Result<Repository
     })
 }
 
+fn file_id(set: &ModelSet, req: &GraphRequest) -> Result<beagle_pcm::FileId, ServerError> {
+    set.id_of(req.path)
+        .ok_or_else(|| ServerError::file(req.path, "not a model of the workspace"))
+}
+
 /// The prediction at the inputs the service depends on: those its composed demand names, those
 /// given, and those a guard or count needed (a guard's input is not in the composed demand when
 /// the guard could not be decided without it).
@@ -111,20 +112,18 @@ fn predict(
     let composed = p.compose(seff);
     let mut names: BTreeSet<String> = composed.demands.values().flat_map(beagle_stoex::variables).collect();
     names.extend(given.keys().cloned());
-    // Each round names more of them; a service has few.
-    for _ in 0..4 {
+    // Each round may name more of them; a service has few, so five rounds settle it.
+    for round in 1.. {
         let inputs = inputs_of(&names, given, seff, results);
         let values: Bindings = inputs.iter().map(|i| (i.name.clone(), i.value)).collect();
         let prediction = p.predict(seff, &values);
         let before = names.len();
         names.extend(prediction.missing.iter().cloned());
-        if names.len() == before {
+        if names.len() == before || round == 5 {
             return (inputs, Some(prediction));
         }
     }
-    let inputs = inputs_of(&names, given, seff, results);
-    let values: Bindings = inputs.iter().map(|i| (i.name.clone(), i.value)).collect();
-    (inputs, Some(p.predict(seff, &values)))
+    unreachable!("the loop returns by its fifth round")
 }
 
 /// Values for `names`, in name order: the value given, else the median of the service's last
