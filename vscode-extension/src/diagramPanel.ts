@@ -3,11 +3,13 @@
 // repository. The extension asks the server again when the file changes (debounced) or Beagle's
 // status changes (throttled: results arrive with it); the webview decides whether that needs a
 // new layout. A click on a node selects its element in the editor; the cursor in the editor
-// highlights the innermost node around it.
+// highlights the innermost node around it. The webview asks for its layouts here: they are made
+// by the extension's layout thread (diagram/layoutThread.ts), shared by all panels.
 
 import * as vscode from 'vscode';
 import type { ServerCommands } from './commands';
 import { componentKeys } from './diagram/elkGraph';
+import type { DiagramLayouts } from './diagram/layoutThread';
 import { keyed, nodeAt, type DiagramTree } from './diagram/seffModel';
 import { diagramHtml } from './diagramHtml';
 import {
@@ -64,6 +66,7 @@ export class DiagramPanels implements DiagramView, vscode.Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly server: ServerCommands,
     private readonly actions: DiagramActions,
+    private readonly layouts: DiagramLayouts,
     private readonly log: (line: string) => void = () => {},
   ) {
     this.subscriptions.push(
@@ -165,6 +168,18 @@ export class DiagramPanels implements DiagramView, vscode.Disposable {
     }
   }
 
+  /** Lays a graph out for the webview; the answer names the request. */
+  private async layout(e: Entry, id: number, graph: Parameters<DiagramLayouts['layout']>[0]): Promise<void> {
+    const t0 = performance.now();
+    try {
+      const l = await this.layouts.layout(graph);
+      const hostMs = Number((performance.now() - t0).toFixed(1));
+      await this.post(e, { type: 'laidOut', id, layout: l.layout, ms: Number(l.ms.toFixed(1)), hostMs, cached: l.cached, warmUpRuns: l.warmUpRuns });
+    } catch (err) {
+      await this.post(e, { type: 'layoutFailed', id, message: errorText(err) });
+    }
+  }
+
   private async post(e: Entry, m: ToDiagram): Promise<void> {
     if (m.type === 'seff' || m.type === 'repository') e.last = m;
     if (!e.disposed) await e.panel.webview.postMessage(m);
@@ -196,6 +211,8 @@ export class DiagramPanels implements DiagramView, vscode.Disposable {
         case 'inputs':
           e.inputs = m.values;
           return await this.refresh(e);
+        case 'layout':
+          return await this.layout(e, m.id, m.graph);
         case 'timing': {
           const what = e.target.kind === 'seff' ? `SEFF ${e.target.seff}` : `repository ${e.target.uri}`;
           const how = m.relayout ? 'laid out and drawn' : 'updated in place';

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { MessageType } from 'vscode-languageclient/node';
 import { BeagleClient } from './client';
 import { Command, Commands } from './commands';
+import { LayoutThread } from './diagram/layoutThread';
 import { DiagramPanels } from './diagramPanel';
 import { doneLabel } from './pcmText';
 import { ResultsPanels } from './resultsPanel';
@@ -31,11 +32,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   });
   const server = client;
   const results = new ResultsPanels(context.extensionUri, server);
+  const log = (line: string) => server.output.appendLine(line);
+  const layouts = new LayoutThread(vscode.Uri.joinPath(context.extensionUri, 'dist', 'layoutWorker.js').fsPath, { log });
   diagrams = new DiagramPanels(
     context.extensionUri,
     server,
     { run: (action, uri, id, name) => commands!.runDiagramAction(action, uri, id, name) },
-    (line) => server.output.appendLine(line),
+    layouts,
+    log,
   );
   commands = new Commands({
     server,
@@ -52,6 +56,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     statusBar,
     results,
     diagrams,
+    layouts,
     server,
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('beagle')) void server.restart();
@@ -60,7 +65,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidGrantWorkspaceTrust(() => void server.restart()),
   );
   await server.start();
+  // ELK's first layouts are several times slower than later ones (layoutWorker.ts): the layout
+  // thread loads ELK and warms it up in the background (about a second of one core), once the
+  // server has started.
+  const warmUp = setTimeout(() => layouts.warmUp(), WARM_UP_DELAY_MS);
+  context.subscriptions.push({ dispose: () => clearTimeout(warmUp) });
 }
+
+const WARM_UP_DELAY_MS = 2000;
 
 export async function deactivate(): Promise<void> {
   await client?.stop();

@@ -4,6 +4,7 @@
 // tests use these types too.
 
 export * from './protocol.generated';
+import type { ElkNode } from 'elkjs/lib/elk-api';
 import type { ElementResults, RepositoryGraph, SeffGraph, Status } from './protocol.generated';
 
 /** `beagle.status`'s result; the `beagle/status` notification has the same shape without `results`. */
@@ -26,7 +27,19 @@ export type ToDiagram =
   | { type: 'seff'; title: string; graph: SeffGraph }
   | { type: 'repository'; title: string; graph: RepositoryGraph }
   | { type: 'highlight'; key: string | null }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  /** The answer to a `layout` request: ELK's layout from the extension's layout thread. */
+  | {
+      type: 'laidOut';
+      id: number;
+      layout: ElkNode;
+      /** ELK's time in the thread, and the extension's from the request to the answer. */
+      ms: number;
+      hostMs: number;
+      cached: boolean;
+      warmUpRuns: number;
+    }
+  | { type: 'layoutFailed'; id: number; message: string };
 
 export type DiagramAction = 'analyse' | 'results' | 'link';
 
@@ -37,4 +50,6 @@ export type FromDiagram =
   | { type: 'openCallee'; key: string }
   | { type: 'openSeff'; uri: string; seff: string }
   | { type: 'inputs'; values: Record<string, number> }
+  /** ELK's input graph, to be laid out by the extension (its layout thread is warm, the page is not). */
+  | { type: 'layout'; id: number; graph: ElkNode }
   | { type: 'timing'; layoutMs: number; nodes: number; relayout: boolean };

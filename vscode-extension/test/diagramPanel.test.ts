@@ -1,5 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DOCUMENT_DEBOUNCE_MS, DiagramPanels, STATUS_THROTTLE_MS } from '../src/diagramPanel';
+import type { ElkNode } from 'elkjs/lib/elk-api';
+import { seffToElk } from '../src/diagram/elkGraph';
+import { LayoutThread } from '../src/diagram/layoutThread';
+import { keyed } from '../src/diagram/seffModel';
+import { layoutWorkerFile } from './layoutWorkerBuild';
 import type { DiagramAction, SeffGraph } from '../src/protocol';
 import { upload } from './fixtures/graphs';
 import { FakePanel, Uri, events, fake, reset } from './fakeVscode';
@@ -20,13 +25,29 @@ function setup(graph: (args: unknown[]) => SeffGraph | null = () => upload()) {
       },
     },
     { run: async (action, uri, id, name) => void ran.push([action, uri, id, name]) },
+    layouts,
     (line) => void log.push(line),
   );
   return { panels, sent, ran, log };
 }
 const lastPanel = () => fake.panels.at(-1) as FakePanel;
 const flush = () => new Promise((r) => setTimeout(r, 0));
+async function waitFor<T>(found: () => T | undefined, ms = 30_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = found();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error('no answer');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
+// The real layout thread, as the extension starts it.
+let layouts: LayoutThread;
+beforeAll(async () => {
+  layouts = new LayoutThread(await layoutWorkerFile());
+}, 60_000);
+afterAll(() => layouts.dispose());
 beforeEach(reset);
 afterEach(() => vi.useRealTimers());
 
@@ -149,6 +170,31 @@ describe('SEFF diagram panels', () => {
     lastPanel().receive({ type: 'timing', layoutMs: 42.5, nodes: 19, relayout: true });
     await flush();
     expect(log).toEqual(['Diagram of SEFF _fs_upload_seff: 19 nodes laid out and drawn in 42.5 ms']);
+  });
+
+  it('lays out what the webview asks for in the layout thread, and answers with the same id', async () => {
+    const { panels } = setup();
+    await panels.showSeff(URI, '_fs_upload_seff');
+    const panel = lastPanel();
+    const graph = seffToElk(keyed(upload())).graph;
+    panel.receive({ type: 'layout', id: 7, graph });
+    const answer = await waitFor(() => panel.posted.find((m) => (m as { id?: number }).id === 7));
+    expect(answer).toMatchObject({ type: 'laidOut', id: 7, cached: expect.any(Boolean), warmUpRuns: 0 });
+    const layout = (answer as { layout: ElkNode }).layout;
+    expect(layout.children!.map((c) => c.id)).toEqual(graph.children!.map((c) => c.id));
+    expect(layout.height).toBeGreaterThan(layout.width!);
+    for (const c of layout.children!) expect([c.x, c.y].every(Number.isFinite)).toBe(true);
+  });
+
+  it('answers a layout ELK cannot make with the reason, under the request’s id', async () => {
+    const { panels } = setup();
+    await panels.showSeff(URI, '_fs_upload_seff');
+    const panel = lastPanel();
+    const graph = seffToElk(keyed(upload())).graph;
+    graph.edges!.push({ id: 'bad', sources: ['_fs_partition'], targets: ['nowhere'] } as never);
+    panel.receive({ type: 'layout', id: 8, graph });
+    const answer = await waitFor(() => panel.posted.find((m) => (m as { id?: number }).id === 8));
+    expect(answer).toEqual({ type: 'layoutFailed', id: 8, message: expect.stringMatching(/^ELK could not lay the diagram out: .*nowhere/) });
   });
 
   it('the repository overview opens a SEFF the view names', async () => {

@@ -21,20 +21,27 @@ const STEP = 20; // widths are rounded up to this, so a slightly longer law stil
 const START_D = 22;
 const STOP_D = 26;
 
+/** Gaps between boxes side by side, and between successive actions: at the top level, and
+ * inside containers (ELK's defaults there, given explicitly so chainLayout.ts uses the same). */
+export const GAP_X = 24;
+export const GAP_Y = 28;
+export const INNER_GAP = 20;
+export const ROOT_PAD = 12;
+
 export const ROOT_OPTIONS: LayoutOptions = {
   'elk.algorithm': 'layered',
   'elk.direction': 'DOWN',
   'elk.hierarchyHandling': 'INCLUDE_CHILDREN',
   'elk.edgeRouting': 'ORTHOGONAL',
-  'elk.spacing.nodeNode': '24',
-  'elk.layered.spacing.nodeNodeBetweenLayers': '28',
+  'elk.spacing.nodeNode': String(GAP_X),
+  'elk.layered.spacing.nodeNodeBetweenLayers': String(GAP_Y),
   'elk.spacing.edgeNode': '12',
   // Keep the document's order of actions and transitions: successive layouts look alike.
   'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
   // Edge points relative to the node whose `edges` hold them: we put each edge in the compound
   // node of its behaviour, which is also where the renderer draws it.
   'elk.json.edgeCoords': 'PARENT',
-  'elk.padding': '[top=12,left=12,bottom=12,right=12]',
+  'elk.padding': `[top=${ROOT_PAD},left=${ROOT_PAD},bottom=${ROOT_PAD},right=${ROOT_PAD}]`,
 };
 
 export function cut(text: string, max = MAX_CHARS): string {
@@ -194,12 +201,21 @@ export function seffToElk(tree: DiagramTree): Converted {
  * as for that frame, the size as (height, width), the horizontal centring as V_CENTER.
  * elkGraph.test.ts checks the result, so an ELK that stops doing this fails there. */
 function containerOptions(top: number, minWidth: number): LayoutOptions {
+  const f = containerFrame(top, minWidth);
   return {
-    'elk.padding': `[top=${top + 4},left=${PAD + 4},bottom=${PAD + 4},right=${PAD + 4}]`,
+    'elk.padding': `[top=${f.top},left=${f.side},bottom=${f.bottom},right=${f.side}]`,
     'elk.nodeSize.constraints': 'MINIMUM_SIZE',
-    'elk.nodeSize.minimum': `(${top + 24}, ${minWidth})`,
+    'elk.nodeSize.minimum': `(${f.minHeight}, ${f.minWidth})`,
     'elk.contentAlignment': 'V_CENTER H_LEFT',
+    'elk.spacing.nodeNode': String(INNER_GAP),
+    'elk.layered.spacing.nodeNodeBetweenLayers': String(INNER_GAP),
   };
+}
+
+/** A compound node's padding and least size, for a header `top` high and `minWidth` wide (ELK's
+ * options above and chainLayout.ts use the same). */
+export function containerFrame(top: number, minWidth: number) {
+  return { top: top + 4, side: PAD + 4, bottom: PAD + 4, minWidth, minHeight: top + 24 };
 }
 
 /** Ids, sizes, nesting and edges of an ELK input graph, as one string. */

@@ -1,7 +1,8 @@
-// A made-up SEFF for ELK's first layout in a page. That layout costs several times a later one
-// (ELK's code loads and is compiled as it runs), so the webview lays this one out while it waits
-// for the server's first graph. It has every shape a SEFF has (loops, branches with transitions,
-// calls, nesting), so the code paths a real layout takes are the ones that get compiled.
+// A made-up SEFF for warming ELK up. ELK's first layouts cost several times later ones (its code
+// loads, and V8 optimises it only after many runs), so the layout thread (layoutWorker.ts) lays
+// this one out a few times when the extension starts. It has every shape a SEFF has (loops,
+// branches with transitions, calls, nesting), so the code paths a real layout takes are the ones
+// that get optimised.
 
 import type { GraphBody, GraphFlow, GraphNode, SeffGraph, TextRange } from '../protocol';
 
@@ -39,8 +40,8 @@ function body(depth: number, condition: string | null): GraphBody {
   return { id: `w${next++}`, name: null, condition, range: at, flow: flow(depth) };
 }
 
-/** 60 actions, nested two deep. */
-export function warmUpSeff(): SeffGraph {
+/** Nested `depth` deep: 60 actions at depth 2, 186 at depth 3. */
+export function warmUpSeff(depth = 2): SeffGraph {
   next = 0;
-  return { uri: '', id: 'warm-up', service: null, component: null, componentId: null, range: at, extent: at, flow: flow(2), inputs: [], prediction: null };
+  return { uri: '', id: 'warm-up', service: null, component: null, componentId: null, range: at, extent: at, flow: flow(depth), inputs: [], prediction: null };
 }
