@@ -4,7 +4,6 @@
 // because component/action commands work on the element at the cursor (beagle.elementAt).
 
 import * as vscode from 'vscode';
-import { contains } from './diagram/seffModel';
 import type { DiagramView } from './diagramPanel';
 import { componentsIn } from './pcmText';
 import {
@@ -13,8 +12,6 @@ import {
   type ElementAt,
   type ElementResults,
   type QueuedJob,
-  type RepositoryGraph,
-  type SeffGraph,
   type StatusPayload,
   type TextPosition,
 } from './protocol';
@@ -324,24 +321,9 @@ export class Commands {
     }
     const at = await this.elementAtCursor();
     if (!at) return undefined;
-    const { uri, element, position } = at;
-    if (element?.kind === 'seff' && element.id) return diagrams.showSeff(uri, element.id);
-    const enclosing = await this.enclosingSeff(uri, element, position);
-    return enclosing ? diagrams.showSeff(uri, enclosing) : diagrams.showRepository(uri);
-  }
-
-  /** beagle.elementAt names the action at the cursor and its component, not its SEFF: take the
-   * component's SEFF whose element contains the cursor. */
-  private async enclosingSeff(uri: string, element: ElementAt | null, position: TextPosition): Promise<string | null> {
-    if (!element?.component) return null;
-    const repo = await this.deps.server.execute<RepositoryGraph | null>(ServerCommand.repositoryGraph, [uri]);
-    const component = repo?.components.find((c) => c.id === element.component);
-    for (const s of component?.seffs ?? []) {
-      if (!s.id) continue;
-      const graph = await this.deps.server.execute<SeffGraph | null>(ServerCommand.seffGraph, [uri, s.id]);
-      if (graph && contains(graph.extent, position)) return s.id;
-    }
-    return null;
+    const { uri, element } = at;
+    // beagle.elementAt names the SEFF holding the action at the cursor (or the SEFF itself).
+    return element?.seff ? diagrams.showSeff(uri, element.seff) : diagrams.showRepository(uri);
   }
 
   private async showStatus(): Promise<unknown> {

@@ -94,7 +94,11 @@ actionKind: string | null, id: string | null, name: string | null,
 /**
  * The enclosing component's id and name.
  */
-component: string | null, componentName: string | null, };
+component: string | null, componentName: string | null, 
+/**
+ * The id of the SEFF holding an action (the SEFF's own for a SEFF); null elsewhere.
+ */
+seff: string | null, };
 
 export type MeasuredPoint = { parameters: Array<[string, number]>, 
 /**

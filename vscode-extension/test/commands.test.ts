@@ -47,6 +47,7 @@ const element = (e: Partial<ElementAt>): ElementAt => ({
   name: null,
   component: null,
   componentName: null,
+  seff: null,
   ...e,
 });
 
@@ -334,9 +335,6 @@ describe('queue control and results', () => {
 });
 
 describe('SEFF diagrams', () => {
-  const range = (l0: number, c0: number, l1: number, c1: number) => ({ start: { line: l0, character: c0 }, end: { line: l1, character: c1 } });
-  const seffAt = (id: string, extent: ReturnType<typeof range>) => ({ id, extent });
-
   it('is the command the server’s lens runs (initializationOptions.diagramCommand)', () => {
     expect(DIAGRAM_COMMAND).toBe(Command.showSeffDiagram);
   });
@@ -357,7 +355,7 @@ describe('SEFF diagrams', () => {
   });
 
   it('the cursor on a SEFF opens it, from the palette and from the editor’s menu (which passes its Uri)', async () => {
-    const { diagrams, run } = setup({ 'beagle.elementAt': () => element({ kind: 'seff', id: 's1', component: 'c1' }) });
+    const { diagrams, run } = setup({ 'beagle.elementAt': () => element({ kind: 'seff', id: 's1', component: 'c1', seff: 's1' }) });
     cursorIn();
     await run(Command.showSeffDiagram);
     await run(Command.showSeffDiagram, REPO);
@@ -367,28 +365,14 @@ describe('SEFF diagrams', () => {
     ]);
   });
 
-  it('the cursor in an action opens the component’s SEFF whose element contains it', async () => {
+  it('the cursor in an action opens the SEFF elementAt names, asking nothing more', async () => {
     const { sent, diagrams, run } = setup({
-      'beagle.elementAt': () => element({ kind: 'action', id: 'a1', component: 'c1' }),
-      'beagle.repositoryGraph': () => ({
-        uri: REPO.toString(),
-        name: 'R',
-        components: [
-          { id: 'c0', seffs: [{ id: 'other' }] },
-          { id: 'c1', seffs: [{ id: 's1' }, { id: 's2' }] },
-        ],
-      }),
-      'beagle.seffGraph': (args) => (args[1] === 's1' ? seffAt('s1', range(2, 4, 10, 50)) : seffAt('s2', range(11, 4, 30, 50))),
+      'beagle.elementAt': () => element({ kind: 'action', id: 'a1', component: 'c1', seff: 's2' }),
     });
     cursorIn(REPO, 12, 8);
     await run(Command.showSeffDiagram);
     expect(diagrams).toEqual([['seff', REPO.toString(), 's2']]);
-    expect(sent.map((s) => [s.command, s.args[1]])).toEqual([
-      ['beagle.elementAt', { line: 12, character: 8 }],
-      ['beagle.repositoryGraph', undefined],
-      ['beagle.seffGraph', 's1'],
-      ['beagle.seffGraph', 's2'],
-    ]);
+    expect(sent.map((s) => [s.command, s.args[1]])).toEqual([['beagle.elementAt', { line: 12, character: 8 }]]);
   });
 
   it('the cursor outside any SEFF opens the repository overview', async () => {

@@ -5,7 +5,8 @@ use crate::text::{entity_name, id_span, innermost};
 use crate::typed::{typed_nodes, Typed};
 use beagle_pcm::model::ActionKind;
 use beagle_pcm::reference::Reference;
-use beagle_pcm::{FileId, ModelFile, ModelSet, NodeId, Span};
+use beagle_pcm::{FileId, ModelFile, ModelSet, NodeId, Span, XmlTree};
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// A place in a file: a byte range of its text.
@@ -91,6 +92,8 @@ pub struct ElementAt {
     pub kind: ElementAtKind,
     /// The id of the enclosing component (the component itself for a component).
     pub component: Option<String>,
+    /// The id of the SEFF holding an action (the SEFF itself for a SEFF); `None` elsewhere.
+    pub seff: Option<String>,
     /// The `entityName`; for a SEFF, the name of the signature it describes.
     pub name: Option<String>,
 }
@@ -121,7 +124,7 @@ pub fn element_at(file: &ModelFile, offset: usize) -> Option<ElementAt> {
     let mut node = Some(innermost);
     while let Some(n) = node {
         if let Some(t) = typed.get(&n) {
-            return Some(typed_element(file, n, *t));
+            return Some(typed_element(file, n, *t, enclosing_seff(tree, &typed, n)));
         }
         if first_with_id.is_none() && tree.attribute(n, "id").is_some() {
             first_with_id = Some(n);
@@ -140,11 +143,24 @@ pub fn element_at(file: &ModelFile, offset: usize) -> Option<ElementAt> {
         id: tree.raw_value(node, "id").map(str::to_string),
         kind,
         component: None,
+        seff: None,
         name: entity_name(tree, node),
     })
 }
 
-fn typed_element(file: &ModelFile, node: NodeId, t: Typed) -> ElementAt {
+/// The id of the SEFF whose element holds `node` (or is it), from the component's typed nodes.
+fn enclosing_seff(tree: &XmlTree, typed: &HashMap<NodeId, Typed>, node: NodeId) -> Option<String> {
+    let mut at = Some(node);
+    while let Some(n) = at {
+        if let Some(Typed::Seff(_, s)) = typed.get(&n) {
+            return s.id.clone();
+        }
+        at = tree.element(n).parent;
+    }
+    None
+}
+
+fn typed_element(file: &ModelFile, node: NodeId, t: Typed, seff: Option<String>) -> ElementAt {
     let (kind, id, name) = match t {
         Typed::Component(c) => (ElementAtKind::Component, c.id.clone(), c.name.clone()),
         Typed::Seff(_, s) => {
@@ -162,6 +178,7 @@ fn typed_element(file: &ModelFile, node: NodeId, t: Typed) -> ElementAt {
         id,
         kind,
         component: t.component().id.clone(),
+        seff,
         name,
     }
 }

@@ -158,12 +158,14 @@ fn element_at_finds_components_seffs_and_actions() {
         (at.kind, at.id.as_deref()),
         (ElementAtKind::Component, Some("_fs_BusinessCore"))
     );
+    assert_eq!(at.seff, None, "a component is in no SEFF");
 
     let on_seff = offset_of(text, "id=\"_fs_upload_seff\"", 0, 5);
     let at = element_at(&file, on_seff).unwrap();
     assert_eq!(at.kind, ElementAtKind::Seff);
     assert_eq!(at.name.as_deref(), Some("upload"), "named after its signature");
     assert_eq!(at.component.as_deref(), Some("_fs_BusinessCore"));
+    assert_eq!(at.seff.as_deref(), Some("_fs_upload_seff"), "a SEFF is its own");
 
     // Inside an action's resource demand: the action.
     let in_demand = offset_of(text, "specification=\"0\"", 0, 15);
@@ -171,16 +173,16 @@ fn element_at_finds_components_seffs_and_actions() {
     assert_eq!(at.kind, ElementAtKind::Action(ActionKind::InternalAction));
     assert_eq!(at.id.as_deref(), Some("_fs_partition"));
     assert_eq!(at.name.as_deref(), Some("partition files"));
+    assert_eq!(at.seff.as_deref(), Some("_fs_upload_seff"));
 
     // Inside a branch transition: the branch; inside the transition's actions: those.
     let on_transition = offset_of(text, "id=\"_fs_rejected\"", 0, 5);
     let at = element_at(&file, on_transition).unwrap();
     assert_eq!(at.kind, ElementAtKind::Action(ActionKind::BranchAction));
     let nested = offset_of(text, "entityName=\"count rejection\"", 0, 14);
-    assert_eq!(
-        element_at(&file, nested).unwrap().id.as_deref(),
-        Some("_fs_count_rejection")
-    );
+    let at = element_at(&file, nested).unwrap();
+    assert_eq!(at.id.as_deref(), Some("_fs_count_rejection"));
+    assert_eq!(at.seff.as_deref(), Some("_fs_upload_seff"), "nested actions too");
 
     // Outside components: the signature with its id, the repository in between.
     let on_signature = offset_of(text, "id=\"_fs_IHashing_hash\"", 0, 5);
@@ -189,6 +191,7 @@ fn element_at_finds_components_seffs_and_actions() {
         (at.kind, at.id.as_deref()),
         (ElementAtKind::Other, Some("_fs_IHashing_hash"))
     );
+    assert_eq!(at.seff, None);
     let between = offset_of(text, "\n  <components__Repository", 1, 1);
     assert_eq!(element_at(&file, between).unwrap().kind, ElementAtKind::Repository);
 

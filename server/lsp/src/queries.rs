@@ -47,6 +47,7 @@ pub fn element_at(doc: &Snapshot, pos: Position) -> Option<ElementAt> {
         name: at.name,
         component: at.component,
         component_name,
+        seff: at.seff,
     })
 }
 

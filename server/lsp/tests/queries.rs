@@ -32,12 +32,14 @@ async fn element_at_names_the_action_its_kind_and_its_component() {
     assert_eq!(at["name"], "hash");
     assert_eq!(at["component"], "_fs_FileShare");
     assert_eq!(at["componentName"], "FileShare");
+    assert_eq!(at["seff"], "_fs_upload_seff", "{at}");
 
     let (line, ch) = find(&text, "id=\"_fs_Storage\"");
     let at = element_at(&mut c, &path, line, ch).await;
     assert_eq!(at["kind"], "component", "{at}");
     assert_eq!(at["id"], "_fs_Storage");
     assert_eq!(at["actionKind"], Value::Null);
+    assert_eq!(at["seff"], Value::Null);
 
     let (line, ch) = find(&text, "entityName=\"for each file\"");
     let at = element_at(&mut c, &path, line, ch).await;

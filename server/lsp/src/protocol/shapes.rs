@@ -192,6 +192,8 @@ pub struct ElementAt {
     /// The enclosing component's id and name.
     pub component: Option<String>,
     pub component_name: Option<String>,
+    /// The id of the SEFF holding an action (the SEFF's own for a SEFF); null elsewhere.
+    pub seff: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
