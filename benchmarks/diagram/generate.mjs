@@ -7,8 +7,8 @@
 const MAX_DEPTH = 4;
 const DEMAND_HREF = 'pathmap://PCM_MODELS/Palladio.resourcetype#_oro4gG3fEdy4YaaT-RYrLQ';
 
-/** mulberry32: small, seeded, the same numbers everywhere. */
-function random(seed) {
+/** mulberry32: small, seeded, the same numbers everywhere (the extension's tests use it too). */
+export function random(seed) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -1,6 +1,8 @@
 // The results webview's HTML: no remote content, a CSP that allows only our bundled script
 // (with a fresh nonce) and our inline style. Pure so the CSP is unit-tested.
 
+import { esc } from './diagram/svg';
+
 export function nonce(random: () => number = Math.random): string {
   const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
   let s = '';
@@ -22,7 +24,6 @@ export function webviewCsp(cspSource: string, nonce: string): string {
 
 export function resultsHtml(opts: { cspSource: string; nonce: string; scriptUri: string; title: string }): string {
   const { cspSource, nonce: n, scriptUri } = opts;
-  const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   const csp = webviewCsp(cspSource, n);
   return `<!DOCTYPE html>
 <html lang="en">

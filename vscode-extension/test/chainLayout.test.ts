@@ -8,7 +8,7 @@ import { warmUpSeff } from '../src/diagram/warmUp';
 import type { GraphBody, GraphFlow, GraphNode, SeffGraph, TextRange } from '../src/protocol';
 import { upload } from './fixtures/graphs';
 // @ts-expect-error plain JavaScript, shared with the benchmark and the VS Code test
-import { generateSeff, seffGraph } from '../../benchmarks/diagram/generate.mjs';
+import { generateSeff, random, seffGraph } from '../../benchmarks/diagram/generate.mjs';
 
 const elk = new ELK();
 
@@ -109,18 +109,6 @@ describe('the layout of a SEFF made of chains', () => {
     }
   });
 });
-
-/** mulberry32, for the perturbed SEFFs below: seeded, the same graphs every run. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Every behaviour of a SEFF, nested ones included. */
 function flows(f: GraphFlow, out: GraphFlow[] = []): GraphFlow[] {
