@@ -45,7 +45,7 @@ pub use judge::{FinalJudge, FinishReason, StepKind};
 pub use measurement::{EventsTool, MeasurementTool, RecordedResults};
 pub use model::{scope_elements, ModelScope, Scope, ScopeError, Service};
 pub use point_sample::{PointTally, KEPT_PER_POINT};
-pub use point_stats::{medians, point_stats, remove_outliers, PointStats};
+pub use point_stats::{means, medians, point_stats, remove_outliers, PointStats};
 pub use results::{elements_of, results_from_events, EventDigest, ResultOptions};
 pub use store::{
     content_key, file_key, EventsSummary, FinishedRun, ResumableRun, RunDescription, RunId, RunRow, RunStatus, Store,

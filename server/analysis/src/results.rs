@@ -13,7 +13,14 @@
 //!   decisions that took it (1 or 0 for a branch decided once), standing for their number (so a
 //!   fit of the observations is the transition's probability);
 //! - a service call made by an external call: per callee parameter, the value passed, observed
-//!   under the caller execution's parameters (the call's parameter data flow).
+//!   under the caller execution's parameters (the call's parameter data flow). The values one
+//!   call passes in one execution (under one parameterisation) are one observation, their mean,
+//!   standing for their number, as demands are: the model's value is what one call passes on
+//!   average. An upload of which half the files are compressed already passes half of them to
+//!   its hash call at their size and half at the size compression made; as separate
+//!   observations, the median of such a point was one of the two sizes (which one depending on
+//!   whether the upload had an odd number of files), and genetic programming fitted switches
+//!   such as `S - 0.7·S·e^(-2000·compressed)` to them, off by half at every mixed upload;
 //!
 //! The parameterisation in force for an execution is what its `ServiceCall` named at entry, changed
 //! by its `ParameterChange` events (return values of external calls) from where they stand in the
@@ -30,11 +37,12 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 pub struct ResultOptions {
     /// Nanoseconds per unit of a resource demand (default 1e6: milliseconds).
     pub time_unit_ns: f64,
-    /// One observation per resource demand and branch event, as recorded. Off (the default),
-    /// the demands of one action in one service execution under one parameterisation become one
-    /// observation, their mean, standing for their number of executions (an action in a loop of
-    /// 2,000 iterations gives one observation per service call, not 2,000), and so do a branch's
-    /// decisions (per transition, the share that took it).
+    /// One observation per resource demand, branch event and passed value, as recorded. Off
+    /// (the default), the demands of one action in one service execution under one
+    /// parameterisation become one observation, their mean, standing for their number of
+    /// executions (an action in a loop of 2,000 iterations gives one observation per service
+    /// call, not 2,000), and so do a branch's decisions (per transition, the share that took it)
+    /// and the values one external call passes.
     pub per_iteration: bool,
 }
 
@@ -75,11 +83,12 @@ const BATCH: usize = 4096;
 /// Per transition, how many decisions took it (`None`: no transition ran).
 type Taken = BTreeMap<Option<String>, u64>;
 
-/// Demands of one action, or decisions of one branch, in one execution so far.
+/// Demands of one action, values passed by one call, or decisions of one branch, in one
+/// execution so far.
 #[derive(Default)]
 struct Pending {
     count: u64,
-    /// Resource demands: nanoseconds in all.
+    /// Resource demands: nanoseconds in all; passed values: their sum.
     sum: f64,
     /// Branches: per transition, how many decisions took it.
     taken: Taken,
@@ -322,7 +331,11 @@ impl EventDigest {
             match kind {
                 ElementKind::Branch { branch, .. } => self.decide(&branch, parameters.clone(), p.taken),
                 kind => {
-                    let mean = p.sum / p.count as f64 / self.options.time_unit_ns;
+                    let unit = match kind {
+                        ElementKind::CallParameter { .. } => 1.0,
+                        _ => self.options.time_unit_ns,
+                    };
+                    let mean = p.sum / p.count as f64 / unit;
                     self.add_observation(kind, parameters.clone(), mean, p.count)
                 }
             }
@@ -358,7 +371,13 @@ impl EventDigest {
                         if self.is_foreign(caller, call, || kind.id()) {
                             continue;
                         }
-                        self.add_observation(kind, at.clone(), *value, 1);
+                        if self.options.per_iteration {
+                            self.add_observation(kind, at.clone(), *value, 1);
+                            continue;
+                        }
+                        let p = self.aggregate(caller, kind);
+                        p.count += 1;
+                        p.sum += *value;
                     }
                 }
                 self.flush(execution);
@@ -573,6 +592,63 @@ mod tests {
         assert_eq!(t1, vec![1.0, 0.0]);
         assert_eq!(t2, vec![0.0, 1.0]);
         assert_eq!(elements_of(&events).len(), 5);
+    }
+
+    #[test]
+    fn the_values_one_call_passes_in_one_execution_are_one_observation_their_mean() {
+        // Upload e1 (4 files, 2 compressed) passes 100, 100, 29, 29 to its hash call; e4
+        // (3 files) 50, 50, 14; then e4's parameters change and it passes 7 once more.
+        let pass = |caller: &str, callee: &str, size: f64| MeasurementEvent::ServiceCall {
+            execution: callee.into(),
+            service: "_hash".into(),
+            caller_execution: Some(caller.into()),
+            call: Some("_c".into()),
+            parameters: [("data.BYTESIZE".to_string(), size)].into(),
+            entry_ns: 1,
+            exit_ns: 2,
+        };
+        let mut events = vec![call("e1", 4.0), call("e4", 3.0)];
+        for (i, size) in [100.0, 29.0, 100.0, 29.0].into_iter().enumerate() {
+            events.push(pass("e1", &format!("h{i}"), size));
+        }
+        for (i, size) in [50.0, 14.0, 50.0].into_iter().enumerate() {
+            events.push(pass("e4", &format!("g{i}"), size));
+        }
+        events.push(MeasurementEvent::ParameterChange {
+            execution: "e4".into(),
+            parameters: [("n.VALUE".to_string(), 9.0)].into(),
+        });
+        events.push(pass("e4", "g9", 7.0));
+        let values = |options: &ResultOptions| -> Vec<(f64, f64, u64)> {
+            let r = results_from_events(&events, options);
+            let (_, result) = r.iter().find(|(e, _)| e.id == "_c/data.BYTESIZE").unwrap();
+            let mut v: Vec<(f64, f64, u64)> = result
+                .observations
+                .iter()
+                .map(|o| (o.parameters["n.VALUE"], o.value, o.executions))
+                .collect();
+            v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+            v
+        };
+        assert_eq!(
+            values(&ResultOptions::default()),
+            vec![(3.0, 38.0, 3), (4.0, 64.5, 4), (9.0, 7.0, 1)]
+        );
+        let raw = values(&ResultOptions {
+            per_iteration: true,
+            ..ResultOptions::default()
+        });
+        assert_eq!(raw.len(), 8, "{raw:?}");
+        // In another order of the executions' events: the same observations.
+        let (head, tail) = events.split_at(2);
+        let mut reordered: Vec<MeasurementEvent> = head.to_vec();
+        let mut calls: Vec<MeasurementEvent> = tail[..7].to_vec();
+        calls.reverse();
+        reordered.extend(calls);
+        reordered.extend(tail[7..].iter().cloned());
+        let again = results_from_events(&reordered, &ResultOptions::default());
+        let (_, result) = again.iter().find(|(e, _)| e.id == "_c/data.BYTESIZE").unwrap();
+        assert_eq!(result.observations.len(), 3);
     }
 
     #[test]

@@ -197,6 +197,25 @@ fn the_fileshare_system_is_measured_and_its_laws_recovered() {
     assert_eq!(x["_fs_compress_call/data.BYTESIZE"], "files.INNER.BYTESIZE");
     assert_eq!(x["_fs_write_large_call/record.BYTESIZE"], "data.BYTESIZE + 16");
     assert_eq!(x["_fs_write_small_call/record.BYTESIZE"], "data.BYTESIZE + 16");
+    // The size hashed is what one call passes on average: a compressed file its size, another
+    // what compression made of it, and an upload of some of each their mix by count. (Fitted to
+    // each point's median call, it was one of the two sizes, and the law a switch.)
+    let hashed = &x["_fs_hash_call/data.BYTESIZE"];
+    let size = "files.INNER.BYTESIZE";
+    let at = |s: f64, files: f64, compressed: f64| eval(hashed, &[(size, s), (n, files), (c, compressed)]);
+    for s in [40_000.0, 120_000.0, 250_000.0, 390_000.0] {
+        for (files, compressed) in [(7.0, 3.0), (15.0, 7.0), (23.0, 12.0), (38.0, 19.0)] {
+            let (raw, packed) = (at(s, files, 0.0), at(s, files, files));
+            assert!((packed - s).abs() <= 0.05 * s, "{hashed}: {packed} for {s}");
+            assert!(raw > 0.1 * s && raw < 0.6 * s, "{hashed}: {raw} for {s} compressed");
+            let mix = (compressed * packed + (files - compressed) * raw) / files;
+            let got = at(s, files, compressed);
+            assert!(
+                (got - mix).abs() <= 0.05 * mix,
+                "{hashed}: {got} for {compressed} of {files} files of {s} bytes compressed, not {mix}"
+            );
+        }
+    }
     // Hash and compress CPU demands as functions of the byte size: R² >= 0.95 on fresh points,
     // sizes the analysis never saw. Compression gets the uploaded size when no file is compressed
     // yet; hashing gets it when every file is (otherwise it hashes what compression made, right

@@ -384,6 +384,9 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         .count();
 
     candidates.retain(|c| evidence::admissible(c, work.len(), ev.runs));
+    // Nor are forms that turn far negative inside the box of positive measurements (the constant,
+    // the points' median, always stays).
+    candidates.retain(|c| !evidence::edges::far_below_zero(&c.expr, &work));
     if over_complex > 0 && ev.max_params + 1 < work.len() {
         let runs = if ev.runs < work.len() {
             format!(" from {} runs", ev.runs)

@@ -170,7 +170,7 @@ fn measure_points(
 }
 
 /// Observations of every point, per element. A timing is one median per JVM and parameter
-/// point: the runs inside one JVM share its JIT decisions and heap layout and are no independent
+/// point, a passed value one mean: the runs inside one JVM share its JIT decisions and heap layout and are no independent
 /// repetitions (taken as such, they would make every difference between JVMs look like a
 /// dependency on the inputs). Points measured in more than one JVM (the replicates, or element
 /// points that several launch points reach) carry the repetitions that measure the noise.
@@ -192,6 +192,9 @@ fn merge(done: &[Done]) -> Vec<(MeasurableElement, MeasurementResult)> {
                 .or_insert_with(|| (e.clone(), MeasurementResult::new(e.id.clone(), Vec::new())));
             let mut r = match e.kind {
                 beagle_analysis::ElementKind::ResourceDemand { .. } => beagle_analysis::medians(r),
+                // What one call passes on average in this JVM: a mixture (half the files
+                // compressed) is averaged, not split at its median (`beagle_analysis::means`).
+                beagle_analysis::ElementKind::CallParameter { .. } => beagle_analysis::means(r),
                 _ => r.clone(),
             };
             for o in &mut r.observations {
