@@ -549,6 +549,39 @@ fn a_return_value_the_callee_does_not_set_matters_only_where_it_is_used() {
 }
 
 /// The composed expressions, evaluated at the inputs, give the numeric prediction.
+#[test]
+fn a_demand_below_zero_is_a_problem_that_names_its_law() {
+    // A law fitted to sizes of 10 and more, asked about a size of 1.
+    let file = repository(vec![C(
+        "A",
+        vec!["IA"],
+        vec![],
+        vec![(
+            "_run",
+            "IA_run",
+            vec![
+                A::Internal("hash", vec![(CPU, "0.5 * n.VALUE - 2")]),
+                A::Internal("frame", vec![(CPU, "1")]),
+            ],
+        )],
+    )]);
+    let p = Predictor::new(&file).unwrap();
+    let fine = p.predict("_run", &at(&[("n.VALUE", 10.0)]));
+    assert!(fine.is_complete(), "{:?}", fine.problems);
+    assert!(close(fine.demands[CPU], 4.0));
+    let below = p.predict("_run", &at(&[("n.VALUE", 1.0)]));
+    assert!(!below.is_complete());
+    assert_eq!(below.problems.len(), 1, "{:?}", below.problems);
+    assert_eq!(below.problems[0].element, "hash");
+    let message = &below.problems[0].message;
+    assert!(
+        message.contains("`0.5 * n.VALUE - 2`") && message.contains("-1.5"),
+        "{message}"
+    );
+    // Summed as the composed expression sums it.
+    assert!(close(below.demands[CPU], -0.5));
+}
+
 fn composed_matches_numeric(p: &Predictor, seff: &str, points: &[Bindings]) {
     let composed = p.compose(seff);
     assert!(composed.problems.is_empty(), "{:?}", composed.problems);

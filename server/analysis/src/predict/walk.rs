@@ -162,6 +162,22 @@ impl<'a> Walk<'_, 'a> {
                 .map_or(resource_type_id("CPU"), |r| r.target.fragment())
                 .to_string();
             if let Some(v) = self.value(a, d.specification, "the resource demand", env) {
+                if v < 0.0 {
+                    // Kept in the total (as the composed expression keeps it), but said: a
+                    // simulation rejects it, and a prediction that sums it says nothing.
+                    let text = d
+                        .specification
+                        .and_then(|s| self.p.file.specifications.get(s))
+                        .map_or(String::new(), |s| format!(" `{}`", s.text));
+                    self.problem(
+                        &id,
+                        format!(
+                            "{}: the resource demand{text} is {} here, below zero: its law does not hold at these inputs",
+                            label(a),
+                            beagle_fit::format_number(beagle_fit::numeric::round_significant(v, 3))
+                        ),
+                    );
+                }
                 if let Some(seff) = self.stack.last() {
                     let seen = self.demands_seen.entry(seff.clone()).or_default();
                     seen.0 += 1;
