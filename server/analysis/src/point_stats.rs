@@ -99,24 +99,36 @@ pub fn remove_outliers(result: &mut MeasurementResult) -> usize {
     removed
 }
 
-/// `(observations, executions)` made at a point: per run, the exact tally where the point's
-/// sample is full, else its observations.
-fn measured(result: &MeasurementResult, parameters: &Parameters, rows: &[usize]) -> (u64, u64) {
+/// All that was made at a point, per run the exact tally where the point's sample is full, else
+/// its observations.
+struct Made {
+    observations: u64,
+    executions: u64,
+    /// The sum of all the values.
+    sum: f64,
+}
+
+fn made(result: &MeasurementResult, parameters: &Parameters, rows: &[usize]) -> Made {
     let tallies: Vec<_> = result.overflow.iter().filter(|t| &t.parameters == parameters).collect();
-    let mut observations = 0;
-    let mut executions = 0;
+    let mut m = Made {
+        observations: 0,
+        executions: 0,
+        sum: 0.0,
+    };
     for t in &tallies {
-        observations += t.observations;
-        executions += t.executions;
+        m.observations += t.observations;
+        m.executions += t.executions;
+        m.sum += t.sum;
     }
     for r in rows {
         let o = &result.observations[*r];
         if !tallies.iter().any(|t| t.run == o.run) {
-            observations += 1;
-            executions += o.executions.max(1);
+            m.observations += 1;
+            m.executions += o.executions.max(1);
+            m.sum += o.value;
         }
     }
-    (observations, executions)
+    m
 }
 
 /// Statistics per parameter point, outliers left out of them (and counted).
@@ -124,7 +136,11 @@ pub fn point_stats(result: &MeasurementResult) -> Vec<PointStats> {
     groups(&result.observations)
         .into_iter()
         .map(|(parameters, rows)| {
-            let (measured, executions) = measured(result, &parameters, &rows);
+            let Made {
+                observations: measured,
+                executions,
+                ..
+            } = made(result, &parameters, &rows);
             let all = sorted_values(&result.observations, &rows);
             let (lo, hi) = fences(&all);
             let kept: Vec<f64> = all.iter().copied().filter(|v| *v >= lo && *v <= hi).collect();
@@ -172,26 +188,12 @@ pub fn means(result: &MeasurementResult) -> MeasurementResult {
     let observations = groups(&result.observations)
         .into_iter()
         .map(|(parameters, rows)| {
-            let tallies: Vec<_> = result.overflow.iter().filter(|t| t.parameters == parameters).collect();
-            let (mut sum, mut count, mut executions) = (0.0, 0u64, 0u64);
-            for t in &tallies {
-                sum += t.sum;
-                count += t.observations;
-                executions += t.executions;
-            }
-            for r in &rows {
-                let o = &result.observations[*r];
-                if !tallies.iter().any(|t| t.run == o.run) {
-                    sum += o.value;
-                    count += 1;
-                    executions += o.executions.max(1);
-                }
-            }
+            let m = made(result, &parameters, &rows);
             Observation {
                 run: None,
                 parameters,
-                value: sum / count.max(1) as f64,
-                executions,
+                value: m.sum / m.observations.max(1) as f64,
+                executions: m.executions,
             }
         })
         .collect();
