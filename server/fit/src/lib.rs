@@ -41,7 +41,7 @@ pub mod threshold;
 
 pub use branch::{fit_branch, BranchFit, BranchKind, BranchOptions};
 pub use criterion::{Candidate, ErrorScale};
-pub use csv::{parse_csv, CsvError};
+pub use csv::{parse_csv, to_csv, CsvError};
 pub use dataset::{Dataset, DatasetError};
 pub use eval::{eval, eval_cond, eval_point};
 pub use evidence::{ConstantInterval, Equivalence, Evidence, Want};
