@@ -329,6 +329,19 @@ fn average(
     }
 }
 
+/// Debugging aid: with `BEAGLE_FIT_DUMP=DIR`, each dataset the fit sees is written to
+/// `DIR/<element>.csv` (`/` in the id as `+`), to be fitted again with `beagle fit` or the fit
+/// crate's `debug_fit` example. A law found on one machine can then be studied on another.
+fn dump_for_debugging(id: &str, data: &beagle_fit::Dataset) {
+    let Some(dir) = std::env::var_os("BEAGLE_FIT_DUMP") else {
+        return;
+    };
+    let path = std::path::Path::new(&dir).join(format!("{}.csv", id.replace('/', "+")));
+    if let Err(e) = std::fs::write(&path, beagle_fit::to_csv(data)) {
+        eprintln!("BEAGLE_FIT_DUMP: cannot write {}: {e}", path.display());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -399,18 +412,5 @@ mod tests {
         // Done once per set of proposals.
         let view = ProposedExpressionAnalyserView::new(&mut bb, "averaging");
         assert!(!AveragingAnalyser.can_contribute(&view));
-    }
-}
-
-/// Debugging aid: with `BEAGLE_FIT_DUMP=DIR`, each dataset the fit sees is written to
-/// `DIR/<element>.csv` (`/` in the id as `+`), to be fitted again with `beagle fit` or the fit
-/// crate's `debug_fit` example. A law found on one machine can then be studied on another.
-fn dump_for_debugging(id: &str, data: &beagle_fit::Dataset) {
-    let Some(dir) = std::env::var_os("BEAGLE_FIT_DUMP") else {
-        return;
-    };
-    let path = std::path::Path::new(&dir).join(format!("{}.csv", id.replace('/', "+")));
-    if let Err(e) = std::fs::write(&path, beagle_fit::to_csv(data)) {
-        eprintln!("BEAGLE_FIT_DUMP: cannot write {}: {e}", path.display());
     }
 }

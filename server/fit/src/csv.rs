@@ -171,7 +171,10 @@ mod tests {
 
     #[test]
     fn a_written_dataset_reads_back_equal() {
-        for text in ["x1,run,y\n1,4,2\n2.5e-7,0,3\n", "files.NUMBER_OF_ELEMENTS,time\n0.1,1e300\n3,-2\n"] {
+        for text in [
+            "x1,run,y\n1,4,2\n2.5e-7,0,3\n",
+            "files.NUMBER_OF_ELEMENTS,time\n0.1,1e300\n3,-2\n",
+        ] {
             let d = parse_csv(text).unwrap();
             assert_eq!(parse_csv(&to_csv(&d)).unwrap(), d, "{}", to_csv(&d));
         }
