@@ -3,8 +3,12 @@
 //! 1. **Basis** ([`basis`]): for each input `x` that is not constant: `x`; if it has more than two
 //!    distinct values `x^2`, `x^3`; if `x >= 0` `sqrt(x)`; if `x > 0` `log(x)`, `x*log2(x)`, `1/x`;
 //!    if `x` is integer-valued with `|x| <= 64` `2^x`; for each pair `x_i*x_j`, and if both are
-//!    non-negative with a positive sum `x_i/(x_i + x_j)`. Terms that are not finite, or that
-//!    repeat an earlier term up to a factor, are dropped.
+//!    non-negative with a positive sum `x_i/(x_i + x_j)`; for each part of a whole (`0 <= x_k
+//!    <= x_j`, `x_j > 0` on every row, none of it on some row and all on another: three
+//!    compressed files of seven) the share `x_k/x_j` and
+//!    each other input scaled by it, `x_i*x_k/x_j` (the mean of a mix of two kinds of calls is
+//!    `a*x_i + b*x_i*x_k/x_j`). Terms that are not finite, or that repeat an earlier term up to
+//!    a factor, are dropped.
 //! 2. **Search**: every subset of at most `max_terms` terms (3 by default) plus an intercept is
 //!    fitted by least squares on scaled residuals (see [`crate::criterion`]) and ranked by the LTS
 //!    criterion; the best `screen_keep` are refitted robustly (IRLS: least squares, two Huber steps,
@@ -149,6 +153,34 @@ pub fn basis<C: AsRef<[f64]>>(columns: &[C]) -> Vec<Term> {
             if a.iter().chain(b).all(|v| *v >= 0.0) && a.iter().zip(b).all(|(u, v)| u + v > 0.0) {
                 let ratio = a.iter().zip(b).map(|(u, v)| u / (u + v)).collect();
                 push_term(&mut terms, Expr::var(i) / (Expr::var(i) + Expr::var(j)), ratio, 8);
+            }
+        }
+    }
+    // Shares: a part of a whole, and each other input scaled by it. What one call passes on
+    // average when some calls pass one size and the others another is such a mix
+    // (`0.29·size + 0.71·size·compressed/files`); the search found it by chance, from a handful
+    // of design points more or less.
+    for (k, part) in columns.iter().enumerate() {
+        for (j, whole) in columns.iter().enumerate() {
+            let (part, whole) = (part.as_ref(), whole.as_ref());
+            let is_share = k != j && part.iter().zip(whole).all(|(p, w)| *p >= 0.0 && p <= w && *w > 0.0);
+            if !is_share {
+                continue;
+            }
+            // From none to all of the whole (a design's corners): a column that merely happens to
+            // stay below another (1..10 beside 100..1000) is no part of it.
+            let share: Vec<f64> = part.iter().zip(whole).map(|(p, w)| p / w).collect();
+            if !share.contains(&0.0) || !share.contains(&1.0) {
+                continue;
+            }
+            let share_expr = Expr::var(k) / Expr::var(j);
+            push_term(&mut terms, share_expr.clone(), share.clone(), 8);
+            for (i, c) in columns.iter().enumerate() {
+                if i == k || i == j || distinct(c.as_ref()) < 2 {
+                    continue;
+                }
+                let scaled = c.as_ref().iter().zip(&share).map(|(x, s)| x * s).collect();
+                push_term(&mut terms, Expr::var(i) * share_expr.clone(), scaled, 8);
             }
         }
     }

@@ -275,3 +275,78 @@ fn repeated_counts_with_a_half_median_keep_the_integer_form() {
     let r = fit(&d, &count_options()).unwrap();
     assert_eq!(r.infix, "ceil(x1/64)", "{:#?}", &r.candidates[..3]);
 }
+
+/// What one call passes on average when some calls pass one size and the others another: an
+/// upload of `files` files of `size` bytes, `compressed` of them already compressed (hashed as
+/// they are), the others compressed first (each to its own ratio about 0.29). The mean hashed
+/// size is `0.29·size + 0.71·size·compressed/files`: a share of the whole scales an input. Random
+/// designs (the share none, half or all, as the example's launches vary it), three seeds.
+fn uploads(seed: u64, points: usize) -> Dataset {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut size, mut files, mut compressed, mut y) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for i in 0..points {
+        let s = (1000.0f64.ln() + rng.random::<f64>() * 400.0f64.ln()).exp().round();
+        let n = f64::from(rng.random_range(1u32..=40));
+        // The corners first, as a design does: none and all of the files compressed.
+        let share = match i {
+            0 => 0.0,
+            1 => 1.0,
+            _ => [0.0, 0.5, 1.0][rng.random_range(0..3)],
+        };
+        let c = (share * n).round();
+        let hashed: f64 = (0..n as usize)
+            .map(|f| {
+                if (f as f64) < c {
+                    s
+                } else {
+                    (s * (0.29 + 0.004 * normal(&mut rng))).round()
+                }
+            })
+            .sum();
+        size.push(s);
+        files.push(n);
+        compressed.push(c);
+        y.push(hashed / n);
+    }
+    let names = [
+        "data.BYTESIZE",
+        "files.NUMBER_OF_ELEMENTS",
+        "compressed.NUMBER_OF_ELEMENTS",
+    ];
+    Dataset::new(names.map(String::from).to_vec(), vec![size, files, compressed], y).unwrap()
+}
+
+#[test]
+fn a_mix_of_two_kinds_of_calls_is_a_share_that_scales_an_input() {
+    for seed in 1..=3 {
+        let data = uploads(seed, 20);
+        let options = FitOptions {
+            target: Target::Value,
+            ..FitOptions::default()
+        };
+        let f = fit(&data, &options).unwrap();
+        stoex_agrees(&data, &f.stoex, &f.expr);
+        // Fresh uploads: every mix of every size within 1 %.
+        for (s, n, c) in [
+            (5000.0, 7.0, 3.0),
+            (150_000.0, 23.0, 12.0),
+            (390_000.0, 38.0, 19.0),
+            (60_000.0, 9.0, 9.0),
+            (60_000.0, 9.0, 0.0),
+        ] {
+            let want = 0.29 * s + 0.71 * s * c / n;
+            let got = beagle_fit::eval_point(&f.expr, &[s, n, c]);
+            assert!(
+                (got - want).abs() <= 0.01 * want,
+                "seed {seed}: {} gives {got} for {c} of {n} files of {s} bytes, not {want}",
+                f.infix
+            );
+        }
+        assert!(
+            f.stoex
+                .contains("compressed.NUMBER_OF_ELEMENTS / files.NUMBER_OF_ELEMENTS"),
+            "seed {seed}: {}",
+            f.stoex
+        );
+    }
+}
