@@ -137,6 +137,31 @@ pub fn points_differ_with(groups: &[Vec<f64>], seed: u64, within_df: usize) -> O
     Some((extreme + 1) as f64 / (PERMUTATIONS + 1) as f64)
 }
 
+/// Two-sided p-value of Spearman's rank correlation between `x` and `y` (mid-ranks for ties;
+/// normal approximation `z = rho·sqrt(n - 1)`). `None` below 10 pairs or when either side is
+/// constant. A monotone trend in one input is the dependency performance data show; a test of
+/// differences between points ignores their order and, with mostly single observations, has
+/// little power.
+pub fn trend_p(x: &[f64], y: &[f64]) -> Option<f64> {
+    let n = x.len().min(y.len());
+    if n < 10 {
+        return None;
+    }
+    let (rx, ry) = (ranks(&x[..n]), ranks(&y[..n]));
+    let mean = (n as f64 + 1.0) / 2.0;
+    let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
+    for (a, b) in rx.iter().zip(&ry) {
+        sxy += (a - mean) * (b - mean);
+        sxx += (a - mean) * (a - mean);
+        syy += (b - mean) * (b - mean);
+    }
+    if sxx == 0.0 || syy == 0.0 {
+        return None;
+    }
+    let rho = sxy / (sxx * syy).sqrt();
+    Some((2.0 * normal_sf(rho.abs() * (n as f64 - 1.0).sqrt())).min(1.0))
+}
+
 /// One-sided Wilcoxon signed-rank test that the paired differences `d` tend to be positive
 /// (zeros dropped, ties mid-ranked). `None` for no non-zero difference.
 pub fn wilcoxon_greater(d: &[f64]) -> Option<f64> {
