@@ -3,12 +3,11 @@
 //! 1. **Basis** ([`basis`]): for each input `x` that is not constant: `x`; if it has more than two
 //!    distinct values `x^2`, `x^3`; if `x >= 0` `sqrt(x)`; if `x > 0` `log(x)`, `x*log2(x)`, `1/x`;
 //!    if `x` is integer-valued with `|x| <= 64` `2^x`; for each pair `x_i*x_j`, and if both are
-//!    non-negative with a positive sum `x_i/(x_i + x_j)`; for each part of a whole (`0 <= x_k
-//!    <= x_j`, `x_j > 0` on every row, none of it on some row and all on another: three
-//!    compressed files of seven) the share `x_k/x_j` and
-//!    each other input scaled by it, `x_i*x_k/x_j` (the mean of a mix of two kinds of calls is
-//!    `a*x_i + b*x_i*x_k/x_j`). Terms that are not finite, or that repeat an earlier term up to
-//!    a factor, are dropped.
+//!    non-negative with a positive sum `x_i/(x_i + x_j)`; for each part of a whole
+//!    (`0 <= x_k <= x_j`, `x_j > 0` on every row, none of it on some row and all on another:
+//!    three compressed files of seven) the share `x_k/x_j` and each other input scaled by it,
+//!    `x_i*x_k/x_j` (the mean of a mix of two kinds of calls is `a*x_i + b*x_i*x_k/x_j`). Terms
+//!    that are not finite, or that repeat an earlier term up to a factor, are dropped.
 //! 2. **Search**: every subset of at most `max_terms` terms (3 by default) plus an intercept is
 //!    fitted by least squares on scaled residuals (see [`crate::criterion`]) and ranked by the LTS
 //!    criterion; the best `screen_keep` are refitted robustly (IRLS: least squares, two Huber steps,

@@ -601,11 +601,12 @@ pub(crate) fn choose(
     })?;
     // Without repetitions no rank test has shown a dependency: a law must then predict the
     // held-out points significantly better than the constant (an exact law does).
-    if dependency == Dependency::Untested && chosen.index != constant.index && !is_exact(&candidates[chosen.index]) {
-        let diff: Vec<f64> = constant.losses.iter().zip(&chosen.losses).map(|(a, b)| a - b).collect();
-        if hypothesis::wilcoxon_greater(&diff).is_none_or(|p| p >= BETTER_THAN_CONSTANT_ALPHA) {
-            chosen = &constant;
-        }
+    if dependency == Dependency::Untested
+        && chosen.index != constant.index
+        && !is_exact(&candidates[chosen.index])
+        && gain_p(&constant.losses, &chosen.losses).is_none_or(|p| p >= BETTER_THAN_CONSTANT_ALPHA)
+    {
+        chosen = &constant;
     }
     // More than [`PLAIN_CONDITIONALS`] hinges or conditions only when the held-out points show
     // they are needed: the chosen answer must predict them significantly better than the best
@@ -619,12 +620,11 @@ pub(crate) fn choose(
             .filter(|h| !(dependency == Dependency::Shown && h.index == constant.index))
             .min_by(|a, b| mean(&a.losses).total_cmp(&mean(&b.losses)).then(a.index.cmp(&b.index)));
         if let Some(plain) = plain {
-            let diff: Vec<f64> = plain.losses.iter().zip(&chosen.losses).map(|(a, b)| a - b).collect();
             // Needed: significantly and materially better (with hundreds of points, a
             // significant gain can be a sliver that no simulation would notice).
             let (spread, plain_spread) = (trimmed_rms(&chosen.residuals), trimmed_rms(&plain.residuals));
             let material = spread <= MATERIAL_GAIN * plain_spread;
-            match hypothesis::wilcoxon_greater(&diff) {
+            match gain_p(&plain.losses, &chosen.losses) {
                 Some(p) if p < CONDITIONALS_ALPHA && material => {
                     note = Some(format!(
                         "{conditionals} conditions or hinges: the held-out points show they are needed (scatter {:.2} of that of the best with at most {PLAIN_CONDITIONALS}, {})",
@@ -669,8 +669,7 @@ pub(crate) fn choose(
             // scatter, and a CI run got `2E-17·x³ + 1.1E-5·x + 0.03·ln x - 0.01` for compress
             // (a cubic for the top run, a logarithm for the bottom one) where the line predicted
             // the other runs as well.
-            let diff: Vec<f64> = plain.losses.iter().zip(&chosen.losses).map(|(a, b)| a - b).collect();
-            let significant = hypothesis::wilcoxon_greater(&diff).is_some_and(|p| p < CONDITIONALS_ALPHA);
+            let significant = gain_p(&plain.losses, &chosen.losses).is_some_and(|p| p < CONDITIONALS_ALPHA);
             let material = trimmed_rms(&chosen.residuals) <= MATERIAL_GAIN * trimmed_rms(&plain.residuals);
             if within_noise || !material || !significant {
                 chosen = plain;
@@ -686,6 +685,14 @@ pub(crate) fn choose(
         constant_losses: constant.losses.clone(),
         note,
     })
+}
+
+/// The p-value that held-out losses `better` are smaller than the paired `worse` (one-sided
+/// Wilcoxon signed-rank on the differences): how every gate here asks whether an answer predicts
+/// significantly better than another. `None` when they never differ.
+fn gain_p(worse: &[f64], better: &[f64]) -> Option<f64> {
+    let diff: Vec<f64> = worse.iter().zip(better).map(|(a, b)| a - b).collect();
+    hypothesis::wilcoxon_greater(&diff)
 }
 
 /// Most conditions or hinges an answer has without showing, on held-out points, that it needs
@@ -713,8 +720,7 @@ pub(crate) fn judge(ev: &mut Evidence, choice: Option<&Choice>, k: usize, consta
         let factor = hypothesis::tolerance_factor(independent);
         ev.band = factor.is_finite().then(|| (factor * e).max(2.0 * point_noise));
         if !constant {
-            let diff: Vec<f64> = c.constant_losses.iter().zip(&c.losses).map(|(a, b)| a - b).collect();
-            ev.better_than_constant_p = hypothesis::wilcoxon_greater(&diff).or(Some(1.0));
+            ev.better_than_constant_p = gain_p(&c.constant_losses, &c.losses).or(Some(1.0));
         }
     }
     let mut reasons = Vec::new();
