@@ -23,6 +23,7 @@ pub mod model;
 pub mod point_sample;
 pub mod point_stats;
 pub mod predict;
+pub mod probe_cost;
 pub mod results;
 pub mod store;
 pub mod untaken;
@@ -46,6 +47,7 @@ pub use measurement::{EventsTool, MeasurementTool, RecordedResults};
 pub use model::{scope_elements, ModelScope, Scope, ScopeError, Service};
 pub use point_sample::{PointTally, KEPT_PER_POINT};
 pub use point_stats::{means, medians, point_stats, remove_outliers, PointStats};
+pub use probe_cost::ProbeCost;
 pub use results::{elements_of, results_from_events, EventDigest, ResultOptions};
 pub use store::{
     content_key, file_key, EventsSummary, FinishedRun, ResumableRun, RunDescription, RunId, RunRow, RunStatus, Store,

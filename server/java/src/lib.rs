@@ -8,6 +8,10 @@ pub const PROBE_SOURCES: &[(&str, &str)] = &[
         include_str!("../probe/beagle/probe/Probe.java"),
     ),
     (
+        "beagle/probe/Calibration.java",
+        include_str!("../probe/beagle/probe/Calibration.java"),
+    ),
+    (
         "beagle/probe/Launcher.java",
         include_str!("../probe/beagle/probe/Launcher.java"),
     ),

@@ -132,11 +132,13 @@ pub fn measure_point(
             )
         });
     }
+    let mut summary = summary.finish();
+    summary.probe_costs = s.probe_costs;
     Ok(PointMeasurement {
         launch: launch.name.clone(),
         point: point.clone(),
         results,
-        summary: summary.finish(),
+        summary,
         outliers,
         wall: out.wall,
         notes,

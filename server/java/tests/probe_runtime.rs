@@ -74,7 +74,7 @@ public class Main {
             int c = 0;
             for (byte[] d : files.values()) {
                 c++;
-                long t = Probe.startCpu();
+                long t = Probe.startCpu(3);
                 try {
                     for (int r = 0; r < 2000; r++) for (byte b : d) sum += b * r;
                     size += d.length;
@@ -234,15 +234,29 @@ fn a_hand_instrumented_program_decodes_to_what_it_did() {
             warmup_executions: 20,
             warmup_records: summary.warmup_records,
             outside: 3,
+            // At start-up and when the launcher's warm-up ends.
+            calibrations: 2,
+            probe_costs: summary.probe_costs.clone(),
             ..Default::default()
         }
     );
-    // Per upload: ENTER, 4 PARAMs (a map gives two), EXIT, one DEMAND_TOTAL for its files' runs
-    // of the compress section, LOOP, BRANCH; per store ENTER, 2 PARAMs, DEMAND_TOTAL, EXIT; per
-    // fact ENTER, PARAM, EXIT.
-    let per_iteration = 4 * (6 + 1 + 2) + 4 * (6 + 1 + 2) + 8 * 5 + 4 * 3;
+    // Per upload: ENTER, 4 PARAMs (a map gives two), EXIT, one OVERHEAD and DEMAND_TOTAL for its
+    // files' runs of the compress section, LOOP, BRANCH; per store ENTER, 2 PARAMs, OVERHEAD,
+    // DEMAND_TOTAL, EXIT; per fact ENTER, PARAM, EXIT.
+    let per_iteration = 4 * (6 + 2 + 2) + 4 * (6 + 2 + 2) + 8 * 6 + 4 * 3;
     assert_eq!(summary.warmup_records, per_iteration);
-    assert_eq!(summary.records, 3 * per_iteration + 3);
+    // Per iteration, the join outside any service (OVERHEAD and DEMAND); 15 records per calibration.
+    assert_eq!(summary.records, 3 * per_iteration + 3 * 2 + 2 * 15);
+    // What the probes subtracted: per compress run (20 per iteration: 4 × 3 files and 4 × 2) and
+    // per write (8 per iteration), in the two measured iterations; the calibration's noise known.
+    let compress = summary.probe_costs["_compress"];
+    assert_eq!(compress.runs, 40);
+    assert!(compress.noise_ns >= 1 && compress.subtracted_ns > 0, "{compress:?}");
+    assert!(compress.net_ns > 0 && !compress.too_short(), "{compress:?}");
+    let write = summary.probe_costs["_write"];
+    assert_eq!(write.runs, 16);
+    // 8 of 16 writes sleep 2 ms; the probes cost far less than that.
+    assert!(write.net_ns >= 8 * 2_000_000 && write.share() < 0.01, "{write:?}");
 
     let mut execs: HashMap<&str, Exec> = HashMap::new();
     for e in &events {

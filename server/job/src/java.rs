@@ -12,7 +12,7 @@ use crate::observer::{Event, Pass};
 use crate::report::{Diagnostic, Report};
 use beagle_analysis::{
     analyse, content_key, scope_elements, Blackboard, Control, EventsSummary, MeasurableElement, MeasurementResult,
-    RecordedResults, Scope, StoredMeasurement, Tools,
+    ProbeCost, RecordedResults, Scope, StoredMeasurement, Tools,
 };
 use beagle_java::launch::{coarse_points, describe, refine_points, JavaConfig, Launch, Point};
 use beagle_java::links::{CodeLink, LinkOrigin};
@@ -207,6 +207,47 @@ fn merge(done: &[Done]) -> Vec<(MeasurableElement, MeasurementResult)> {
         }
     }
     by_id.into_values().collect()
+}
+
+/// The probes' cost subtracted per element, over every point.
+fn probe_costs(done: &[Done]) -> BTreeMap<String, ProbeCost> {
+    let mut costs: BTreeMap<String, ProbeCost> = BTreeMap::new();
+    for d in done {
+        for (element, cost) in &d.summary.probe_costs {
+            costs.entry(element.clone()).or_default().add(cost);
+        }
+    }
+    costs
+}
+
+/// Demands whose net time per run is below the calibration's noise get no law: they are too
+/// short to measure (said as a warning naming the element), not fitted to noise around zero.
+fn drop_too_short(
+    results: Vec<(MeasurableElement, MeasurementResult)>,
+    costs: &BTreeMap<String, ProbeCost>,
+    report: &mut Report,
+) -> Vec<(MeasurableElement, MeasurementResult)> {
+    results
+        .into_iter()
+        .filter(|(e, _)| {
+            let beagle_analysis::ElementKind::ResourceDemand { action, .. } = &e.kind else {
+                return true;
+            };
+            match costs.get(action).filter(|c| c.too_short()) {
+                Some(cost) => {
+                    let why = cost.too_short_reason();
+                    info(
+                        report,
+                        Severity::Warning,
+                        Some(e.id.clone()),
+                        format!("{}: not measured: {why}", e.id),
+                    );
+                    false
+                }
+                None => true,
+            }
+        })
+        .collect()
 }
 
 /// The quick pass's measured points to measure again in a fresh JVM: `n` of them, evenly spread
@@ -580,9 +621,10 @@ pub(crate) fn measure(
         summary.executions += d.summary.executions;
         summary.service_calls += d.summary.service_calls;
     }
+    summary.probe_costs = probe_costs(&done);
     let keys: Vec<&[u8]> = done.iter().map(|d| d.key.as_bytes()).collect();
     let key = content_key(&keys);
-    let raw = merge(&done);
+    let raw = drop_too_short(merge(&done), &summary.probe_costs, cx.report);
     // The observations under the measurements' key, so that whoever shows the results later
     // (a restarted language server) finds every repetition.
     let stored = StoredMeasurement {

@@ -411,6 +411,7 @@ fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut 
             finals.insert(id.clone(), (e.clone(), fe.clone()));
         }
     }
+    note_probe_costs(&mut finals, &measured.summary.probe_costs);
     for d in bb.diagnostics() {
         let diagnostic = report::from_blackboard(&file, path, &bb, d);
         // An element the measurement tool could not measure already says why (the Java tool:
@@ -470,6 +471,26 @@ fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut 
         blackboard: bb,
         aborted,
     })
+}
+
+/// A demand's evidence says what the probes' own cost was and that it was subtracted (the Java
+/// tool reports demands net of it: `beagle_analysis::ProbeCost`).
+fn note_probe_costs(
+    finals: &mut BTreeMap<String, (MeasurableElement, FinalExpression)>,
+    costs: &BTreeMap<String, beagle_analysis::ProbeCost>,
+) {
+    for (e, fe) in finals.values_mut() {
+        let ElementKind::ResourceDemand { action, .. } = &e.kind else {
+            continue;
+        };
+        let (Some(cost), Some(evidence)) = (costs.get(action), fe.proposal.evidence.as_mut()) else {
+            continue;
+        };
+        let note = cost.describe();
+        if !evidence.notes.contains(&note) {
+            evidence.notes.push(note);
+        }
+    }
 }
 
 /// Runs (or resumes) the analysis loop, checkpointing every step into the store. Returns the

@@ -50,13 +50,14 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// The schema version this code writes and reads.
-pub const SCHEMA_VERSION: i64 = 3;
+pub const SCHEMA_VERSION: i64 = 4;
 /// The steps from an empty database to [`SCHEMA_VERSION`]: step `i` takes version `i` to `i + 1`.
 /// A store of an older version is brought up to date when opened, in one transaction.
-const SCHEMA_STEPS: [&str; 3] = [
+const SCHEMA_STEPS: [&str; 4] = [
     include_str!("schema.sql"),
     include_str!("schema-2.sql"),
     include_str!("schema-3.sql"),
+    include_str!("schema-4.sql"),
 ];
 
 /// The store's directory, next to the analysed workspace.
@@ -396,7 +397,7 @@ impl Store {
             .conn
             .query_row(
                 "SELECT tool, events, service_calls, resource_demands, loops, branches, executions, services, \
-                 first_ns, last_ns, results, parameter_changes FROM measurements WHERE input_key = ?1",
+                 first_ns, last_ns, results, parameter_changes, probe_costs FROM measurements WHERE input_key = ?1",
                 [input_key],
                 |r| {
                     Ok((
@@ -412,16 +413,21 @@ impl Store {
                             first_ns: r.get(8)?,
                             last_ns: r.get(9)?,
                             parameter_changes: r.get(11)?,
+                            probe_costs: Default::default(),
                         },
                         r.get::<_, String>(10)?,
+                        r.get::<_, Option<String>>(12)?,
                     ))
                 },
             )
             .optional()
             .map_err(e)?;
-        let Some((tool, summary, results)) = row else {
+        let Some((tool, mut summary, results, probe_costs)) = row else {
             return Ok(None);
         };
+        if let Some(costs) = probe_costs {
+            summary.probe_costs = decode(&self.name, || format!("probe costs of measurement {input_key}"), &costs)?;
+        }
         let results = decode(&self.name, || format!("results of measurement {input_key}"), &results)?;
         let inputs: Option<(String, String)> = self
             .conn
@@ -454,13 +460,17 @@ impl Store {
         let results = encode(&self.name, "measurement results", &m.results)?;
         let inputs = encode(&self.name, "input files", &m.inputs)?;
         let notes = encode(&self.name, "import notes", &m.notes)?;
+        let probe_costs = match m.summary.probe_costs.is_empty() {
+            true => None,
+            false => Some(encode(&self.name, "probe costs", &m.summary.probe_costs)?),
+        };
         let tx = begin(&mut self.conn, &self.name)?;
         let e = sql(&self.name);
         let s = &m.summary;
         tx.execute(
             "INSERT OR REPLACE INTO measurements (input_key, tool, events, service_calls, resource_demands, loops, \
-             branches, executions, services, first_ns, last_ns, results, saved_at_ms, parameter_changes) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+             branches, executions, services, first_ns, last_ns, results, saved_at_ms, parameter_changes, probe_costs) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
             params![
                 m.input_key,
                 m.tool,
@@ -475,7 +485,8 @@ impl Store {
                 s.last_ns,
                 results,
                 now_ms(),
-                s.parameter_changes
+                s.parameter_changes,
+                probe_costs
             ],
         )
         .map_err(&e)?;

@@ -23,6 +23,10 @@ pub struct EventsSummary {
     /// Earliest and latest timestamp of any event that has one (service calls, resource demands).
     pub first_ns: Option<u64>,
     pub last_ns: Option<u64>,
+    /// Per element (action or SEFF id): the probes' own cost subtracted from its measurements
+    /// (Java tool; empty for recorded data and for stores written before probes calibrated).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub probe_costs: std::collections::BTreeMap<String, crate::ProbeCost>,
 }
 
 impl EventsSummary {

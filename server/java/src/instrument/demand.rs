@@ -49,12 +49,15 @@ pub(crate) fn instrument(
         }
     }
     let t = ctx.fresh('T');
-    let (start, stop) = if cpu {
-        ("startCpu", "stopCpu")
+    // A CPU section names itself at its start too: the probe times it by the wall clock when its
+    // last run was short (`Probe.SHORT_NS`), which only the section's own history tells.
+    let start = if cpu {
+        format!("startCpu({section})")
     } else {
-        ("startWall", "stopWall")
+        "startWall()".to_string()
     };
-    open.push_str(&format!("long {t} = {PROBE}.{start}(); try {{ "));
+    let stop = if cpu { "stopCpu" } else { "stopWall" };
+    open.push_str(&format!("long {t} = {PROBE}.{start}; try {{ "));
     let mut close = format!(" }} finally {{ {PROBE}.{stop}({section}, {t}); }}");
     if braces {
         open.insert_str(0, "{ ");

@@ -169,7 +169,7 @@ fn a_section_starts_and_ends_at_code_that_runs() {
     // are not used later, so it stays as it is). The bare declarations around stay outside.
     assert_eq!(
         out.text,
-        "class A { boolean ok(int n) { boolean isCopyrighted; long __beagleT0 = beagle.probe.Probe.startCpu(); \
+        "class A { boolean ok(int n) { boolean isCopyrighted; long __beagleT0 = beagle.probe.Probe.startCpu(0); \
          try { isCopyrighted = n > 3; int z, w = 1; } finally { beagle.probe.Probe.stopCpu(0, __beagleT0); } \
          int v; return isCopyrighted; } }"
     );
@@ -315,7 +315,7 @@ fn an_added_else_stays_inside_a_section_around_its_if() {
     assert_eq!(
         run(src, &sites).unwrap(),
         "class A { void m(int x) { if (x > 1) { beagle.probe.Probe.branch(1); f(); } else { long __beagleT0 = \
-         beagle.probe.Probe.startCpu(); try { if (x > 0) { beagle.probe.Probe.branch(2); g(); } else { \
+         beagle.probe.Probe.startCpu(4); try { if (x > 0) { beagle.probe.Probe.branch(2); g(); } else { \
          beagle.probe.Probe.branch(3); } } finally { beagle.probe.Probe.stopCpu(4, __beagleT0); } } } }"
     );
 }

@@ -13,7 +13,8 @@
 
 use crate::sections::{Section, SectionTable};
 use beagle_analysis::events::{MeasurementEvent, Parameters};
-use std::collections::HashMap;
+use beagle_analysis::ProbeCost;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
 use std::path::Path;
 
@@ -27,6 +28,14 @@ const DEMAND: i32 = 4;
 const LOOP: i32 = 5;
 const BRANCH: i32 = 6;
 const DEMAND_TOTAL: i32 = 7;
+const CALIBRATION: i32 = 8;
+const OVERHEAD: i32 = 9;
+
+/// Calibration kinds (`Calibration.java`) whose noise says how short a net time can be told.
+const WALL_BIAS: i32 = 3;
+const SERVICE_BIAS: i32 = 4;
+const SHORT_BIAS: i32 = 5;
+const CPU_FRESH_BIAS: i32 = 1;
 
 /// The PCM characterisation of a PARAM record's `a`.
 fn characterisation(code: i64) -> Option<&'static str> {
@@ -79,6 +88,11 @@ pub struct DecodeSummary {
     /// Per kept execution (its event id), its thread CPU time from entry to exit in ns, when the
     /// probe measured it (`-Dbeagle.serviceCpu=true`: validation runs).
     pub service_cpu_ns: std::collections::BTreeMap<String, u64>,
+    /// Calibrations of the probes' cost the process made (CALIBRATION records of one kind).
+    pub calibrations: u64,
+    /// Per element (action, or SEFF for its executions' CPU time): the probes' cost subtracted,
+    /// with the calibration's noise (the largest of the process's calibrations).
+    pub probe_costs: BTreeMap<String, ProbeCost>,
 }
 
 /// An execution between its ENTER and its EXIT.
@@ -125,6 +139,14 @@ pub struct Decoder<'a> {
     /// Executions that exited, with the absolute position of the next event then.
     ended: Vec<(usize, String)>,
     summary: DecodeSummary,
+    /// The service section of each live execution (its OVERHEAD and EXIT name no service).
+    services: HashMap<i64, i32>,
+    /// The last OVERHEAD record: (execution, section, ns subtracted); its total follows it.
+    overhead: Option<(i64, i32, u64)>,
+    /// Per calibration kind, the largest noise seen (ps).
+    noise_ps: HashMap<i32, i64>,
+    /// The calibration kind whose noise applies to each element of `summary.probe_costs`.
+    cost_kind: HashMap<String, i32>,
 }
 
 /// What [`Decoder::drain`] delivers, in stream order.
@@ -172,6 +194,51 @@ impl<'a> Decoder<'a> {
             drained: 0,
             ended: Vec::new(),
             summary: DecodeSummary::default(),
+            services: HashMap::new(),
+            overhead: None,
+            noise_ps: HashMap::new(),
+            cost_kind: HashMap::new(),
+        }
+    }
+
+    /// Adds what the probe subtracted from one total (or run) of `element`.
+    fn probe_cost(&mut self, element: &str, kind: i32, execution: i64, section: i32, runs: u64, net_ns: u64) {
+        let subtracted = match self.overhead.take() {
+            Some((e, s, ns)) if e == execution && s == section => ns,
+            // A probe that does not calibrate (or an older one): nothing was subtracted.
+            _ => return,
+        };
+        let cost = self.summary.probe_costs.entry(element.to_string()).or_default();
+        cost.add(&ProbeCost {
+            runs,
+            net_ns,
+            subtracted_ns: subtracted,
+            noise_ns: 0,
+        });
+        self.cost_kind.entry(element.to_string()).or_insert(kind);
+    }
+
+    /// A CALIBRATION record: remembers the largest noise of each kind.
+    fn calibration(&mut self, r: &Record) {
+        if r.a < 0 || r.b < 0 {
+            self.summary.invalid += 1;
+            return;
+        }
+        if r.section == CPU_FRESH_BIAS {
+            self.summary.calibrations += 1;
+        }
+        let noise = self.noise_ps.entry(r.section).or_insert(0);
+        *noise = (*noise).max(r.b);
+    }
+
+    /// Sets each element's noise from the calibrations (at the end: a launcher calibrates again
+    /// after its warm-up, after records of the warm-up).
+    fn settle_noise(&mut self) {
+        for (element, cost) in self.summary.probe_costs.iter_mut() {
+            let kind = self.cost_kind.get(element).copied().unwrap_or(SHORT_BIAS);
+            let ps = self.noise_ps.get(&kind).copied().unwrap_or(0);
+            // The noise of a mean of many runs is never finer than the clock's nanosecond.
+            cost.noise_ns = ((ps + 999) / 1000).max(1) as u64;
         }
     }
 
@@ -222,6 +289,8 @@ impl<'a> Decoder<'a> {
             PARAM => self.param(&r),
             EXIT => self.exit(&r),
             DEMAND | LOOP | BRANCH | DEMAND_TOTAL => self.inside(&r),
+            CALIBRATION => self.calibration(&r),
+            OVERHEAD => self.overhead(&r),
             _ => self.summary.unknown_types += 1,
         }
     }
@@ -273,6 +342,7 @@ impl<'a> Decoder<'a> {
             parameters: Parameters::new(),
         };
         self.summary.executions += 1;
+        self.services.insert(r.execution, r.section);
         self.live.insert(r.execution, Live::Pending(Box::new(pending)));
     }
 
@@ -322,6 +392,13 @@ impl<'a> Decoder<'a> {
             Some(Live::Emitted(i)) => *i,
         };
         self.live.remove(&r.execution);
+        let service = self.services.remove(&r.execution);
+        if r.b > 0 {
+            if let Some(Section::Service { service }) = service.and_then(|s| self.table.section(s)) {
+                let service = service.clone();
+                self.probe_cost(&service, SERVICE_BIAS, r.execution, -1, 1, r.b as u64);
+            }
+        }
         let here = self.drained + self.events.len();
         self.ended.push((here, self.id(r.execution)));
         let buffered = index.checked_sub(self.drained).and_then(|i| self.events.get_mut(i));
@@ -336,6 +413,26 @@ impl<'a> Decoder<'a> {
         }
     }
 
+    /// OVERHEAD: what the probe subtracted from the total (or execution) whose record follows.
+    fn overhead(&mut self, r: &Record) {
+        if r.execution == 0 {
+            return; // a section outside any execution: its DEMAND is counted as outside
+        }
+        match self.live.get(&r.execution) {
+            None => return self.not_live(r.execution),
+            Some(Live::Warmup) => {
+                self.summary.warmup_records += 1;
+                return;
+            }
+            Some(_) => {}
+        }
+        if r.a < 0 || r.b < 0 {
+            self.summary.invalid += 1;
+            return;
+        }
+        self.overhead = Some((r.execution, r.section, r.a as u64));
+    }
+
     /// DEMAND, DEMAND_TOTAL, LOOP, BRANCH: an event of the execution the record names.
     fn inside(&mut self, r: &Record) {
         match self.live.get(&r.execution) {
@@ -347,6 +444,13 @@ impl<'a> Decoder<'a> {
             Some(_) => {}
         }
         let section = self.table.section(r.section);
+        if let (DEMAND | DEMAND_TOTAL, Some(Section::Demand { action, cpu, .. })) = (r.kind, section) {
+            if r.a >= 0 {
+                let runs = if r.kind == DEMAND { 1 } else { r.b.max(0) as u64 };
+                let kind = if *cpu { SHORT_BIAS } else { WALL_BIAS };
+                self.probe_cost(&action.clone(), kind, r.execution, r.section, runs, r.a as u64);
+            }
+        }
         let execution = self.id(r.execution);
         let event = match (r.kind, section) {
             (DEMAND, Some(Section::Demand { action, resource, .. })) if r.a >= 0 => MeasurementEvent::ResourceDemand {
@@ -393,6 +497,7 @@ impl<'a> Decoder<'a> {
     /// process ended inside it) keeps duration 0.
     pub fn finish(mut self, truncated_bytes: usize) -> (Vec<MeasurementEvent>, DecodeSummary) {
         self.emit_pending();
+        self.settle_noise();
         self.summary.truncated_bytes = truncated_bytes as u64;
         (self.events, self.summary)
     }

@@ -44,6 +44,9 @@ public final class Launcher {
             run(main, mainClass, rest, "warm-up run " + (i + 1));
         }
         Probe.flushAll();
+        // Again, now that the JIT has compiled the probes as the program inlines them.
+        Probe.calibrate();
+        Probe.flushAll();
         for (int i = 1; i <= repetitions; i++) {
             Probe.iteration = i;
             run(main, mainClass, rest, "run " + i);

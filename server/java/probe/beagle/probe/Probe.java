@@ -40,9 +40,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * thread runs the same section: recursion). The analysis takes the demands of one execution as
  * their mean anyway; the events file and its decoding then grow with executions, not iterations.
  * {@code -Dbeagle.perIteration=true} writes a DEMAND per run instead.
+ *
+ * <p>A demand is reported net of the probes' own cost ({@link Calibration}): each JVM calibrates
+ * what an empty section of each kind reports and what each probe adds to a measurement around it,
+ * at start-up and again when the launcher's warm-up ends. Every thread adds up the cost of the
+ * probes it ran ({@code probePs}); a section (or a service execution, when its CPU time is
+ * measured) subtracts its own empty-section bias and the cost of every probe that ran inside it
+ * (nested sections, executions, parameter captures, loop and branch counters, buffer writes). What
+ * was subtracted is written beside each total (OVERHEAD), the calibration itself as CALIBRATION
+ * records. {@code -Dbeagle.calibrate=false} turns the subtraction off (raw clock differences).
  */
 public final class Probe {
-    static final int ENTER = 1, PARAM = 2, EXIT = 3, DEMAND = 4, LOOP = 5, BRANCH = 6, DEMAND_TOTAL = 7;
+    static final int ENTER = 1, PARAM = 2, EXIT = 3, DEMAND = 4, LOOP = 5, BRANCH = 6, DEMAND_TOTAL = 7,
+            CALIBRATION = 8, OVERHEAD = 9;
     static final int VALUE = 1, BYTESIZE = 2, NUMBER_OF_ELEMENTS = 3, INNER_BYTESIZE = 4;
     static final int RECORD = 32;
     static final int BUFFER = RECORD * 2048;
@@ -66,6 +76,10 @@ public final class Probe {
      */
     static final boolean SERVICE_CPU = Boolean.getBoolean("beagle.serviceCpu")
             || "true".equals(System.getenv("BEAGLE_SERVICE_CPU"));
+    /** Whether the probes calibrate and subtract their own cost ({@code -Dbeagle.calibrate=false}: not). */
+    static final boolean CALIBRATE = !"false".equals(System.getProperty("beagle.calibrate"));
+    /** The costs subtracted now: the last calibration's ({@link Calibration#NONE} before the first). */
+    static volatile Calibration costs = Calibration.NONE;
     private static final List<State> STATES = new ArrayList<>();
     private static final FileChannel OUT = open();
     /** Whether flushAll syncs the file: not for /dev/null and pipes (benchmarks), which cannot. */
@@ -91,11 +105,34 @@ public final class Probe {
         long[] executions = new long[64];
         long[] entered = new long[64];
         long[] enteredCpu = new long[64];
+        /** probePs when each execution on the stack was entered. */
+        long[] enteredProbe = new long[64];
+        /**
+         * The cost of every probe this thread ran so far, in picoseconds: what they added to any
+         * measurement around them (calibrated costs, plus buffer writes as timed).
+         */
+        long probePs;
+        /** Open timed sections, innermost last: probePs at their start, and how each is timed. */
+        long[] sectionProbe = new long[16];
+        byte[] sectionMode = new byte[16];
+        int sections;
+        /** Per CPU section: whether its last run was short ({@link #SHORT_NS}): timed by the wall clock. */
+        boolean[] shortRuns = new boolean[64];
+        /** Short sections started since the thread CPU clock was last read. */
+        int shortSinceCpu;
+        /** The raw clock difference of the last section or execution, in ps (the calibration reads it). */
+        long lastRawPs;
+        /** While calibrating: records are dropped (the buffer goes back to discardMark). */
+        boolean discarding;
+        int discardMark;
         int depth;
         int pendingCall = -1;
         long pendingCaller;
-        /** Per demand section: the execution its totals belong to (0: none), count and time. */
-        long[] totalOwner = new long[64], totalCount = new long[64], totalNs = new long[64];
+        /**
+         * Per demand section: the execution its totals belong to (0: none), count, net time and
+         * the probe cost subtracted from it (ps).
+         */
+        long[] totalOwner = new long[64], totalCount = new long[64], totalPs = new long[64], totalSubPs = new long[64];
         /** Sections with totals, as a stack; touchedFrom[d]: where depth d's begin. */
         int[] touched = new int[64];
         int touchedTop;
@@ -108,19 +145,27 @@ public final class Probe {
 
         synchronized void record(int type, int section, long execution, long a, long b) {
             if (buffer.remaining() < RECORD) {
-                flush();
+                if (discarding) {
+                    buffer.position(discardMark);
+                } else {
+                    // The write lands inside whatever this thread is timing: it is probe cost too.
+                    long t = System.nanoTime();
+                    flush();
+                    probePs += (System.nanoTime() - t) * 1000;
+                }
             }
             buffer.putInt(type).putInt(section).putLong(execution).putLong(a).putLong(b);
         }
 
         /** Adds one run of a demand section to the current execution's totals. */
-        void addDemand(int section, long ns) {
+        void addDemand(int section, long netPs, long subPs) {
             long e = current();
             if (section >= totalOwner.length) {
                 int n = Math.max(section + 1, totalOwner.length * 2);
                 totalOwner = java.util.Arrays.copyOf(totalOwner, n);
                 totalCount = java.util.Arrays.copyOf(totalCount, n);
-                totalNs = java.util.Arrays.copyOf(totalNs, n);
+                totalPs = java.util.Arrays.copyOf(totalPs, n);
+                totalSubPs = java.util.Arrays.copyOf(totalSubPs, n);
             }
             if (totalOwner[section] != e) {
                 if (totalCount[section] > 0) {
@@ -133,13 +178,17 @@ public final class Probe {
                 touched[touchedTop++] = section;
             }
             totalCount[section]++;
-            totalNs[section] += ns;
+            totalPs[section] += netPs;
+            totalSubPs[section] += subPs;
         }
 
         void writeTotal(int section) {
-            record(DEMAND_TOTAL, section, totalOwner[section], totalNs[section], totalCount[section]);
+            // The net total of a section cheaper than the calibration can tell may come out below 0.
+            record(OVERHEAD, section, totalOwner[section], psToNs(totalSubPs[section]), totalCount[section]);
+            record(DEMAND_TOTAL, section, totalOwner[section], Math.max(0, psToNs(totalPs[section])), totalCount[section]);
             totalCount[section] = 0;
-            totalNs[section] = 0;
+            totalPs[section] = 0;
+            totalSubPs[section] = 0;
             totalOwner[section] = 0;
         }
 
@@ -165,11 +214,36 @@ public final class Probe {
 
         /** Reads the thread CPU clock, remembering when. */
         long cpuNow() {
+            shortSinceCpu = 0;
             long cpu = THREADS.getCurrentThreadCpuTime();
             lastCpu = cpu;
             lastWall = System.nanoTime();
             hasCpu = true;
             return cpu;
+        }
+
+        /** Opens a timed section. */
+        void pushSection(byte mode) {
+            if (sections == sectionProbe.length) {
+                sectionProbe = java.util.Arrays.copyOf(sectionProbe, sections * 2);
+                sectionMode = java.util.Arrays.copyOf(sectionMode, sections * 2);
+            }
+            sectionMode[sections] = mode;
+            sectionProbe[sections++] = probePs;
+        }
+
+        boolean isShort(int section) {
+            return section >= 0 && section < shortRuns.length && shortRuns[section];
+        }
+
+        void setShort(int section, boolean value) {
+            if (section < 0) {
+                return;
+            }
+            if (section >= shortRuns.length) {
+                shortRuns = java.util.Arrays.copyOf(shortRuns, Math.max(section + 1, shortRuns.length * 2));
+            }
+            shortRuns[section] = value;
         }
 
         synchronized void flush() {
@@ -191,9 +265,33 @@ public final class Probe {
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(Probe::flushAll, "beagle-probe-flush"));
+        calibrate();
     }
 
     private Probe() {}
+
+    static long psToNs(long ps) {
+        return Math.round(ps / 1000.0);
+    }
+
+    /**
+     * Measures the probes' own cost on this thread and subtracts it from then on (see {@link
+     * Calibration}); writes the calibration as CALIBRATION records. Called at start-up and by the
+     * launcher when its warm-up ends (the JIT has compiled the probes as the program inlines
+     * them); a thread inside a section or execution does not calibrate.
+     */
+    public static void calibrate() {
+        if (!CALIBRATE || OUT == null) {
+            return;
+        }
+        State s = STATE.get();
+        if (s.depth != 0 || s.sections != 0) {
+            return;
+        }
+        Calibration c = Calibration.measure(s);
+        costs = c;
+        c.write(s);
+    }
 
     private static int initialIteration() {
         try {
@@ -262,6 +360,7 @@ public final class Probe {
             s.executions = java.util.Arrays.copyOf(s.executions, s.depth * 2);
             s.entered = java.util.Arrays.copyOf(s.entered, s.depth * 2);
             s.enteredCpu = java.util.Arrays.copyOf(s.enteredCpu, s.depth * 2);
+            s.enteredProbe = java.util.Arrays.copyOf(s.enteredProbe, s.depth * 2);
             s.touchedFrom = java.util.Arrays.copyOf(s.touchedFrom, s.depth * 2);
         }
         s.record(ENTER, service, e, caller, ((long) call << 32) | (iteration & 0xffffffffL));
@@ -270,6 +369,7 @@ public final class Probe {
         if (SERVICE_CPU) {
             s.enteredCpu[s.depth] = s.cpuNow();
         }
+        s.enteredProbe[s.depth] = s.probePs;
         s.entered[s.depth++] = System.nanoTime();
         return e;
     }
@@ -282,10 +382,23 @@ public final class Probe {
         // Normally e is on top; after an unbalanced exit (cannot happen with try/finally) unwind to it.
         for (int i = s.depth - 1; i >= 0; i--) {
             if (s.executions[i] == e) {
+                Calibration c = costs;
+                long nestedPs = s.probePs - s.enteredProbe[i];
                 s.writeTotalsFrom(i);
                 s.depth = i;
-                // b: the execution's thread CPU time (at least 1 when measured; 0: not measured).
-                s.record(EXIT, 0, e, now - s.entered[i], SERVICE_CPU ? Math.max(1, cpu - s.enteredCpu[i]) : 0);
+                long cpuNs = 0;
+                if (SERVICE_CPU) {
+                    long rawPs = (cpu - s.enteredCpu[i]) * 1000;
+                    s.lastRawPs = rawPs;
+                    long subPs = nestedPs + c.serviceBias;
+                    // Section -1: the execution itself (its service is in its ENTER).
+                    s.record(OVERHEAD, -1, e, psToNs(subPs), 1);
+                    // At least 1 when measured (0: not measured).
+                    cpuNs = Math.max(1, psToNs(rawPs - subPs));
+                }
+                // b: the execution's thread CPU time, net of the probes, entry to exit.
+                s.record(EXIT, 0, e, now - s.entered[i], cpuNs);
+                s.probePs += c.serviceCost;
                 return;
             }
         }
@@ -294,6 +407,7 @@ public final class Probe {
     /** The next SEFF entry on this thread, from the current execution, is made by external call `call`. */
     public static void call(int call) {
         State s = STATE.get();
+        s.probePs += costs.callCost;
         s.pendingCall = call;
         s.pendingCaller = s.current();
     }
@@ -301,11 +415,15 @@ public final class Probe {
     // --- parameter characterisations ------------------------------------------------------------
 
     public static void param(long e, int slot, long v) {
-        STATE.get().record(PARAM, slot, e, VALUE, Double.doubleToRawLongBits((double) v));
+        State s = STATE.get();
+        s.record(PARAM, slot, e, VALUE, Double.doubleToRawLongBits((double) v));
+        s.probePs += costs.paramCost;
     }
 
     public static void param(long e, int slot, double v) {
-        STATE.get().record(PARAM, slot, e, VALUE, Double.doubleToRawLongBits(v));
+        State s = STATE.get();
+        s.record(PARAM, slot, e, VALUE, Double.doubleToRawLongBits(v));
+        s.probePs += costs.paramCost;
     }
 
     public static void param(long e, int slot, boolean v) {
@@ -320,7 +438,15 @@ public final class Probe {
         if (v == null) {
             return;
         }
+        // An object's characterisation may walk it (a String's UTF-8 length, a collection's
+        // elements): its cost grows with the object, so it is timed, not calibrated.
+        long t = System.nanoTime();
         State s = STATE.get();
+        characterise(s, e, slot, v);
+        s.probePs += Math.max(costs.paramCost, (System.nanoTime() - t) * 1000);
+    }
+
+    private static void characterise(State s, long e, int slot, Object v) {
         if (v instanceof Number) {
             s.record(PARAM, slot, e, VALUE, Double.doubleToRawLongBits(((Number) v).doubleValue()));
         } else if (v instanceof Boolean) {
@@ -394,48 +520,129 @@ public final class Probe {
 
     // --- timed sections, loops, branches ------------------------------------------------------------
 
-    public static long startCpu() {
+    /** How an open section is timed. */
+    static final byte CPU_FRESH = 0, CPU_REUSED = 1, SHORT = 2, WALL = 3;
+    /**
+     * A CPU section whose last run took less than this (ns) is timed by the wall clock
+     * ({@code -Dbeagle.shortSectionNs}, default 20000; 0: never). The thread CPU clock costs a
+     * system call whose cost drifts with the machine's load by tens of ns between calibrations,
+     * more than a sub-microsecond section's own cost; {@code System.nanoTime} costs about 20 ns
+     * and drifts by a few. A short section is rarely descheduled (a time slice is milliseconds),
+     * and a run that was is an outlier the analysis removes, and makes the next run a CPU-timed one.
+     */
+    static final long SHORT_NS = Long.getLong("beagle.shortSectionNs", 20_000L);
+
+    /** Starts a CPU demand section (timed by the thread CPU clock, or by the wall clock when short). */
+    public static long startCpu(int section) {
         State s = STATE.get();
+        if (s.isShort(section)) {
+            s.pushSection(SHORT);
+            if (++s.shortSinceCpu >= SHORT_CPU_EVERY) {
+                // A recent CPU reading tells, should this run take long, how much of it the
+                // thread was descheduled (stopCpu). The reading falls before the section starts.
+                // (Its cost is part of the calibrated shortCost, an average over runs.)
+                s.cpuNow();
+                return s.lastWall;
+            }
+            return System.nanoTime();
+        }
+        return startCpuClock(s);
+    }
+
+    /** How often a short section reads the thread CPU clock before it starts (every n-th run). */
+    static final int SHORT_CPU_EVERY = 32;
+
+    /** Starts a section timed by the thread CPU clock, whatever its length. */
+    public static long startCpu() {
+        return startCpuClock(STATE.get());
+    }
+
+    private static long startCpuClock(State s) {
         if (s.hasCpu) {
             long since = System.nanoTime() - s.lastWall;
             if (since >= 0 && since < CPU_REUSE_NS) {
+                s.pushSection(CPU_REUSED);
                 return s.lastCpu + since;
             }
         }
-        return s.cpuNow();
+        long t = s.cpuNow();
+        s.pushSection(CPU_FRESH);
+        return t;
     }
 
     public static void stopCpu(int section, long start) {
         State s = STATE.get();
-        long ns = Math.max(0, s.cpuNow() - start);
-        demand(s, section, ns);
+        byte mode = s.sections > 0 ? s.sectionMode[s.sections - 1] : CPU_FRESH;
+        long rawNs = mode == SHORT ? shortRunNs(s, start) : s.cpuNow() - start;
+        long rawPs = Math.max(0, rawNs) * 1000;
+        Calibration c = costs;
+        long bias = mode == SHORT ? c.shortBias : mode == CPU_REUSED ? c.cpuReuseBias : c.cpuFreshBias;
+        long subPs = closeSection(s) + bias;
+        demand(s, section, rawPs, subPs);
+        s.setShort(section, rawNs < SHORT_NS);
+        s.probePs += mode == SHORT ? c.shortCost : mode == CPU_REUSED ? c.cpuReuseCost : c.cpuFreshCost;
     }
 
-    private static void demand(State s, int section, long ns) {
+    /**
+     * A short section's run, by the wall clock; if it took long (descheduled, or a rare slow run),
+     * less the time the thread was not running since its last CPU clock reading.
+     */
+    private static long shortRunNs(State s, long start) {
+        long now = System.nanoTime();
+        long ns = now - start;
+        if (ns >= SHORT_NS && s.hasCpu) {
+            long lastCpu = s.lastCpu, lastWall = s.lastWall;
+            long cpu = s.cpuNow();
+            long lost = (now - lastWall) - (cpu - lastCpu);
+            if (lost > 0) {
+                ns = Math.max(0, ns - lost);
+            }
+            s.probePs += costs.cpuStep;
+        }
+        return ns;
+    }
+
+    /** Closes the innermost section: the cost of the probes that ran inside it (ps). */
+    private static long closeSection(State s) {
+        if (s.sections == 0) {
+            return 0; // unbalanced (cannot happen with try/finally): nothing known to subtract
+        }
+        return s.probePs - s.sectionProbe[--s.sections];
+    }
+
+    private static void demand(State s, int section, long rawPs, long subPs) {
+        s.lastRawPs = rawPs;
         if (PER_ITERATION || s.depth == 0) {
-            s.record(DEMAND, section, s.current(), ns, 0);
+            s.record(OVERHEAD, section, s.current(), psToNs(subPs), 1);
+            s.record(DEMAND, section, s.current(), Math.max(0, psToNs(rawPs - subPs)), 0);
         } else {
-            s.addDemand(section, ns);
+            s.addDemand(section, rawPs - subPs, subPs);
         }
     }
 
     public static long startWall() {
+        State s = STATE.get();
+        s.pushSection(WALL);
         return System.nanoTime();
     }
 
     public static void stopWall(int section, long start) {
-        long ns = System.nanoTime() - start;
+        long rawPs = (System.nanoTime() - start) * 1000;
         State s = STATE.get();
-        demand(s, section, ns);
+        Calibration c = costs;
+        demand(s, section, rawPs, closeSection(s) + c.wallBias);
+        s.probePs += c.wallCost;
     }
 
     public static void loop(int loop, int count) {
         State s = STATE.get();
         s.record(LOOP, loop, s.current(), count, 0);
+        s.probePs += costs.loopCost;
     }
 
     public static void branch(int transition) {
         State s = STATE.get();
         s.record(BRANCH, transition, s.current(), 0, 0);
+        s.probePs += costs.branchCost;
     }
 }
