@@ -63,6 +63,7 @@ pub fn measure_point(
     let out = run_point(&config.java, &prepared.classpath, launch, point, &config.workload, dir)?;
     let options = crate::probe::decode::DecodeOptions {
         warmup: 1,
+        service_times: false,
         run: run_tag.to_string(),
     };
     // One observation per timed section (or per total the probe wrote for a section in a loop):

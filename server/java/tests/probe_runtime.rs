@@ -203,6 +203,7 @@ fn run_source(dir: &Path, main: &str, table: &SectionTable) -> (Vec<MeasurementE
     let options = DecodeOptions {
         run: "p".into(),
         warmup: 1,
+        service_times: true,
     };
     decode_file(&events, table, &options).unwrap()
 }
@@ -237,16 +238,22 @@ fn a_hand_instrumented_program_decodes_to_what_it_did() {
             // At start-up and when the launcher's warm-up ends.
             calibrations: 2,
             probe_costs: summary.probe_costs.clone(),
+            service_cpu_ns: summary.service_cpu_ns.clone(),
             ..Default::default()
         }
     );
-    // Per upload: ENTER, 4 PARAMs (a map gives two), EXIT, one OVERHEAD and DEMAND_TOTAL for its
-    // files' runs of the compress section, LOOP, BRANCH; per store ENTER, 2 PARAMs, OVERHEAD,
-    // DEMAND_TOTAL, EXIT; per fact ENTER, PARAM, EXIT.
-    let per_iteration = 4 * (6 + 2 + 2) + 4 * (6 + 2 + 2) + 8 * 6 + 4 * 3;
+    // Per upload: ENTER, 4 PARAMs (a map gives two), OVERHEAD and EXIT, one OVERHEAD and
+    // DEMAND_TOTAL for its files' runs of the compress section, LOOP, BRANCH; per store ENTER, 2
+    // PARAMs, OVERHEAD, DEMAND_TOTAL, OVERHEAD, EXIT; per fact ENTER, PARAM, OVERHEAD, EXIT.
+    let per_iteration = 4 * (7 + 2 + 2) + 4 * (7 + 2 + 2) + 8 * 7 + 4 * 4;
     assert_eq!(summary.warmup_records, per_iteration);
-    // Per iteration, the join outside any service (OVERHEAD and DEMAND); 15 records per calibration.
-    assert_eq!(summary.records, 3 * per_iteration + 3 * 2 + 2 * 15);
+    // Per iteration, the join outside any service (OVERHEAD and DEMAND); 16 records per calibration.
+    assert_eq!(summary.records, 3 * per_iteration + 3 * 2 + 2 * 16);
+    // Every kept execution's time, net of the probes (CPU time outermost, else wall clock less
+    // the time not running: a store's 2 ms sleep is no CPU time).
+    assert_eq!(summary.service_cpu_ns.len(), 40);
+    assert_eq!(summary.probe_costs["_upload"].runs, 16);
+    assert_eq!(summary.probe_costs["_fact"].runs, 8);
     // What the probes subtracted: per compress run (20 per iteration: 4 × 3 files and 4 × 2) and
     // per write (8 per iteration), in the two measured iterations; the calibration's noise known.
     let compress = summary.probe_costs["_compress"];

@@ -101,6 +101,7 @@ pub(crate) fn validate(
             let decode = DecodeOptions {
                 run: format!("validate-{}-{i}", launch.name),
                 warmup: 1,
+                service_times: true,
             };
             let (events, summary) =
                 decode_file(&out.events, &prepared.table, &decode).map_err(JobError::unreadable(&out.events))?;

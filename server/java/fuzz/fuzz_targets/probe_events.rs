@@ -37,6 +37,7 @@ fuzz_target!(|data: &[u8]| {
     let options = DecodeOptions {
         run: "f".into(),
         warmup: u32::from(first % 3),
+        service_times: true,
     };
     let (events, summary) = decode(bytes, &table(), &options);
     assert_eq!(

@@ -56,6 +56,9 @@ pub struct DecodeOptions {
     /// Executions entered in launcher iterations `0..warmup` are dropped, with everything recorded
     /// inside them (nested executions included): the JIT was still compiling.
     pub warmup: u32,
+    /// Keep each execution's time ([`DecodeSummary::service_cpu_ns`]): `beagle validate` wants
+    /// them; an analysis does not (a nested service may run millions of times).
+    pub service_times: bool,
 }
 
 /// What a file held, and what was dropped and why.
@@ -85,8 +88,9 @@ pub struct DecodeSummary {
     pub invalid: u64,
     /// Bytes at the end that do not make a whole record (a process killed mid-write).
     pub truncated_bytes: u64,
-    /// Per kept execution (its event id), its thread CPU time from entry to exit in ns, when the
-    /// probe measured it (`-Dbeagle.serviceCpu=true`: validation runs).
+    /// Per kept execution (its event id), its time from entry to exit in ns net of the probes
+    /// (thread CPU time when outermost on its thread, else by the wall clock), when asked for
+    /// ([`DecodeOptions::service_times`]).
     pub service_cpu_ns: std::collections::BTreeMap<String, u64>,
     /// Calibrations of the probes' cost the process made (CALIBRATION records of one kind).
     pub calibrations: u64,
@@ -407,7 +411,7 @@ impl<'a> Decoder<'a> {
         } else if let Some(MeasurementEvent::ServiceCall { exit_ns, .. }) = buffered {
             *exit_ns = r.a as u64;
         }
-        if r.b > 0 {
+        if r.b > 0 && self.options.service_times {
             let id = self.id(r.execution);
             self.summary.service_cpu_ns.insert(id, r.b as u64);
         }

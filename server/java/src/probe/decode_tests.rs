@@ -45,6 +45,7 @@ fn run(records: &[Vec<u8>], warmup: u32) -> (Vec<MeasurementEvent>, DecodeSummar
     let options = DecodeOptions {
         run: "r1".into(),
         warmup,
+        service_times: true,
     };
     decode(&records.concat(), &table(), &options)
 }
@@ -247,6 +248,7 @@ fn the_file_decoder_streams_to_the_same_result() {
     let options = DecodeOptions {
         run: "x".into(),
         warmup: 0,
+        service_times: true,
     };
     let from_file = decode_file(&path, &table(), &options).unwrap();
     assert_eq!(from_file, decode(&bytes, &table(), &options));

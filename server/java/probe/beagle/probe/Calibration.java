@@ -24,6 +24,7 @@ import java.util.Arrays;
 final class Calibration {
     /** Kinds, as CALIBRATION records name them (section field); a: value in ps, b: noise in ps. */
     static final int CPU_FRESH_BIAS = 1, CPU_REUSE_BIAS = 2, WALL_BIAS = 3, SERVICE_BIAS = 4, SHORT_BIAS = 5,
+            NESTED_SERVICE_BIAS = 6,
             CPU_FRESH_COST = 11, CPU_REUSE_COST = 12, WALL_COST = 13, SERVICE_COST = 14, PARAM_COST = 15,
             CALL_COST = 16, LOOP_COST = 17, BRANCH_COST = 18, SHORT_COST = 19, CPU_STEP = 20;
 
@@ -33,7 +34,7 @@ final class Calibration {
 
     static final Calibration NONE = new Calibration(new long[21], new long[21]);
 
-    final long cpuFreshBias, cpuReuseBias, wallBias, serviceBias, shortBias;
+    final long cpuFreshBias, cpuReuseBias, wallBias, serviceBias, shortBias, nestedServiceBias;
     final long cpuFreshCost, cpuReuseCost, wallCost, serviceCost, paramCost, callCost, loopCost, branchCost, shortCost;
     /** Values and noises by kind. */
     final long[] value, noise;
@@ -48,6 +49,7 @@ final class Calibration {
         wallBias = value[WALL_BIAS];
         serviceBias = value[SERVICE_BIAS];
         shortBias = value[SHORT_BIAS];
+        nestedServiceBias = value[NESTED_SERVICE_BIAS];
         shortCost = value[SHORT_COST];
         cpuStep = value[CPU_STEP];
         cpuFreshCost = value[CPU_FRESH_COST];
@@ -65,7 +67,7 @@ final class Calibration {
     static volatile long sink;
 
     /** What one calibration run does per probe; the bias kinds read the probe's raw difference. */
-    private static final int[] BIASES = {CPU_FRESH_BIAS, CPU_REUSE_BIAS, WALL_BIAS, SERVICE_BIAS, SHORT_BIAS};
+    private static final int[] BIASES = {CPU_FRESH_BIAS, CPU_REUSE_BIAS, WALL_BIAS, NESTED_SERVICE_BIAS, SHORT_BIAS};
     private static final int[] COSTS = {
         CPU_FRESH_COST, CPU_REUSE_COST, WALL_COST, SERVICE_COST, PARAM_COST, CALL_COST, LOOP_COST, BRANCH_COST,
         SHORT_COST
@@ -99,6 +101,11 @@ final class Calibration {
                 }
             }
             Probe.exit(e);
+            // An outermost execution (depth 0) reads the CPU clock at entry and exit.
+            bias(s, SERVICE_BIAS, WARMUP / 4);
+            for (int b = 0; b < BATCHES; b++) {
+                batches[SERVICE_BIAS][b] = bias(s, SERVICE_BIAS, PER_BATCH) / PER_BATCH;
+            }
         } finally {
             s.buffer.position(s.discardMark);
             s.discarding = false;
@@ -113,9 +120,10 @@ final class Calibration {
         for (int kind : BIASES) {
             summarise(batches[kind], kind, value, noise);
         }
+        summarise(batches[SERVICE_BIAS], SERVICE_BIAS, value, noise);
         if (!Probe.SERVICE_CPU) {
-            value[SERVICE_BIAS] = 0; // no clock read at entry and exit: nothing reported to correct
-            noise[SERVICE_BIAS] = 0;
+            // No execution timed: nothing reported to correct.
+            value[SERVICE_BIAS] = noise[SERVICE_BIAS] = value[NESTED_SERVICE_BIAS] = noise[NESTED_SERVICE_BIAS] = 0;
         }
         value[CPU_STEP] = stepNs() * 1000;
         return new Calibration(value, noise);
@@ -210,6 +218,7 @@ final class Calibration {
         for (int kind : BIASES) {
             s.record(Probe.CALIBRATION, kind, 0, value[kind], noise[kind]);
         }
+        s.record(Probe.CALIBRATION, SERVICE_BIAS, 0, value[SERVICE_BIAS], noise[SERVICE_BIAS]);
         for (int kind : COSTS) {
             s.record(Probe.CALIBRATION, kind, 0, value[kind], noise[kind]);
         }

@@ -70,12 +70,14 @@ public final class Probe {
     static final long CPU_REUSE_NS = Long.getLong("beagle.cpuReuseNs", 2000L);
     static final boolean PER_ITERATION = Boolean.getBoolean("beagle.perIteration");
     /**
-     * Whether an EXIT record carries the thread CPU time of its execution, entry to exit (callees
-     * on the thread included): {@code -Dbeagle.serviceCpu=true} or BEAGLE_SERVICE_CPU=true, set
-     * by `beagle validate`. Off in analyses: two more clock readings per execution.
+     * Whether an EXIT record carries the time of its execution, entry to exit (callees on the
+     * thread included), net of the probes: thread CPU time for an outermost execution (two clock
+     * readings per call from outside), the wall clock for a nested one (whose entry and exit read
+     * it anyway; a nested execution may be far shorter than a CPU clock reading's drift). On
+     * unless {@code -Dbeagle.serviceCpu=false} or BEAGLE_SERVICE_CPU=false.
      */
-    static final boolean SERVICE_CPU = Boolean.getBoolean("beagle.serviceCpu")
-            || "true".equals(System.getenv("BEAGLE_SERVICE_CPU"));
+    static final boolean SERVICE_CPU = !"false".equals(System.getProperty("beagle.serviceCpu"))
+            && !"false".equals(System.getenv("BEAGLE_SERVICE_CPU"));
     /** Whether the probes calibrate and subtract their own cost ({@code -Dbeagle.calibrate=false}: not). */
     static final boolean CALIBRATE = !"false".equals(System.getProperty("beagle.calibrate"));
     /** The costs subtracted now: the last calibration's ({@link Calibration#NONE} before the first). */
@@ -366,9 +368,8 @@ public final class Probe {
         s.record(ENTER, service, e, caller, ((long) call << 32) | (iteration & 0xffffffffL));
         s.touchedFrom[s.depth] = s.touchedTop;
         s.executions[s.depth] = e;
-        if (SERVICE_CPU) {
-            s.enteredCpu[s.depth] = s.cpuNow();
-        }
+        // -1: a nested execution, timed by the wall clock.
+        s.enteredCpu[s.depth] = SERVICE_CPU && s.depth == 0 ? s.cpuNow() : -1;
         s.enteredProbe[s.depth] = s.probePs;
         s.entered[s.depth++] = System.nanoTime();
         return e;
@@ -378,7 +379,7 @@ public final class Probe {
     public static void exit(long e) {
         long now = System.nanoTime();
         State s = STATE.get();
-        long cpu = SERVICE_CPU ? s.cpuNow() : 0;
+        long cpu = SERVICE_CPU && s.depth == 1 ? s.cpuNow() : 0;
         // Normally e is on top; after an unbalanced exit (cannot happen with try/finally) unwind to it.
         for (int i = s.depth - 1; i >= 0; i--) {
             if (s.executions[i] == e) {
@@ -388,9 +389,10 @@ public final class Probe {
                 s.depth = i;
                 long cpuNs = 0;
                 if (SERVICE_CPU) {
-                    long rawPs = (cpu - s.enteredCpu[i]) * 1000;
+                    boolean outermost = s.enteredCpu[i] >= 0 && i == 0;
+                    long rawPs = (outermost ? cpu - s.enteredCpu[i] : wallRunNs(s, now, now - s.entered[i])) * 1000;
                     s.lastRawPs = rawPs;
-                    long subPs = nestedPs + c.serviceBias;
+                    long subPs = nestedPs + (outermost ? c.serviceBias : c.nestedServiceBias);
                     // Section -1: the execution itself (its service is in its ENTER).
                     s.record(OVERHEAD, -1, e, psToNs(subPs), 1);
                     // At least 1 when measured (0: not measured).
@@ -589,7 +591,11 @@ public final class Probe {
      */
     private static long shortRunNs(State s, long start) {
         long now = System.nanoTime();
-        long ns = now - start;
+        return wallRunNs(s, now, now - start);
+    }
+
+    /** A run of `ns` by the wall clock, ending `now`: less the time descheduled if it took long. */
+    private static long wallRunNs(State s, long now, long ns) {
         if (ns >= SHORT_NS && s.hasCpu) {
             long lastCpu = s.lastCpu, lastWall = s.lastWall;
             long cpu = s.cpuNow();
