@@ -21,12 +21,19 @@ pub struct ProbeCost {
 }
 
 impl ProbeCost {
-    /// Adds another point's (or run's) costs; the noise is the larger.
+    /// Adds another point's (or run's) costs; the noise is their mean weighted by runs (each
+    /// JVM calibrates on its own; one calibration disturbed by a busy machine does not decide).
     pub fn add(&mut self, other: &ProbeCost) {
-        self.runs += other.runs;
+        let runs = self.runs + other.runs;
+        if runs > 0 {
+            let weighted = self.noise_ns as f64 * self.runs as f64 + other.noise_ns as f64 * other.runs as f64;
+            self.noise_ns = (weighted / runs as f64).round() as u64;
+        } else {
+            self.noise_ns = self.noise_ns.max(other.noise_ns);
+        }
+        self.runs = runs;
         self.net_ns += other.net_ns;
         self.subtracted_ns += other.subtracted_ns;
-        self.noise_ns = self.noise_ns.max(other.noise_ns);
     }
 
     /// Net ns per run.
@@ -107,6 +114,8 @@ mod tests {
             subtracted_ns: 594_000,
             noise_ns: 8,
         });
+        // Weighted by runs: (10 × 5 + 990 × 8) / 1000.
+        assert_eq!(c.noise_ns, 8);
         // 4 ns per run, below a noise of 8 ns.
         assert!(c.too_short(), "{}", c.describe());
         assert!(

@@ -247,8 +247,8 @@ fn a_hand_instrumented_program_decodes_to_what_it_did() {
     // PARAMs, OVERHEAD, DEMAND_TOTAL, OVERHEAD, EXIT; per fact ENTER, PARAM, OVERHEAD, EXIT.
     let per_iteration = 4 * (7 + 2 + 2) + 4 * (7 + 2 + 2) + 8 * 7 + 4 * 4;
     assert_eq!(summary.warmup_records, per_iteration);
-    // Per iteration, the join outside any service (OVERHEAD and DEMAND); 16 records per calibration.
-    assert_eq!(summary.records, 3 * per_iteration + 3 * 2 + 2 * 16);
+    // Per iteration, the join outside any service (OVERHEAD and DEMAND); 17 records per calibration.
+    assert_eq!(summary.records, 3 * per_iteration + 3 * 2 + 2 * 17);
     // Every kept execution's time, net of the probes (CPU time outermost, else wall clock less
     // the time not running: a store's 2 ms sleep is no CPU time).
     assert_eq!(summary.service_cpu_ns.len(), 40);

@@ -95,7 +95,7 @@ pub struct DecodeSummary {
     /// Calibrations of the probes' cost the process made (CALIBRATION records of one kind).
     pub calibrations: u64,
     /// Per element (action, or SEFF for its executions' CPU time): the probes' cost subtracted,
-    /// with the calibration's noise (the largest of the process's calibrations).
+    /// with the calibration's noise (the process's last calibration).
     pub probe_costs: BTreeMap<String, ProbeCost>,
 }
 
@@ -147,7 +147,7 @@ pub struct Decoder<'a> {
     services: HashMap<i64, i32>,
     /// The last OVERHEAD record: (execution, section, ns subtracted); its total follows it.
     overhead: Option<(i64, i32, u64)>,
-    /// Per calibration kind, the largest noise seen (ps).
+    /// Per calibration kind, the last calibration's noise (ps).
     noise_ps: HashMap<i32, i64>,
     /// The calibration kind whose noise applies to each element of `summary.probe_costs`.
     cost_kind: HashMap<String, i32>,
@@ -222,7 +222,7 @@ impl<'a> Decoder<'a> {
         self.cost_kind.entry(element.to_string()).or_insert(kind);
     }
 
-    /// A CALIBRATION record: remembers the largest noise of each kind.
+    /// A CALIBRATION record: remembers the noise of each kind.
     fn calibration(&mut self, r: &Record) {
         if r.a < 0 || r.b < 0 {
             self.summary.invalid += 1;
@@ -231,8 +231,9 @@ impl<'a> Decoder<'a> {
         if r.section == CPU_FRESH_BIAS {
             self.summary.calibrations += 1;
         }
-        let noise = self.noise_ps.entry(r.section).or_insert(0);
-        *noise = (*noise).max(r.b);
+        // The last calibration's: the one in force while the runs that count were measured (the
+        // launcher calibrates again after its warm-up).
+        self.noise_ps.insert(r.section, r.b);
     }
 
     /// Sets each element's noise from the calibrations (at the end: a launcher calibrates again

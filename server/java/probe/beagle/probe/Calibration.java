@@ -26,7 +26,8 @@ final class Calibration {
     static final int CPU_FRESH_BIAS = 1, CPU_REUSE_BIAS = 2, WALL_BIAS = 3, SERVICE_BIAS = 4, SHORT_BIAS = 5,
             NESTED_SERVICE_BIAS = 6,
             CPU_FRESH_COST = 11, CPU_REUSE_COST = 12, WALL_COST = 13, SERVICE_COST = 14, PARAM_COST = 15,
-            CALL_COST = 16, LOOP_COST = 17, BRANCH_COST = 18, SHORT_COST = 19, CPU_STEP = 20;
+            CALL_COST = 16, LOOP_COST = 17, BRANCH_COST = 18, SHORT_COST = 19, CPU_STEP = 20,
+            NESTED_SHORT_COST = 10;
 
     static final int BATCHES = 9;
     static final int PER_BATCH = Integer.getInteger("beagle.calibrationRuns", 400);
@@ -36,6 +37,8 @@ final class Calibration {
 
     final long cpuFreshBias, cpuReuseBias, wallBias, serviceBias, shortBias, nestedServiceBias;
     final long cpuFreshCost, cpuReuseCost, wallCost, serviceCost, paramCost, callCost, loopCost, branchCost, shortCost;
+    /** A short section inside another section (which reads no CPU clock now and then: see Probe.startCpu). */
+    final long nestedShortCost;
     /** Values and noises by kind. */
     final long[] value, noise;
     /** One reading of the thread CPU clock (at least its resolution). */
@@ -52,6 +55,7 @@ final class Calibration {
         nestedServiceBias = value[NESTED_SERVICE_BIAS];
         shortCost = value[SHORT_COST];
         cpuStep = value[CPU_STEP];
+        nestedShortCost = value[NESTED_SHORT_COST];
         cpuFreshCost = value[CPU_FRESH_COST];
         cpuReuseCost = value[CPU_REUSE_COST];
         wallCost = value[WALL_COST];
@@ -70,7 +74,7 @@ final class Calibration {
     private static final int[] BIASES = {CPU_FRESH_BIAS, CPU_REUSE_BIAS, WALL_BIAS, NESTED_SERVICE_BIAS, SHORT_BIAS};
     private static final int[] COSTS = {
         CPU_FRESH_COST, CPU_REUSE_COST, WALL_COST, SERVICE_COST, PARAM_COST, CALL_COST, LOOP_COST, BRANCH_COST,
-        SHORT_COST
+        SHORT_COST, NESTED_SHORT_COST
     };
     private static final int BASELINE = 0;
 
@@ -148,6 +152,8 @@ final class Calibration {
 
     /** Thread CPU ps of `n` probes of `kind` (or of the bare loop: BASELINE). */
     private static long cost(Probe.State s, int kind, int n) {
+        // A nested short section runs inside an open section (opened before the clock starts).
+        long outer = kind == NESTED_SHORT_COST ? Probe.startWall() : 0;
         long start = THREADS.getCurrentThreadCpuTime();
         long x = 0;
         for (int i = 0; i < n; i++) {
@@ -157,7 +163,7 @@ final class Calibration {
                     Probe.stopCpu(0, Probe.startCpu());
                 }
                 case CPU_REUSE_COST -> Probe.stopCpu(0, Probe.startCpu());
-                case SHORT_COST -> {
+                case SHORT_COST, NESTED_SHORT_COST -> {
                     s.setShort(0, true);
                     Probe.stopCpu(0, Probe.startCpu(0));
                 }
@@ -171,7 +177,11 @@ final class Calibration {
             }
         }
         sink = x;
-        return (THREADS.getCurrentThreadCpuTime() - start) * 1000;
+        long ps = (THREADS.getCurrentThreadCpuTime() - start) * 1000;
+        if (kind == NESTED_SHORT_COST) {
+            Probe.stopWall(1, outer);
+        }
+        return ps;
     }
 
     /** Sum of the raw differences (ps) that `n` empty sections or executions of `kind` report. */

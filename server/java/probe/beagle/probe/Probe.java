@@ -107,6 +107,11 @@ public final class Probe {
         long[] executions = new long[64];
         long[] entered = new long[64];
         long[] enteredCpu = new long[64];
+        /**
+         * The thread's last CPU clock reading before each execution on the stack was entered, and
+         * the wall clock then (-1: none): a nested execution that took long is corrected by it.
+         */
+        long[] enteredRefCpu = new long[64], enteredRefWall = new long[64];
         /** probePs when each execution on the stack was entered. */
         long[] enteredProbe = new long[64];
         /**
@@ -117,6 +122,8 @@ public final class Probe {
         /** Open timed sections, innermost last: probePs at their start, and how each is timed. */
         long[] sectionProbe = new long[16];
         byte[] sectionMode = new byte[16];
+        /** The same reference reading before each open section started. */
+        long[] sectionRefCpu = new long[16], sectionRefWall = new long[16];
         int sections;
         /** Per CPU section: whether its last run was short ({@link #SHORT_NS}): timed by the wall clock. */
         boolean[] shortRuns = new boolean[64];
@@ -229,8 +236,12 @@ public final class Probe {
             if (sections == sectionProbe.length) {
                 sectionProbe = java.util.Arrays.copyOf(sectionProbe, sections * 2);
                 sectionMode = java.util.Arrays.copyOf(sectionMode, sections * 2);
+                sectionRefCpu = java.util.Arrays.copyOf(sectionRefCpu, sections * 2);
+                sectionRefWall = java.util.Arrays.copyOf(sectionRefWall, sections * 2);
             }
             sectionMode[sections] = mode;
+            sectionRefCpu[sections] = hasCpu ? lastCpu : -1;
+            sectionRefWall[sections] = lastWall;
             sectionProbe[sections++] = probePs;
         }
 
@@ -362,6 +373,8 @@ public final class Probe {
             s.executions = java.util.Arrays.copyOf(s.executions, s.depth * 2);
             s.entered = java.util.Arrays.copyOf(s.entered, s.depth * 2);
             s.enteredCpu = java.util.Arrays.copyOf(s.enteredCpu, s.depth * 2);
+            s.enteredRefCpu = java.util.Arrays.copyOf(s.enteredRefCpu, s.depth * 2);
+            s.enteredRefWall = java.util.Arrays.copyOf(s.enteredRefWall, s.depth * 2);
             s.enteredProbe = java.util.Arrays.copyOf(s.enteredProbe, s.depth * 2);
             s.touchedFrom = java.util.Arrays.copyOf(s.touchedFrom, s.depth * 2);
         }
@@ -370,6 +383,8 @@ public final class Probe {
         s.executions[s.depth] = e;
         // -1: a nested execution, timed by the wall clock.
         s.enteredCpu[s.depth] = SERVICE_CPU && s.depth == 0 ? s.cpuNow() : -1;
+        s.enteredRefCpu[s.depth] = s.hasCpu ? s.lastCpu : -1;
+        s.enteredRefWall[s.depth] = s.lastWall;
         s.enteredProbe[s.depth] = s.probePs;
         s.entered[s.depth++] = System.nanoTime();
         return e;
@@ -390,7 +405,7 @@ public final class Probe {
                 long cpuNs = 0;
                 if (SERVICE_CPU) {
                     boolean outermost = s.enteredCpu[i] >= 0 && i == 0;
-                    long rawPs = (outermost ? cpu - s.enteredCpu[i] : wallRunNs(s, now, now - s.entered[i])) * 1000;
+                    long rawPs = (outermost ? cpu - s.enteredCpu[i] : wallRunNs(s, now, now - s.entered[i], s.enteredRefCpu[i], s.enteredRefWall[i])) * 1000;
                     s.lastRawPs = rawPs;
                     long subPs = nestedPs + (outermost ? c.serviceBias : c.nestedServiceBias);
                     // Section -1: the execution itself (its service is in its ENTER).
@@ -538,14 +553,16 @@ public final class Probe {
     public static long startCpu(int section) {
         State s = STATE.get();
         if (s.isShort(section)) {
-            s.pushSection(SHORT);
-            if (++s.shortSinceCpu >= SHORT_CPU_EVERY) {
-                // A recent CPU reading tells, should this run take long, how much of it the
-                // thread was descheduled (stopCpu). The reading falls before the section starts.
-                // (Its cost is part of the calibrated shortCost, an average over runs.)
+            // A recent CPU reading tells, should this run take long, how much of it the thread
+            // was descheduled (stopCpu). Read before the section starts, by sections outside any
+            // other (a nested one has its outer section's); its cost is part of the calibrated
+            // shortCost, an average over runs.
+            if (s.sections == 0 && ++s.shortSinceCpu >= SHORT_CPU_EVERY) {
                 s.cpuNow();
+                s.pushSection(SHORT);
                 return s.lastWall;
             }
+            s.pushSection(SHORT);
             return System.nanoTime();
         }
         return startCpuClock(s);
@@ -576,13 +593,16 @@ public final class Probe {
         State s = STATE.get();
         byte mode = s.sections > 0 ? s.sectionMode[s.sections - 1] : CPU_FRESH;
         long rawNs = mode == SHORT ? shortRunNs(s, start) : s.cpuNow() - start;
+        // (closeSection below pops the section whose reference shortRunNs read.)
         long rawPs = Math.max(0, rawNs) * 1000;
         Calibration c = costs;
         long bias = mode == SHORT ? c.shortBias : mode == CPU_REUSED ? c.cpuReuseBias : c.cpuFreshBias;
         long subPs = closeSection(s) + bias;
         demand(s, section, rawPs, subPs);
         s.setShort(section, rawNs < SHORT_NS);
-        s.probePs += mode == SHORT ? c.shortCost : mode == CPU_REUSED ? c.cpuReuseCost : c.cpuFreshCost;
+        // (After closeSection: `sections` counts the sections around this one.)
+        long shortCost = s.sections > 0 ? c.nestedShortCost : c.shortCost;
+        s.probePs += mode == SHORT ? shortCost : mode == CPU_REUSED ? c.cpuReuseCost : c.cpuFreshCost;
     }
 
     /**
@@ -591,15 +611,18 @@ public final class Probe {
      */
     private static long shortRunNs(State s, long start) {
         long now = System.nanoTime();
-        return wallRunNs(s, now, now - start);
+        int top = s.sections - 1;
+        return top < 0 ? now - start : wallRunNs(s, now, now - start, s.sectionRefCpu[top], s.sectionRefWall[top]);
     }
 
-    /** A run of `ns` by the wall clock, ending `now`: less the time descheduled if it took long. */
-    private static long wallRunNs(State s, long now, long ns) {
-        if (ns >= SHORT_NS && s.hasCpu) {
-            long lastCpu = s.lastCpu, lastWall = s.lastWall;
+    /**
+     * A run of `ns` by the wall clock, ending `now`: if it took long, less the time the thread was
+     * not running since the reference reading (refCpu at refWall; -1: none) before it started.
+     */
+    private static long wallRunNs(State s, long now, long ns, long refCpu, long refWall) {
+        if (ns >= SHORT_NS && refCpu >= 0) {
             long cpu = s.cpuNow();
-            long lost = (now - lastWall) - (cpu - lastCpu);
+            long lost = (now - refWall) - (cpu - refCpu);
             if (lost > 0) {
                 ns = Math.max(0, ns - lost);
             }
