@@ -5,7 +5,10 @@
 declaring and re-exporting children is structure, and children may use their parent. Test code
 (`#[cfg(test)]` to the end of the file, the usual layout) does not count either.
 
-    python3 tests/architecture/module_cycles.py server/fit/src server/pcm/src ...
+    python3 tests/architecture/module_cycles.py server/*/src
+
+A folder that does not exist fails (an unmatched glob would otherwise check nothing), and so
+does a call without folders.
 """
 import re
 import sys
@@ -110,8 +113,15 @@ def cycles(src: Path) -> list:
 
 
 def main() -> int:
+    if len(sys.argv) < 2:
+        print("usage: module_cycles.py SRC_DIR...", file=sys.stderr)
+        return 2
     failed = False
     for arg in sys.argv[1:]:
+        if not Path(arg).is_dir():
+            print(f"{arg}: not a folder", file=sys.stderr)
+            failed = True
+            continue
         found = cycles(Path(arg))
         if found:
             failed = True

@@ -131,7 +131,7 @@ pub struct MeasurementResult {
     pub observations: Vec<Observation>,
     /// Points with more observations than kept: the tally of all of them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub overflow: Vec<crate::point_sample::PointTally>,
+    pub overflow: Vec<crate::point_tally::PointTally>,
     /// Observations not kept because the element reached its bound of kept observations
     /// ([`crate::point_sample::KEPT_PER_ELEMENT`]).
     #[serde(default, skip_serializing_if = "is_zero")]

@@ -22,6 +22,7 @@ pub mod measurement;
 pub mod model;
 pub mod point_sample;
 pub mod point_stats;
+mod point_tally;
 pub mod predict;
 pub mod probe_cost;
 pub mod results;

@@ -22,7 +22,7 @@
 
 use crate::blackboard::{MeasurementResult, Observation};
 use crate::events::Parameters;
-use serde::{Deserialize, Serialize};
+pub use crate::point_tally::PointTally;
 use std::collections::HashMap;
 
 /// Most observations kept per parameter point and run.
@@ -34,25 +34,8 @@ pub const KEPT_PER_POINT: usize = 64;
 /// others). Fifty points at the per-point bound keep 3,200.
 pub const KEPT_PER_ELEMENT: usize = 16_384;
 
-/// All observations of one parameter point and run, where more were made than kept.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PointTally {
-    pub parameters: Parameters,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub run: Option<u64>,
-    /// Observations made at the point (kept or not).
-    pub observations: u64,
-    /// Of them, not kept in [`MeasurementResult::observations`].
-    pub unkept: u64,
-    /// Executions the observations stand for ([`Observation::executions`]).
-    pub executions: u64,
-    /// Sum and sum of squares of the observations' values.
-    pub sum: f64,
-    pub sum_squares: f64,
-    pub min: f64,
-    pub max: f64,
-}
-
+// Built from observations here, not in `point_tally`: the tally does not know the blackboard's
+// `Observation`, so the blackboard can hold tallies without depending on this module.
 impl PointTally {
     fn of(observations: &[&Observation]) -> PointTally {
         let first = observations[0];
@@ -80,22 +63,6 @@ impl PointTally {
         self.sum_squares += o.value * o.value;
         self.min = self.min.min(o.value);
         self.max = self.max.max(o.value);
-    }
-
-    /// Mean of the point's observations.
-    pub fn mean(&self) -> f64 {
-        self.sum / self.observations.max(1) as f64
-    }
-
-    /// Sample standard deviation of the point's observations (0 for one).
-    pub fn standard_deviation(&self) -> f64 {
-        let n = self.observations as f64;
-        if n < 2.0 {
-            return 0.0;
-        }
-        ((self.sum_squares - self.sum * self.sum / n) / (n - 1.0))
-            .max(0.0)
-            .sqrt()
     }
 }
 

@@ -15,7 +15,7 @@
 //! measured, and each says why.
 
 use crate::blackboard::{Blackboard, ElementKind, MeasurementResult, Observation};
-use crate::point_sample::PointTally;
+use crate::point_tally::PointTally;
 use std::collections::BTreeMap;
 
 /// Shares closer to 0 than this are float residue of summing shares (`1 - (0.7 + 0.3)`).

@@ -5,8 +5,8 @@
 //! the launch, the point and the workload: a rerun measures only what changed, and a failed point
 //! (timeout, crash) loses none of the points measured before it.
 
+use crate::context::Context;
 use crate::error::JobError;
-use crate::job::Context;
 use crate::measurements::Measured;
 use crate::observer::{Event, Pass};
 use crate::report::{Diagnostic, Report};

@@ -5,12 +5,13 @@
 //! mean over its executions) is compared with the prediction of the repository as it is now —
 //! what the analysis wrote, or what the user wrote by hand.
 
+use crate::context::Context;
 use crate::error::JobError;
 use crate::java::{prepare_workspace, PreparedWorkspace};
-use crate::job::{Context, Settings};
 use crate::observer::{Event, Observer};
 use crate::report::Report;
-use crate::validate::{compare, ValidateOptions, ValidationReport};
+use crate::request::Settings;
+use crate::validation::{compare, ValidateOptions, ValidationReport};
 use crate::workspace::{Source, Workspace};
 use beagle_analysis::predict::Bindings;
 use beagle_analysis::validation::points_of;

@@ -1,22 +1,33 @@
 //! One analysis job, from a workspace to expressions: where the measurements come from
 //! ([`workspace`]: `beagle.toml`), reading or measuring them ([`measurements`], [`java`]),
 //! analysing every repository with the analysis core and keeping everything in the store
-//! ([`job`]), and the results as plain rows and diagnostics ([`report`]).
+//! ([`job`]), validating the analysed model ([`validate`]), and the results as plain rows and
+//! diagnostics ([`report`]).
+//!
+//! Modules depend one way (`tests/architecture/module_cycles.py`): [`job`] on top runs the
+//! analysis (`analyse`) and then a validation (`java_validate`, `held_out`); what the stages
+//! share sits below them (`request`, `context`, `output`, `validation`).
 //!
 //! The CLI (`beagle analyse`) and the language server both run jobs through [`job::run`]; neither
 //! prints from here: progress arrives at an [`Observer`], pause and abort through a
 //! [`beagle_analysis::Control`]. Synchronous: the language server runs a job on its own thread.
 
+mod analyse;
 pub mod atomic;
+mod context;
 mod error;
+mod held_out;
 pub mod java;
 mod java_validate;
 pub mod job;
 pub mod measurements;
 pub mod observer;
+mod output;
 pub mod predict;
 pub mod report;
+mod request;
 pub mod validate;
+mod validation;
 pub mod workspace;
 
 pub use error::JobError;

@@ -599,9 +599,3 @@ impl std::ops::Not for Expr {
         Expr::unary(UnaryOp::Not, self)
     }
 }
-
-impl fmt::Display for Expr {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::print(self))
-    }
-}

@@ -34,6 +34,14 @@ pub fn print(e: &Expr) -> String {
     out
 }
 
+/// `{}` prints the canonical text. Here, not beside `Expr` in `ast`: the tree does not know
+/// its printer, the printer knows the tree.
+impl std::fmt::Display for Expr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&print(self))
+    }
+}
+
 use crate::precedence::{AND, ATOM, COMPARE, IF_ELSE, OR, POWER, PRODUCT, SUM, UNARY};
 
 fn binary_level(op: BinaryOp) -> u8 {

@@ -1,0 +1,98 @@
+//! What both ways of validating share ([`crate::java_validate`] for Java workspaces,
+//! [`crate::held_out`] for measurement workspaces): how to validate ([`ValidateOptions`]), what
+//! comes out ([`ValidationReport`]), and the comparison of measured services with the model's
+//! predictions ([`compare`]). Below both, so that neither depends on the other or on
+//! [`crate::validate`], which chooses between them.
+
+use crate::error::JobError;
+use beagle_analysis::predict::Predictor;
+use beagle_analysis::validation::{validate_service, ServiceValidation};
+use beagle_pcm::model::system::assembly;
+use beagle_pcm::ModelFile;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// How to validate.
+#[derive(Clone, Debug)]
+pub struct ValidateOptions {
+    /// Share of the entry executions held out (measurement workspaces).
+    pub share: f64,
+    /// Fresh parameter points per launch (Java workspaces).
+    pub points: usize,
+    /// Seed of the choice of what is held out (and of the analysis).
+    pub seed: u64,
+    /// The analysis of the rest: genetic programming on or off, time budget.
+    pub gp: bool,
+    pub budget_ms: Option<u64>,
+}
+
+impl Default for ValidateOptions {
+    fn default() -> Self {
+        ValidateOptions {
+            share: 0.2,
+            points: 8,
+            seed: 1,
+            gp: true,
+            budget_ms: None,
+        }
+    }
+}
+
+/// What `beagle validate --json` prints.
+#[derive(Clone, Debug, Serialize)]
+pub struct ValidationReport {
+    pub services: Vec<ServiceValidation>,
+    /// How the points were obtained (held-out share, seed, where the fitted copy is).
+    pub notes: Vec<String>,
+}
+
+/// Each measured service beside the prediction of the model (of the repositories, in order)
+/// that has its SEFF; each validation names `repositories[i]`, the user's file, also where
+/// `models` are analysed copies. The validations are kept in the store of `root` (for the
+/// editor's hover and lens).
+pub(crate) fn compare(
+    root: &Path,
+    repositories: &[PathBuf],
+    models: &[ModelFile],
+    system: Option<&Path>,
+    measured: &[beagle_analysis::validation::Measured],
+) -> Result<Vec<ServiceValidation>, JobError> {
+    let system_file = system
+        .map(|p| ModelFile::read(p).map_err(JobError::unreadable(p)))
+        .transpose()?;
+    let assembly = system_file.as_ref().and_then(assembly);
+    let mut services = Vec::new();
+    for (path, file) in repositories.iter().zip(models) {
+        let Some(predictor) = Predictor::new(file) else {
+            continue;
+        };
+        let predictor = match &assembly {
+            Some(a) => predictor.with_system(a),
+            None => predictor,
+        };
+        let key = path
+            .canonicalize()
+            .unwrap_or_else(|_| path.clone())
+            .display()
+            .to_string();
+        for (seff, name) in predictor.services() {
+            if let Some(mut v) = validate_service(&name, &seff, measured, |inputs| predictor.predict(&seff, inputs)) {
+                v.repository = key.clone();
+                services.push(v);
+            }
+        }
+    }
+    let mut store = beagle_analysis::Store::open(root)?;
+    for v in &services {
+        store.save_validation(&v.repository, v)?;
+    }
+    Ok(services)
+}
+
+/// The repositories as they are on disk.
+pub(crate) fn read_models(repositories: &[PathBuf]) -> Result<Vec<ModelFile>, JobError> {
+    repositories
+        .iter()
+        .map(|p| ModelFile::read(p).map_err(JobError::unreadable(p)))
+        .collect()
+}
