@@ -450,6 +450,7 @@ pub(crate) fn prepare_workspace(
     config: &JavaConfig,
     links_path: Option<&Path>,
     scope: &Scope,
+    build: Build,
     cx: &mut Context,
 ) -> Result<PreparedWorkspace, JobError> {
     let files: Vec<ModelFile> = repositories
@@ -489,6 +490,19 @@ pub(crate) fn prepare_workspace(
     cx.observer
         .on(Event::Stage("instrumenting and compiling the Java sources"));
     let prepared = prepare(config, &repos, &elements, &services, &links, &work)?;
+    // The plain build: the same sources with probes only at the entry and exit of the services
+    // (and their parameters), as close to production as a measurement can be.
+    let plain = match build {
+        Build::Instrumented => None,
+        Build::AlsoPlain => Some(prepare(
+            config,
+            &repos,
+            &[],
+            &services,
+            &links,
+            &root.join(".beagle").join("java-plain"),
+        )?),
+    };
     for note in &prepared.notes {
         info(cx.report, Severity::Warning, None, note.clone());
     }
@@ -505,14 +519,26 @@ pub(crate) fn prepare_workspace(
     }
     Ok(PreparedWorkspace {
         prepared,
+        plain,
         work,
         elements,
     })
 }
 
+/// Which builds [`prepare_workspace`] makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Build {
+    /// The instrumented build alone (what an analysis measures with).
+    Instrumented,
+    /// Also the plain build, probed only at the services' entries and exits (validation).
+    AlsoPlain,
+}
+
 /// What [`prepare_workspace`] gives.
 pub(crate) struct PreparedWorkspace {
     pub prepared: Prepared,
+    /// The plain build, when asked for ([`Build::AlsoPlain`]).
+    pub plain: Option<Prepared>,
     /// `<root>/.beagle/java`.
     pub work: PathBuf,
     /// The scope's elements.
@@ -533,7 +559,8 @@ pub(crate) fn measure(
         prepared,
         work,
         elements,
-    } = prepare_workspace(root, repositories, config, links_path, scope, cx)?;
+        ..
+    } = prepare_workspace(root, repositories, config, links_path, scope, Build::Instrumented, cx)?;
     let measurer = Measurer {
         config,
         prepared: &prepared,

@@ -1,23 +1,32 @@
 //! `beagle validate` of a Java workspace: the system is run at fresh parameter points (seeded,
 //! inside the launch ranges, away from the points the analysis measured), each service
-//! execution's thread CPU time from entry to exit is measured (callees on the thread included:
-//! the probe's EXIT carries it when `-Dbeagle.serviceCpu=true`), and each service point (the
-//! mean over its executions) is compared with the prediction of the repository as it is now —
-//! what the analysis wrote, or what the user wrote by hand.
+//! execution's time from entry to exit is measured (callees on the thread included), and each
+//! service point (the mean over its executions) is compared with the prediction of the
+//! repository as it is now — what the analysis wrote, or what the user wrote by hand.
+//!
+//! What is measured is the *plain* build: the sources with probes only at the services' entries
+//! and exits (and their parameters), each execution's time net of those probes' calibrated cost
+//! (thread CPU time when outermost on its thread, else the wall clock less time not running). The
+//! instrumented build the analysis measures with runs at the same points too: where its totals,
+//! also net of every probe, differ from the plain ones beyond the noise, the probes changed what
+//! the JIT made of the code (inlining, escape analysis), and the report says so per SEFF.
 
 use crate::context::Context;
 use crate::error::JobError;
-use crate::java::{prepare_workspace, PreparedWorkspace};
+use crate::java::{prepare_workspace, Build, PreparedWorkspace};
 use crate::observer::{Event, Observer};
 use crate::report::Report;
 use crate::request::Settings;
 use crate::validation::{compare, ValidateOptions, ValidationReport};
 use crate::workspace::{Source, Workspace};
 use beagle_analysis::predict::Bindings;
-use beagle_analysis::validation::points_of;
+use beagle_analysis::validation::{points_of, Measured};
 use beagle_analysis::{Control, MeasurementEvent, Scope, Store};
 use beagle_java::launch::{coarse_points, describe, fresh_points, run_point};
+use beagle_java::launch::{JavaConfig, Launch, Point, RunError};
+use beagle_java::prepare::Prepared;
 use beagle_java::probe::decode::{decode_file, DecodeOptions};
+use std::path::Path;
 
 /// Validates a Java workspace (see the module documentation).
 /// `models`: the workspace's repositories as they are to be validated (as on disk, or with an
@@ -37,7 +46,9 @@ pub(crate) fn validate(
         ..Settings::default()
     };
     let mut report = Report::default();
-    let PreparedWorkspace { prepared, work, .. } = {
+    let PreparedWorkspace {
+        prepared, plain, work, ..
+    } = {
         let mut store = Store::open(&ws.root)?;
         let mut cx = Context {
             settings: &settings,
@@ -52,26 +63,26 @@ pub(crate) fn validate(
             config,
             links.as_deref(),
             &Scope::Repository,
+            Build::AlsoPlain,
             &mut cx,
         )?
     };
+    let plain = plain.expect("asked for the plain build");
     let mut notes: Vec<String> = report
         .diagnostics
         .iter()
         .filter(|d| d.severity != beagle_pcm::Severity::Info)
         .map(|d| d.message.clone())
         .collect();
+    // (service, inputs, ms) of every execution, in the plain build and in the instrumented one.
     let mut executions: Vec<(String, Bindings, f64)> = Vec::new();
+    let mut instrumented: Vec<(String, Bindings, f64)> = Vec::new();
     for launch in &config.launches {
         // The analysis's first pass at the same seed; its later points are chosen from its
         // measurements and not known here, but a fresh hypercube of continuous ranges meets
         // them with probability 0.
         let used = coarse_points(launch, config.workload.points, options.seed);
         let points = fresh_points(launch, options.points, options.seed, &used);
-        // The probe measures each execution's thread CPU time in these runs only.
-        let mut measuring = launch.clone();
-        measuring.jvm_args.push("-Dbeagle.serviceCpu=true".into());
-        measuring.env.insert("BEAGLE_SERVICE_CPU".into(), "true".into());
         for (i, point) in points.iter().enumerate() {
             if control.cancel.is_cancelled() {
                 return Err(JobError::Aborted);
@@ -84,45 +95,32 @@ pub(crate) fn validate(
                 points.len()
             )));
             let dir = work.join("validate").join(&launch.name).join(i.to_string());
-            let out = match run_point(
-                &config.java,
-                &prepared.classpath,
-                &measuring,
-                point,
-                &config.workload,
-                &dir,
-            ) {
-                Ok(out) => out,
+            let run = |build: &Prepared, name: &str| {
+                run_build(
+                    config,
+                    build,
+                    launch,
+                    point,
+                    &dir.join(name),
+                    &format!("validate-{}-{i}-{name}", launch.name),
+                )
+            };
+            match run(&plain, "plain")? {
+                Ok(mut e) => executions.append(&mut e),
                 Err(e) if e.is_fatal() => return Err(e.into()),
                 Err(e) => {
                     notes.push(format!("{e}: point left out"));
                     continue;
                 }
-            };
-            let decode = DecodeOptions {
-                run: format!("validate-{}-{i}", launch.name),
-                warmup: 1,
-                service_times: true,
-            };
-            let (events, summary) =
-                decode_file(&out.events, &prepared.table, &decode).map_err(JobError::unreadable(&out.events))?;
-            let _ = std::fs::remove_file(&out.events);
-            for e in events {
-                if let MeasurementEvent::ServiceCall {
-                    execution,
-                    service,
-                    parameters,
-                    ..
-                } = e
-                {
-                    if let Some(ns) = summary.service_cpu_ns.get(&execution) {
-                        executions.push((service, parameters, *ns as f64 / 1e6));
-                    }
-                }
+            }
+            match run(&prepared, "instrumented")? {
+                Ok(mut e) => instrumented.append(&mut e),
+                Err(e) if e.is_fatal() => return Err(e.into()),
+                Err(e) => notes.push(format!("{e}: the instrumented build left out at this point")),
             }
         }
         notes.push(format!(
-            "{}: {} fresh points (seed {}), each run {} times after warm-up; measured: each service execution's thread CPU time, entry to exit",
+            "{}: {} fresh points (seed {}), each run {} times after warm-up; measured: each service execution's time, entry to exit, in the plain build (probes only at the services' entries and exits, net of their calibrated cost: thread CPU time when outermost on its thread, else the wall clock less time not running)",
             launch.name,
             points.len(),
             options.seed,
@@ -131,6 +129,84 @@ pub(crate) fn validate(
     }
     let measured = points_of(executions);
     let system = ws.system();
-    let services = compare(&ws.root, &ws.repositories, models, system.as_deref(), &measured)?;
+    let mut services = compare(&ws.root, &ws.repositories, models, system.as_deref(), &measured)?;
+    let instrumented = points_of(instrumented);
+    for s in &mut services {
+        if let Some(note) = distortion(&s.seff, &measured, &instrumented) {
+            s.notes.push(note);
+        }
+    }
     Ok(ValidationReport { services, notes })
+}
+
+/// Every kept execution of a run: (service, inputs, ms).
+type Executions = Vec<(String, Bindings, f64)>;
+
+/// Runs one build of the system at `point`: every kept execution; a run that failed inside
+/// (timeout, crash) or, outside, an events file that cannot be read.
+fn run_build(
+    config: &JavaConfig,
+    build: &Prepared,
+    launch: &Launch,
+    point: &Point,
+    dir: &Path,
+    tag: &str,
+) -> Result<Result<Executions, RunError>, JobError> {
+    let out = match run_point(&config.java, &build.classpath, launch, point, &config.workload, dir) {
+        Ok(out) => out,
+        Err(e) => return Ok(Err(e)),
+    };
+    let decode = DecodeOptions {
+        run: tag.to_string(),
+        warmup: 1,
+        service_times: true,
+    };
+    let (events, summary) =
+        decode_file(&out.events, &build.table, &decode).map_err(JobError::unreadable(&out.events))?;
+    let _ = std::fs::remove_file(&out.events);
+    Ok(Ok(events
+        .into_iter()
+        .filter_map(|e| match e {
+            MeasurementEvent::ServiceCall {
+                execution,
+                service,
+                parameters,
+                ..
+            } => (summary.service_cpu_ns.get(&execution)).map(|ns| (service, parameters, *ns as f64 / 1e6)),
+            _ => None,
+        })
+        .collect()))
+}
+
+/// How far the instrumented build's totals of `seff` (net of every probe) lie from the plain
+/// build's at the same points: the median ratio. Said when beyond 5 %, and beyond the spread of
+/// the ratios between points (the noise of two JVMs' timings): the probes changed what the JIT
+/// made of the code, which subtracting their cost cannot undo.
+fn distortion(seff: &str, plain: &[Measured], instrumented: &[Measured]) -> Option<String> {
+    let mut ratios: Vec<f64> = plain
+        .iter()
+        .filter(|p| p.service == seff && p.total_ms > 0.0)
+        .filter_map(|p| {
+            let i = instrumented
+                .iter()
+                .find(|i| i.service == seff && i.inputs == p.inputs)?;
+            Some(i.total_ms / p.total_ms)
+        })
+        .collect();
+    if ratios.len() < 3 {
+        return None;
+    }
+    ratios.sort_by(f64::total_cmp);
+    let n = ratios.len();
+    let median = ratios[n / 2];
+    let (q1, q3) = (ratios[n / 4], ratios[(3 * n) / 4]);
+    let beyond_noise = median > 1.0 + (q3 - q1) || median < 1.0 - (q3 - q1);
+    ((median - 1.0).abs() > 0.05 && beyond_noise).then(|| {
+        format!(
+            "the instrumented build's totals (net of every probe) are {:+.0} % of the plain build's (median of {n} points, quartiles {:+.0} % and {:+.0} %): the probes change what the JIT makes of this code, so its demands, measured instrumented, are off by about as much",
+            100.0 * (median - 1.0),
+            100.0 * (q1 - 1.0),
+            100.0 * (q3 - 1.0)
+        )
+    })
 }
