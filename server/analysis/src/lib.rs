@@ -27,6 +27,7 @@ pub mod predict;
 pub mod probe_cost;
 pub mod results;
 pub mod store;
+pub mod unmodelled;
 pub mod untaken;
 pub mod validation;
 pub mod views;

@@ -211,6 +211,9 @@ pub struct ServiceValidation {
     /// What the prediction may not mean (a SEFF it ran whose demands are all 0: not analysed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// The time no action of the model carries ([`crate::unmodelled`]), where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unmodelled: Option<crate::unmodelled::Unmodelled>,
 }
 
 /// Compares the measured points of SEFF `seff` with `predict` at their inputs. `None` when no
@@ -255,6 +258,7 @@ pub fn validate_service(
         rows,
         problems: problems.into_iter().collect(),
         notes: notes.into_iter().collect(),
+        unmodelled: None,
     })
 }
 

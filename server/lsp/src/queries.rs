@@ -312,6 +312,7 @@ mod tests {
             rows,
             problems: Vec::new(),
             notes: Vec::new(),
+            unmodelled: None,
         };
         fn ranges(v: &ServiceValidation) -> std::collections::BTreeMap<&str, (f64, f64)> {
             let mut m = std::collections::BTreeMap::new();

@@ -541,13 +541,13 @@ public final class Probe {
     static final byte CPU_FRESH = 0, CPU_REUSED = 1, SHORT = 2, WALL = 3;
     /**
      * A CPU section whose last run took less than this (ns) is timed by the wall clock
-     * ({@code -Dbeagle.shortSectionNs}, default 20000; 0: never). The thread CPU clock costs a
+     * ({@code -Dbeagle.shortSectionNs}, default 5000; 0: never). The thread CPU clock costs a
      * system call whose cost drifts with the machine's load by tens of ns between calibrations,
      * more than a sub-microsecond section's own cost; {@code System.nanoTime} costs about 20 ns
      * and drifts by a few. A short section is rarely descheduled (a time slice is milliseconds),
      * and a run that was is an outlier the analysis removes, and makes the next run a CPU-timed one.
      */
-    static final long SHORT_NS = Long.getLong("beagle.shortSectionNs", 20_000L);
+    static final long SHORT_NS = Long.getLong("beagle.shortSectionNs", 5_000L);
 
     /** Starts a CPU demand section (timed by the thread CPU clock, or by the wall clock when short). */
     public static long startCpu(int section) {

@@ -1,0 +1,146 @@
+//! Unmodelled time: per SEFF, what a service measurably costs beyond the composed prediction of
+//! its own parts (internal actions, loops, the callees of its calls, each measured on its own):
+//! iterating a map, bookkeeping, dispatching calls: code no action of the model carries.
+//!
+//! It is found where the model is validated: at each point, the plain build's measured total
+//! (`beagle validate`) less the model's prediction. Reported per SEFF as a share of the measured
+//! time and as a law over the service's inputs, fitted like any demand (regression, thresholds,
+//! MARS; no genetic programming on a dozen points) with its evidence.
+
+use crate::validation::ServiceValidation;
+use beagle_fit::{fit, Dataset, FitOptions, Target};
+use serde::{Deserialize, Serialize};
+
+/// The unmodelled time of one SEFF.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unmodelled {
+    /// Median over the points of (measured − predicted) / measured.
+    pub median_share: f64,
+    /// The unmodelled time per execution as a StoEx over the service's inputs (ms).
+    pub stoex: String,
+    /// `final`, or `preliminary: reasons`.
+    pub status: String,
+    pub points: usize,
+}
+
+/// Fewest points a law of the unmodelled time is fitted on.
+const FEWEST_POINTS: usize = 3;
+
+/// The unmodelled time of a validated service; `None` with fewer than [`FEWEST_POINTS`] points
+/// or when a prediction left something out (then the difference is no unmodelled time).
+pub fn unmodelled(v: &ServiceValidation) -> Option<Unmodelled> {
+    if v.rows.len() < FEWEST_POINTS || !v.problems.is_empty() {
+        return None;
+    }
+    let rows: Vec<_> = v.rows.iter().filter(|r| r.measured_ms > 0.0).collect();
+    if rows.len() < FEWEST_POINTS {
+        return None;
+    }
+    let names: Vec<String> = (rows[0].inputs.keys())
+        .filter(|n| rows.iter().all(|r| r.inputs.contains_key(*n)))
+        .cloned()
+        .collect();
+    let columns: Vec<Vec<f64>> = names.iter().map(|n| rows.iter().map(|r| r.inputs[n]).collect()).collect();
+    let y: Vec<f64> = rows.iter().map(|r| r.measured_ms - r.predicted_ms).collect();
+    let mut shares: Vec<f64> = rows.iter().map(|r| (r.measured_ms - r.predicted_ms) / r.measured_ms).collect();
+    shares.sort_by(f64::total_cmp);
+    let median_share = shares[shares.len() / 2];
+    let data = Dataset::new(names, columns, y).ok()?;
+    let options = FitOptions {
+        gp: None,
+        // It may be negative: where the model predicts more than the plain build measures.
+        target: Target::Value,
+        ..FitOptions::default()
+    };
+    let result = fit(&data, &options).ok()?;
+    Some(Unmodelled {
+        median_share,
+        stoex: result.stoex,
+        status: result.evidence.status_text(),
+        points: rows.len(),
+    })
+}
+
+impl Unmodelled {
+    /// One line: `unmodelled: 23 % of the measured time (median of 10 points), 0.02 * n.VALUE ms per call (final)`.
+    pub fn describe(&self) -> String {
+        format!(
+            "unmodelled: {:.0} % of the measured time (median of {} points); per call {} ms ({})",
+            100.0 * self.median_share,
+            self.points,
+            self.stoex,
+            self.status
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validation::Row;
+    use rand::{RngExt, SeedableRng};
+
+    fn validation(rows: Vec<Row>) -> ServiceValidation {
+        ServiceValidation {
+            repository: String::new(),
+            service: "Core.upload".into(),
+            seff: "_upload".into(),
+            points: rows.len(),
+            median_relative_error: 0.0,
+            max_relative_error: 0.0,
+            rows,
+            problems: Vec::new(),
+            notes: Vec::new(),
+            unmodelled: None,
+        }
+    }
+
+    /// A service whose parts the model predicts, plus 0.05 ms per file it does not (a loop's own
+    /// bookkeeping), with 2 % noise: the law recovers the per-file cost, the share its level.
+    #[test]
+    fn the_time_no_action_carries_is_a_law_over_the_inputs() {
+        for seed in [1u64, 2, 3] {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let rows: Vec<Row> = (0..12)
+                .map(|_| {
+                    let files = rng.random_range(1..=40) as f64;
+                    let size = rng.random_range(1000.0..400000.0_f64);
+                    let predicted = files * size * 1e-5;
+                    let measured = (predicted + 0.05 * files) * (1.0 + rng.random_range(-0.02..0.02));
+                    Row {
+                        inputs: [("files.NUMBER_OF_ELEMENTS".to_string(), files), ("size.VALUE".to_string(), size)]
+                            .into(),
+                        predicted_ms: predicted,
+                        measured_ms: measured,
+                        executions: 30,
+                    }
+                })
+                .collect();
+            let u = unmodelled(&validation(rows.clone())).expect("12 points");
+            assert_eq!(u.points, 12);
+            assert!(u.median_share > 0.0 && u.median_share < 0.5, "{u:?}");
+            // The law predicts the unmodelled time at 20 files, 100 KB within the noise's reach.
+            let law = beagle_stoex::parse(&u.stoex).expect("a StoEx");
+            let at = [("files.NUMBER_OF_ELEMENTS", 20.0), ("size.VALUE", 100_000.0)];
+            let value = beagle_stoex::eval_number(&law, &|n: &str| at.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
+                .expect("a number");
+            let expected = 0.05 * 20.0;
+            assert!((value - expected).abs() < 0.6 * expected, "seed {seed}: {} gives {value}", u.stoex);
+        }
+    }
+
+    #[test]
+    fn too_few_points_or_a_prediction_that_left_something_out_is_none() {
+        let row = |m: f64| Row {
+            inputs: [("n.VALUE".to_string(), m)].into(),
+            predicted_ms: m,
+            measured_ms: m + 1.0,
+            executions: 1,
+        };
+        assert!(unmodelled(&validation(vec![row(1.0), row(2.0)])).is_none());
+        let mut v = validation(vec![row(1.0), row(2.0), row(3.0), row(4.0)]);
+        assert!(unmodelled(&v).is_some());
+        v.problems.push("_call: not bound".into());
+        assert!(unmodelled(&v).is_none());
+    }
+}
