@@ -40,9 +40,15 @@ pub fn unmodelled(v: &ServiceValidation) -> Option<Unmodelled> {
         .filter(|n| rows.iter().all(|r| r.inputs.contains_key(*n)))
         .cloned()
         .collect();
-    let columns: Vec<Vec<f64>> = names.iter().map(|n| rows.iter().map(|r| r.inputs[n]).collect()).collect();
+    let columns: Vec<Vec<f64>> = names
+        .iter()
+        .map(|n| rows.iter().map(|r| r.inputs[n]).collect())
+        .collect();
     let y: Vec<f64> = rows.iter().map(|r| r.measured_ms - r.predicted_ms).collect();
-    let mut shares: Vec<f64> = rows.iter().map(|r| (r.measured_ms - r.predicted_ms) / r.measured_ms).collect();
+    let mut shares: Vec<f64> = rows
+        .iter()
+        .map(|r| (r.measured_ms - r.predicted_ms) / r.measured_ms)
+        .collect();
     shares.sort_by(f64::total_cmp);
     let median_share = shares[shares.len() / 2];
     let data = Dataset::new(names, columns, y).ok()?;
@@ -108,8 +114,11 @@ mod tests {
                     let predicted = files * size * 1e-5;
                     let measured = (predicted + 0.05 * files) * (1.0 + rng.random_range(-0.02..0.02));
                     Row {
-                        inputs: [("files.NUMBER_OF_ELEMENTS".to_string(), files), ("size.VALUE".to_string(), size)]
-                            .into(),
+                        inputs: [
+                            ("files.NUMBER_OF_ELEMENTS".to_string(), files),
+                            ("size.VALUE".to_string(), size),
+                        ]
+                        .into(),
                         predicted_ms: predicted,
                         measured_ms: measured,
                         executions: 30,
@@ -125,7 +134,11 @@ mod tests {
             let value = beagle_stoex::eval_number(&law, &|n: &str| at.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
                 .expect("a number");
             let expected = 0.05 * 20.0;
-            assert!((value - expected).abs() < 0.6 * expected, "seed {seed}: {} gives {value}", u.stoex);
+            assert!(
+                (value - expected).abs() < 0.6 * expected,
+                "seed {seed}: {} gives {value}",
+                u.stoex
+            );
         }
     }
 

@@ -261,6 +261,16 @@ fn validation(v: &ServiceValidation, out: &mut String) {
     if !v.problems.is_empty() {
         let _ = write!(out, "\nNot predicted: {}", v.problems.join("; "));
     }
+    if let Some(u) = &v.unmodelled {
+        let _ = write!(
+            out,
+            "\n\n**Unmodelled time** (no action carries it): {:.0} % of the measured time (median of {} points); per call `{}` ms ({})",
+            100.0 * u.median_share,
+            u.points,
+            u.stoex,
+            u.status
+        );
+    }
     for note in &v.notes {
         let _ = write!(out, "\n\nNote: {note}");
     }

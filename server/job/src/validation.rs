@@ -78,6 +78,7 @@ pub(crate) fn compare(
         for (seff, name) in predictor.services() {
             if let Some(mut v) = validate_service(&name, &seff, measured, |inputs| predictor.predict(&seff, inputs)) {
                 v.repository = key.clone();
+                v.unmodelled = beagle_analysis::unmodelled::unmodelled(&v);
                 services.push(v);
             }
         }

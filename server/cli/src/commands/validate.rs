@@ -67,6 +67,10 @@ pub fn print(report: &ValidationReport) {
             100.0 * s.median_relative_error,
             100.0 * s.max_relative_error
         );
+        // The time no action carries: what the service costs beyond its parts' prediction.
+        if let Some(u) = &s.unmodelled {
+            println!("  {}", u.describe());
+        }
         let names: Vec<&String> = s.rows.first().map(|r| r.inputs.keys().collect()).unwrap_or_default();
         let header: Vec<String> = names.iter().map(|n| format!("{n:>24}")).collect();
         println!(
