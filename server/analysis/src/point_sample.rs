@@ -291,6 +291,7 @@ mod tests {
             value,
             run,
             executions: 1,
+            mean: None,
         }
     }
 
