@@ -363,6 +363,7 @@ mod tests {
                     parameters: Default::default(),
                     value,
                     executions: 1,
+                    mean: None,
                 })
                 .collect(),
             overflow: Vec::new(),
@@ -371,6 +372,70 @@ mod tests {
         let mut bb = Blackboard::new([element]);
         assert!(MeasurementToolView::new(&mut bb, "test").add_result(result.clone()));
         (bb, result)
+    }
+
+    #[test]
+    fn a_bimodal_demand_measured_per_jvm_is_published_at_its_mean() {
+        // What the Java tool does: per JVM and point, far-out values out and one median carrying
+        // the JVM's mean (`server/job/src/java.rs`, `merge`). Nine writes in ten take 5-8 µs, the
+        // tenth 35-50 µs; the size does not matter. 60 calls a JVM: within the sample a point
+        // keeps (`KEPT_PER_POINT`), whose statistics the median and mean are.
+        use rand::{RngExt, SeedableRng};
+        for seed in [3u64, 17] {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let element = MeasurableElement::new(ElementKind::ResourceDemand {
+                action: "write".into(),
+                resource: "cpu".into(),
+            });
+            let (mut merged, mut all) = (MeasurementResult::new(element.id.clone(), Vec::new()), Vec::new());
+            for jvm in 0..12u64 {
+                let size = f64::from(1 + (jvm % 6) as u32) * 1000.0;
+                let calls: Vec<Observation> = (0..60)
+                    .map(|_| {
+                        let slow = rng.random::<f64>() < 0.1;
+                        let v = if slow {
+                            35.0 + 15.0 * rng.random::<f64>()
+                        } else {
+                            5.0 + 3.0 * rng.random::<f64>()
+                        };
+                        all.push(v);
+                        Observation {
+                            run: None,
+                            parameters: [("data.BYTESIZE".to_string(), size)].into(),
+                            value: v,
+                            executions: 1,
+                            mean: None,
+                        }
+                    })
+                    .collect();
+                let mut one = MeasurementResult::new(element.id.clone(), calls);
+                crate::point_stats::remove_outliers(&mut one);
+                let mut m = crate::point_stats::medians(&one);
+                for o in &mut m.observations {
+                    o.run = Some(jvm % 6);
+                }
+                merged.merge(m);
+            }
+            let mut bb = Blackboard::new([element.clone()]);
+            assert!(MeasurementToolView::new(&mut bb, "java").add_result(merged));
+            let fit = FitAnalyser::new(FitOptions {
+                gp: None,
+                ..FitOptions::default()
+            });
+            let mut view = MeasurementResultAnalyserView::new(&mut bb, "fit");
+            assert!(fit.contribute(&mut view, &CancelToken::new()).is_some());
+            let p = &bb.proposals()[&element.id][0];
+            let published: f64 = p.infix.parse().unwrap_or(f64::NAN);
+            let (mean, median) = (stats::mean(&all), stats::median(&all));
+            eprintln!("seed {seed}: median {median:.3}, mean {mean:.3}, published {}", p.infix);
+            assert!(
+                (published / mean - 1.0).abs() < 0.05,
+                "{} for a mean of {mean}",
+                p.infix
+            );
+            let notes = &p.evidence.as_ref().unwrap().notes;
+            assert!(notes.iter().any(|n| n.starts_with("level set from means")), "{notes:?}");
+        }
     }
 
     #[test]

@@ -112,6 +112,12 @@ pub struct Observation {
     /// (a branch transition: the share of executions that took it). 1 when absent.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub executions: u64,
+    /// The mean of the observations `value` summarises, where it is their median (for Java: one
+    /// JVM's runs at a point, `crate::point_stats::medians`). The law's form is fitted to the
+    /// medians; its published level to the means, which a simulator adds
+    /// (`beagle_fit::level`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mean: Option<f64>,
 }
 
 fn one() -> u64 {
@@ -172,8 +178,14 @@ impl MeasurementResult {
         let y = self.observations.iter().map(|o| o.value).collect();
         let data = beagle_fit::Dataset::new(names, columns, y)?;
         let runs: Option<Vec<u64>> = self.observations.iter().map(|o| o.run).collect();
-        match runs {
-            Some(runs) if !runs.is_empty() => data.with_runs(runs),
+        let data = match runs {
+            Some(runs) if !runs.is_empty() => data.with_runs(runs)?,
+            _ => data,
+        };
+        // Means only where every row carries one (else a row's value is its own mean).
+        let means: Option<Vec<f64>> = self.observations.iter().map(|o| o.mean).collect();
+        match means {
+            Some(means) if !means.is_empty() => data.with_means(means),
             _ => Ok(data),
         }
     }
@@ -731,6 +743,7 @@ mod tests {
                 parameters: [("n.VALUE".to_string(), 3.0)].into(),
                 value: 101.5,
                 executions: 1,
+                mean: None,
             }],
             overflow: Vec::new(),
             thinned: 0,
@@ -778,6 +791,7 @@ mod tests {
             parameters,
             value: 3.0,
             executions: 1,
+            mean: None,
         };
         let r = MeasurementResult {
             element: "_l".into(),
@@ -849,12 +863,14 @@ mod tests {
                     parameters: [("a".to_string(), 1.0), ("b".to_string(), 2.0)].into(),
                     value: 1.0,
                     executions: 1,
+                    mean: None,
                 },
                 Observation {
                     run: None,
                     parameters: [("a".to_string(), 2.0)].into(),
                     value: 2.0,
                     executions: 1,
+                    mean: None,
                 },
             ],
             overflow: Vec::new(),

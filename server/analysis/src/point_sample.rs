@@ -258,6 +258,7 @@ mod tests {
             value,
             run,
             executions: 1,
+            mean: None,
         }
     }
 

@@ -1,11 +1,14 @@
 //! Statistics per parameter point (PerfJavaDoc's tables): an element's observations grouped by
 //! the exact parameter values they were made under, with outliers removed by a documented rule.
 //!
-//! **Outlier rule** (Tukey's far-out fences): within a point of at least [`MIN_FOR_OUTLIERS`]
-//! observations, a value below `Q1 − 3·IQR` or above `Q3 + 3·IQR` is an outlier (a GC pause, a
-//! JIT recompilation, a descheduled thread). Fences of 3 IQR, not the usual 1.5, because timing
-//! data are right-skewed and the usual fences would cut a tenth of ordinary runs. Counts (loops,
-//! branches, parameter values) are exact and never lose values.
+//! **Outlier rule** (Tukey's far-out fences, `beagle_fit::level::fences`): within a point of at
+//! least [`MIN_FOR_OUTLIERS`] observations, a value below `Q1 − 3·IQR` or above `Q3 + 3·IQR` is
+//! an outlier (a GC pause, a JIT recompilation, a descheduled thread) when such values are rare
+//! over the element's points: as many as stray events at 1 % explain. More of them are part of
+//! the demand (a slow path taken by one call in ten), which the mean a simulator adds must
+//! count. Fences of 3 IQR, not the usual 1.5, because timing data are right-skewed and the usual
+//! fences would cut a tenth of ordinary runs. Counts (loops, branches, parameter values) are
+//! exact and never lose values.
 
 use crate::blackboard::{MeasurementResult, Observation};
 use crate::events::Parameters;
@@ -13,9 +16,9 @@ use beagle_fit::stats::{mean, quantile_sorted, stddev};
 use serde::{Deserialize, Serialize};
 
 /// Fewest observations at a point for the outlier rule to apply.
-pub const MIN_FOR_OUTLIERS: usize = 4;
+pub const MIN_FOR_OUTLIERS: usize = beagle_fit::level::fences::MIN_FOR_FENCES;
 /// Fence distance in interquartile ranges.
-pub const FENCE_IQR: f64 = 3.0;
+pub const FENCE_IQR: f64 = beagle_fit::level::fences::FENCE_IQR;
 
 /// One parameter point's statistics, after outlier removal.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -64,14 +67,11 @@ fn groups(observations: &[Observation]) -> Vec<(Parameters, Vec<usize>)> {
     out
 }
 
-/// The fences `(low, high)` of sorted values (infinite when the rule does not apply).
-fn fences(sorted: &[f64]) -> (f64, f64) {
-    if sorted.len() < MIN_FOR_OUTLIERS {
-        return (f64::NEG_INFINITY, f64::INFINITY);
-    }
-    let (q1, q3) = (quantile_sorted(sorted, 0.25), quantile_sorted(sorted, 0.75));
-    let iqr = q3 - q1;
-    (q1 - FENCE_IQR * iqr, q3 + FENCE_IQR * iqr)
+/// The fences `(low, high)` of each group's sorted values (`beagle_fit::level::fences`: a side
+/// whose far-out values are too many to be stray keeps them).
+fn fences(groups: &[Vec<f64>]) -> Vec<(f64, f64)> {
+    let views: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
+    beagle_fit::level::fences::far_out(&views)
 }
 
 fn sorted_values(observations: &[Observation], rows: &[usize]) -> Vec<f64> {
@@ -83,8 +83,12 @@ fn sorted_values(observations: &[Observation], rows: &[usize]) -> Vec<f64> {
 /// Removes the outliers of every point (see the module documentation); returns how many.
 pub fn remove_outliers(result: &mut MeasurementResult) -> usize {
     let mut drop = vec![false; result.observations.len()];
-    for (_, rows) in groups(&result.observations) {
-        let (lo, hi) = fences(&sorted_values(&result.observations, &rows));
+    let grouped = groups(&result.observations);
+    let values: Vec<Vec<f64>> = grouped
+        .iter()
+        .map(|(_, rows)| sorted_values(&result.observations, rows))
+        .collect();
+    for ((_, rows), (lo, hi)) in grouped.into_iter().zip(fences(&values)) {
         for r in rows {
             let v = result.observations[r].value;
             drop[r] = v < lo || v > hi;
@@ -133,16 +137,21 @@ fn made(result: &MeasurementResult, parameters: &Parameters, rows: &[usize]) -> 
 
 /// Statistics per parameter point, outliers left out of them (and counted).
 pub fn point_stats(result: &MeasurementResult) -> Vec<PointStats> {
-    groups(&result.observations)
+    let grouped = groups(&result.observations);
+    let values: Vec<Vec<f64>> = grouped
+        .iter()
+        .map(|(_, rows)| sorted_values(&result.observations, rows))
+        .collect();
+    let fenced = fences(&values);
+    grouped
         .into_iter()
-        .map(|(parameters, rows)| {
+        .zip(values.into_iter().zip(fenced))
+        .map(|((parameters, rows), (all, (lo, hi)))| {
             let Made {
                 observations: measured,
                 executions,
                 ..
             } = made(result, &parameters, &rows);
-            let all = sorted_values(&result.observations, &rows);
-            let (lo, hi) = fences(&all);
             let kept: Vec<f64> = all.iter().copied().filter(|v| *v >= lo && *v <= hi).collect();
             PointStats {
                 parameters,
@@ -162,9 +171,10 @@ pub fn point_stats(result: &MeasurementResult) -> Vec<PointStats> {
         .collect()
 }
 
-/// One observation per parameter point: its median, outliers left out. Timings fitted this way
-/// weigh every point alike however often it was measured, and a point's noise shrinks to its
-/// median's (PerfJavaDoc fits and shows medians per point).
+/// One observation per parameter point: its median, outliers left out, carrying their mean
+/// ([`Observation::mean`]). Timings fitted this way weigh every point alike however often it was
+/// measured, and a point's noise shrinks to its median's (PerfJavaDoc fits and shows medians per
+/// point); the mean sets the published level, since a simulator adds means (`beagle_fit::level`).
 pub fn medians(result: &MeasurementResult) -> MeasurementResult {
     let observations = point_stats(result)
         .into_iter()
@@ -174,6 +184,7 @@ pub fn medians(result: &MeasurementResult) -> MeasurementResult {
             parameters: s.parameters,
             value: s.median,
             executions: 1,
+            mean: Some(s.mean),
         })
         .collect();
     MeasurementResult::new(result.element.clone(), observations)
@@ -194,6 +205,7 @@ pub fn means(result: &MeasurementResult) -> MeasurementResult {
                 parameters,
                 value: m.sum / m.observations.max(1) as f64,
                 executions: m.executions,
+                mean: None,
             }
         })
         .collect();
@@ -215,6 +227,7 @@ mod tests {
                         parameters: [("n.VALUE".to_string(), *n)].into(),
                         value: *v,
                         executions: 1,
+                        mean: None,
                     })
                 })
                 .collect(),
@@ -259,6 +272,7 @@ mod tests {
                 parameters: [("n.VALUE".to_string(), n)].into(),
                 value: v,
                 executions: 1,
+                mean: None,
             })
         };
         for i in 0..1400 {
@@ -297,6 +311,7 @@ mod tests {
                 parameters: [("n.VALUE".to_string(), n)].into(),
                 value: 1.0 + (i % 10) as f64 / 100.0,
                 executions,
+                mean: None,
             })
         };
         // Point 1: two runs, one far beyond the sample bound; point 2: a handful.

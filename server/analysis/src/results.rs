@@ -257,6 +257,7 @@ impl EventDigest {
                 parameters,
                 value,
                 executions,
+                mean: None,
             });
     }
 
@@ -317,6 +318,7 @@ impl EventDigest {
                 parameters,
                 value: 0.0,
                 executions: n,
+                mean: None,
             });
     }
 

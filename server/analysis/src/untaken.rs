@@ -72,6 +72,7 @@ pub fn complete_untaken_transitions(bb: &mut Blackboard) -> Vec<String> {
                 parameters: o.parameters.clone(),
                 value: *value,
                 executions: o.executions,
+                mean: None,
             })
             .collect();
         // Points beyond the kept sample: every decision counted, none recorded for this one but
@@ -158,6 +159,7 @@ mod tests {
             parameters: [("n".to_string(), n)].into(),
             value,
             executions: 1,
+            mean: None,
         }
     }
 

@@ -9,7 +9,10 @@
 //! needs it). Errors carry the 1-based line number.
 //!
 //! An input column named `run` is no input: it holds the run each row was measured in
-//! (non-negative integers; [`Dataset::runs`]), e.g. the launch point of a Java measurement.
+//! (non-negative integers; [`Dataset::runs`]), e.g. the launch point of a Java measurement. One
+//! named `row_mean` is none either: the mean of the observations the row summarises
+//! ([`Dataset::means`], e.g. a JVM's mean beside its median), so a dumped dataset fits again to
+//! the same level.
 
 use crate::dataset::Dataset;
 use thiserror::Error;
@@ -114,9 +117,17 @@ pub fn parse_csv(text: &str) -> Result<Dataset, CsvError> {
         }
         None => Vec::new(),
     };
+    let means = match inputs.iter().position(|n| n == "row_mean") {
+        Some(i) => {
+            inputs.remove(i);
+            columns.remove(i)
+        }
+        None => Vec::new(),
+    };
     let mut data = Dataset::new(inputs, columns, y).map_err(|e| err(header_line, e.to_string()))?;
     data.target_name = target;
     data.runs = runs;
+    data.means = means;
     Ok(data)
 }
 
@@ -129,12 +140,18 @@ pub fn to_csv(data: &Dataset) -> String {
     if !data.runs.is_empty() {
         header.push("run".into());
     }
+    if !data.means.is_empty() {
+        header.push("row_mean".into());
+    }
     header.push(data.target_name.clone());
     let mut text = header.join(",") + "\n";
     for r in 0..data.len() {
         let mut row: Vec<String> = data.columns.iter().map(|c| format!("{:?}", c[r])).collect();
         if let Some(run) = data.runs.get(r) {
             row.push(run.to_string());
+        }
+        if let Some(mean) = data.means.get(r) {
+            row.push(format!("{mean:?}"));
         }
         row.push(format!("{:?}", data.y[r]));
         text += &(row.join(",") + "\n");
@@ -173,6 +190,7 @@ mod tests {
     fn a_written_dataset_reads_back_equal() {
         for text in [
             "x1,run,y\n1,4,2\n2.5e-7,0,3\n",
+            "x1,run,row_mean,y\n1,4,2.5,2\n2.5e-7,0,3,3\n",
             "files.NUMBER_OF_ELEMENTS,time\n0.1,1e300\n3,-2\n",
         ] {
             let d = parse_csv(text).unwrap();

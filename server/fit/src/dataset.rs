@@ -18,6 +18,11 @@ pub struct Dataset {
     /// workload's mix), so a run's points are held out together ([`crate::evidence::holdout`])
     /// and count as one piece of evidence for a law's complexity.
     pub runs: Vec<u64>,
+    /// The mean of the observations each row summarises, or empty when every row is one
+    /// observation (its own mean). For Java a row is one JVM's median at a point, robust for
+    /// fitting the law's form; its mean is what sets the published level
+    /// ([`crate::level`]): a simulator adds means.
+    pub means: Vec<f64>,
 }
 
 /// A dataset that cannot be built.
@@ -78,6 +83,7 @@ impl Dataset {
             y,
             target_name: "y".to_string(),
             runs: Vec::new(),
+            means: Vec::new(),
         })
     }
 
@@ -92,6 +98,31 @@ impl Dataset {
         }
         self.runs = runs;
         Ok(self)
+    }
+
+    /// The same rows with the mean each summarises ([`Dataset::means`]; finite values).
+    pub fn with_means(mut self, means: Vec<f64>) -> Result<Dataset, DatasetError> {
+        if means.len() != self.y.len() {
+            return Err(DatasetError::Length {
+                name: "means".to_string(),
+                found: means.len(),
+                expected: self.y.len(),
+            });
+        }
+        if let Some(row) = means.iter().position(|v| !v.is_finite()) {
+            return Err(DatasetError::NotFinite {
+                name: "means".to_string(),
+                row,
+                value: means[row],
+            });
+        }
+        self.means = means;
+        Ok(self)
+    }
+
+    /// The mean of the observations row `row` summarises (its value when the rows carry none).
+    pub fn row_mean(&self, row: usize) -> f64 {
+        self.means.get(row).copied().unwrap_or(self.y[row])
     }
 
     /// A dataset with columns named `x1..xk`.
@@ -134,6 +165,11 @@ impl Dataset {
                 Vec::new()
             } else {
                 rows.iter().map(|r| self.runs[*r]).collect()
+            },
+            means: if self.means.is_empty() {
+                Vec::new()
+            } else {
+                rows.iter().map(|r| self.means[*r]).collect()
             },
         }
     }

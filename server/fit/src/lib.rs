@@ -28,6 +28,7 @@ pub mod evidence;
 pub mod expr;
 pub mod gp;
 pub mod integer;
+pub mod level;
 pub mod linalg;
 pub mod mars;
 pub mod numeric;
@@ -262,7 +263,15 @@ fn rms(r: &[f64]) -> f64 {
 /// Fits `data` (see the crate documentation and [`evidence`] for the rules of evidence).
 pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> {
     let mut r = fit_law(data, options)?;
-    if options.spread == Spread::Distribution && r.expr.variables().is_empty() {
+    let constant = r.expr.variables().is_empty();
+    // A constant whose mean departs from its median beyond noise has a wide, skewed spread.
+    let wide = r
+        .evidence
+        .level
+        .as_ref()
+        .filter(|l| l.from_means && constant)
+        .map(level::Level::ratio);
+    if options.spread == Spread::Distribution && constant {
         let counts = options.target.resolve(data) == Target::Count;
         match spread::distribution(&data.y, counts) {
             Ok(None) => {}
@@ -273,6 +282,11 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
             }
             Err(why) => r.evidence.notes.push(why.to_string()),
         }
+    } else if let Some(ratio) = wide {
+        r.evidence.notes.push(format!(
+            "a wide spread: the mean is {} times the median; with `spread = \"distribution\"` (`--spread distribution`) the measured distribution is published",
+            format_number(numeric::round_significant(ratio, 3))
+        ));
     }
     Ok(r)
 }
@@ -306,15 +320,7 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
                 evidence::p_text(p)
             ));
         }
-        return Ok(constant_answer(
-            data,
-            &work,
-            &scales,
-            &points.blocks(),
-            ev,
-            options,
-            seed,
-        ));
+        return Ok(constant_answer(data, &work, &scales, &points, ev, options, seed));
     }
     let y = &work.y;
     let basis = regression::basis(&work.columns);
@@ -450,7 +456,26 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         criterion::lts_scale(&c.residuals, c.params),
     );
     ev.params = c.params;
-    let rounded = canonical(&evidence::intervals::round_to_evidence(&c.expr, &work, &scales), &work);
+    // The form and its evidence are the robust fit's; the level is the means' where they depart
+    // from it (a simulator adds means, [`level`]). Only for times: counts keep their integer
+    // forms, and a passed value is fitted to its means already (`beagle_analysis::means`).
+    let found = (target == Target::Time).then(|| level::law(&c.expr, &work, &points, &scales, relative));
+    let (levelled, work) = match found {
+        Some(Ok(l)) => {
+            ev.notes.push(level::note(&l.level, constant));
+            ev.level = Some(l.level);
+            (l.expr, l.work)
+        }
+        Some(Err(Some(kept))) => {
+            note_kept_level(&mut ev, kept, constant);
+            (c.expr.clone(), work)
+        }
+        _ => (c.expr.clone(), work),
+    };
+    let rounded = canonical(
+        &evidence::intervals::round_to_evidence(&levelled, &work, &scales),
+        &work,
+    );
     if !evidence::is_exact(c) {
         let reasons = evidence::shape_reasons(&rounded, &work);
         if !reasons.is_empty() {
@@ -510,6 +535,24 @@ fn restore(e: &Expr, kept: &[usize]) -> Expr {
     evidence::equivalent::restore_columns(e, kept)
 }
 
+/// Records a level the means did not move; says so where the gap is visible (beyond the noise
+/// floor) but not beyond noise, so that a reader comparing mean and median knows why.
+fn note_kept_level(ev: &mut Evidence, kept: level::Level, constant: bool) {
+    if (kept.ratio() - 1.0).abs() > evidence::NOISE_FLOOR {
+        ev.notes.push(level::note(&kept, constant));
+    }
+    ev.level = Some(kept);
+}
+
+/// `m` rounded to the fewest significant digits within `tolerance` (12 when none is).
+fn round_within(m: f64, tolerance: f64) -> f64 {
+    (1..=6)
+        .map(|digits| numeric::round_significant(m, digits))
+        .find(|r| (r - m).abs() <= tolerance)
+        // No spread measured: the value as measured, without float residue.
+        .unwrap_or_else(|| numeric::round_significant(m, 12))
+}
+
 /// A constant candidate of value `v` on `work`.
 fn constant_candidate(work: &Dataset, scales: &[f64], v: f64) -> Candidate {
     let f = vec![v; work.len()];
@@ -523,25 +566,24 @@ fn constant_candidate(work: &Dataset, scales: &[f64], v: f64) -> Candidate {
 }
 
 /// The answer when the inputs do not vary or do not matter: the median of all observations,
-/// rounded to the digits its precision supports.
+/// rounded to the digits its precision supports, or for a time whose fenced mean departs from it
+/// beyond noise, that mean ([`level::constant`]).
+#[allow(clippy::too_many_arguments)]
 fn constant_answer(
     data: &Dataset,
     work: &Dataset,
     scales: &[f64],
-    blocks: &[usize],
+    points: &evidence::Points,
     mut ev: Evidence,
     options: &FitOptions,
     seed: u64,
 ) -> FitResult {
+    let blocks = &points.blocks();
     let m = stats::median(&data.y);
     // The median's standard error, about 1.25 σ/√n; digits below a tenth of it are noise.
     let sigma = ev.noise.unwrap_or(0.0) * if ev.relative { m.abs() } else { 1.0 };
-    let tolerance = 0.1 * 1.2533 * sigma / (data.len() as f64).sqrt();
-    let v = (1..=6)
-        .map(|digits| numeric::round_significant(m, digits))
-        .find(|r| (r - m).abs() <= tolerance)
-        // No spread measured: the value as measured, without float residue.
-        .unwrap_or_else(|| numeric::round_significant(m, 12));
+    let v = round_within(m, 0.1 * 1.2533 * sigma / (data.len() as f64).sqrt());
+    // The median judges the evidence (held-out points are medians); the mean may be published.
     let c = constant_candidate(work, scales, v);
     let sigma = ev.noise.unwrap_or(0.0).max(criterion::EXACT);
     let setting = evidence::HeldOutSetting {
@@ -566,13 +608,32 @@ fn constant_answer(
     ev.params = 1;
     let sigma = criterion::lts_scale(&c.residuals, 1);
     let fitness = options.fitness.fitness(&c.expr, rms(&c.residuals));
+    let time = options.target.resolve(data) == Target::Time;
+    let scale = if ev.relative {
+        m.abs()
+    } else {
+        (data.y.iter().map(|v| v * v).sum::<f64>() / data.len().max(1) as f64).sqrt()
+    };
+    let published = match time.then(|| level::constant(points, m, scale)) {
+        Some(Ok((mean, se, found))) => {
+            ev.notes.push(level::note(&found, true));
+            ev.level = Some(found);
+            // Digits below a tenth of the mean's standard error are noise.
+            Expr::Const(round_within(mean, 0.1 * se))
+        }
+        Some(Err(Some(kept))) => {
+            note_kept_level(&mut ev, kept, true);
+            c.expr.clone()
+        }
+        _ => c.expr.clone(),
+    };
     let scored = vec![Scored {
-        infix: infix(&c.expr),
+        infix: infix(&published),
         source: c.source,
         score: 0.0,
         fitness,
     }];
-    result(data, c.expr, c.source, sigma, 0.0, fitness, scored, None, ev)
+    result(data, published, c.source, sigma, 0.0, fitness, scored, None, ev)
 }
 
 /// Assembles a [`FitResult`] for `expr` (over the columns of `data`).

@@ -21,6 +21,7 @@ fn observations(element: &str, points: &[(f64, &[f64])]) -> MeasurementResult {
                     parameters: [("files.NUMBER_OF_ELEMENTS".to_string(), *n)].into(),
                     value: *v,
                     executions: 1,
+                    mean: None,
                 })
             })
             .collect(),

@@ -170,7 +170,8 @@ fn measure_points(
 }
 
 /// Observations of every point, per element. A timing is one median per JVM and parameter
-/// point, a passed value one mean: the runs inside one JVM share its JIT decisions and heap layout and are no independent
+/// point (carrying the JVM's mean, which sets the published level: `beagle_fit::level`), a
+/// passed value one mean: the runs inside one JVM share its JIT decisions and heap layout and are no independent
 /// repetitions (taken as such, they would make every difference between JVMs look like a
 /// dependency on the inputs). Points measured in more than one JVM (the replicates, or element
 /// points that several launch points reach) carry the repetitions that measure the noise.
@@ -698,6 +699,7 @@ mod tests {
                     parameters: [("data.BYTESIZE".to_string(), size)].into(),
                     value: *v,
                     executions: 1,
+                    mean: None,
                 })
                 .collect()
         };

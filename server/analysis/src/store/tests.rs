@@ -26,6 +26,7 @@ fn result(element: &str, values: &[f64]) -> MeasurementResult {
                 parameters: [("n.VALUE".to_string(), i as f64)].into(),
                 value: *v,
                 executions: 1,
+                mean: None,
             })
             .collect(),
         overflow: Vec::new(),

@@ -79,6 +79,7 @@ mod tests {
             y: xs.iter().map(|x| 6.6e-7 * x + 0.005).collect(),
             target_name: "y".into(),
             runs: Vec::new(),
+            means: Vec::new(),
         }
     }
 

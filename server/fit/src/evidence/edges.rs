@@ -134,6 +134,7 @@ mod tests {
             y: rows.iter().map(|r| y(r.0, r.1)).collect(),
             target_name: "y".into(),
             runs: Vec::new(),
+            means: Vec::new(),
         }
     }
 
@@ -184,6 +185,7 @@ mod tests {
             y: x.iter().map(|v| 8.0e-7 * v + 0.0177).collect(),
             target_name: "y".into(),
             runs: Vec::new(),
+            means: Vec::new(),
         };
         let law = parse_infix("if(x1 > 20000, 8e-7*x1 + 0.0177, 0.00027*x1 - 0.864*log(x1) + 5.444)").unwrap();
         let measured = crate::eval::eval(&law, &d.columns, d.len());

@@ -72,6 +72,7 @@ pub fn drop_equivalent(data: &Dataset) -> (Dataset, Vec<usize>, Vec<Equivalence>
         y: data.y.clone(),
         target_name: data.target_name.clone(),
         runs: data.runs.clone(),
+        means: data.means.clone(),
     };
     (reduced, keep, dropped)
 }

@@ -388,7 +388,7 @@ fn beta_inc(a: f64, b: f64, x: f64) -> f64 {
 }
 
 /// Two-sided tail `P(|T| > t)` of Student's t with `dof` degrees of freedom.
-fn t_two_sided(t: f64, dof: f64) -> f64 {
+pub(crate) fn t_two_sided(t: f64, dof: f64) -> f64 {
     beta_inc(dof / 2.0, 0.5, dof / (dof + t * t))
 }
 

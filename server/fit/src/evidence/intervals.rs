@@ -20,7 +20,7 @@ pub struct ConstantInterval {
 }
 
 /// The coefficients of `e` in evaluation order: (value, is a coefficient).
-fn constants(e: &Expr, form: bool, out: &mut Vec<(f64, bool)>) {
+pub(crate) fn constants(e: &Expr, form: bool, out: &mut Vec<(f64, bool)>) {
     match e {
         Expr::Const(v) => out.push((*v, !form)),
         Expr::Var(_) => {}
@@ -56,7 +56,7 @@ fn cond_constants(c: &Cond, out: &mut Vec<(f64, bool)>) {
 }
 
 /// `e` with its `k`-th constant (in [`constants`] order) set to `v`.
-fn with_constant(e: &Expr, k: usize, v: f64) -> Expr {
+pub(crate) fn with_constant(e: &Expr, k: usize, v: f64) -> Expr {
     fn rec(e: &Expr, k: usize, v: f64, at: &mut usize) -> Expr {
         match e {
             Expr::Const(c) => {

@@ -140,8 +140,13 @@ pub struct Evidence {
     pub reasons: Vec<String>,
     /// What would settle the reasons: the measurements to ask for (empty when final).
     pub wants: Vec<Want>,
-    /// What else the user should know (equivalent inputs, the complexity bound, no dependency).
+    /// What else the user should know (equivalent inputs, the complexity bound, no dependency,
+    /// the level).
     pub notes: Vec<String>,
+    /// What the points' means said about the published level ([`crate::level`]); `None` where
+    /// the points carry no means apart from their medians (one observation each) or the target is
+    /// no time.
+    pub level: Option<crate::level::Level>,
 }
 
 impl Evidence {

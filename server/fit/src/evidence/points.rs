@@ -26,6 +26,9 @@ pub struct Point {
     /// The measured values, sorted.
     pub values: Vec<f64>,
     pub median: f64,
+    /// The mean each row summarises ([`Dataset::row_mean`]), in the order of `values`: the
+    /// values themselves unless the rows are summaries (for Java, one JVM's median each).
+    pub means: Vec<f64>,
     /// The first run (smallest label) that measured the point: the block it belongs to (`None`
     /// when the rows carry no runs).
     pub run: Option<u64>,
@@ -70,11 +73,13 @@ impl Points {
                     inputs: data.columns.iter().map(|c| key(c[r])).collect(),
                     values: Vec::new(),
                     median: 0.0,
+                    means: Vec::new(),
                     run: None,
                 });
             }
             if let Some(p) = points.last_mut() {
                 p.values.push(data.y[r]);
+                p.means.push(data.row_mean(r));
                 if let Some(run) = data.runs.get(r) {
                     p.run = Some(p.run.map_or(*run, |q| q.min(*run)));
                 }
@@ -151,6 +156,7 @@ impl Points {
             y: self.points.iter().map(|p| p.median).collect(),
             target_name: data.target_name.clone(),
             runs: Vec::new(),
+            means: Vec::new(),
         }
     }
 
