@@ -8,20 +8,8 @@
 //! MARS; no genetic programming on a dozen points) with its evidence.
 
 use crate::validation::ServiceValidation;
+pub use crate::validation::Unmodelled;
 use beagle_fit::{fit, Dataset, FitOptions, Target};
-use serde::{Deserialize, Serialize};
-
-/// The unmodelled time of one SEFF.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Unmodelled {
-    /// Median over the points of (measured − predicted) / measured.
-    pub median_share: f64,
-    /// The unmodelled time per execution as a StoEx over the service's inputs (ms).
-    pub stoex: String,
-    /// `final`, or `preliminary: reasons`.
-    pub status: String,
-    pub points: usize,
-}
 
 /// Fewest points a law of the unmodelled time is fitted on.
 const FEWEST_POINTS: usize = 3;

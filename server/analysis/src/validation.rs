@@ -192,6 +192,18 @@ impl Row {
     }
 }
 
+/// The time no action of a SEFF's model carries ([`crate::unmodelled`]: how it is found).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unmodelled {
+    /// Median over the points of (measured − predicted) / measured.
+    pub median_share: f64,
+    /// The unmodelled time per execution as a StoEx over the service's inputs (ms).
+    pub stoex: String,
+    /// `final`, or `preliminary: reasons`.
+    pub status: String,
+    pub points: usize,
+}
+
 /// How well the model predicts one service.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ServiceValidation {
@@ -211,9 +223,9 @@ pub struct ServiceValidation {
     /// What the prediction may not mean (a SEFF it ran whose demands are all 0: not analysed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
-    /// The time no action of the model carries ([`crate::unmodelled`]), where known.
+    /// The time no action of the model carries, where known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unmodelled: Option<crate::unmodelled::Unmodelled>,
+    pub unmodelled: Option<Unmodelled>,
 }
 
 /// Compares the measured points of SEFF `seff` with `predict` at their inputs. `None` when no

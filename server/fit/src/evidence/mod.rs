@@ -44,6 +44,7 @@ pub mod equivalent;
 pub mod holdout;
 pub mod hypothesis;
 pub mod intervals;
+pub mod level_verdict;
 pub mod points;
 
 use crate::criterion::{huber_rho, Candidate};
@@ -146,7 +147,7 @@ pub struct Evidence {
     /// What the points' means said about the published level ([`crate::level`]); `None` where
     /// the points carry no means apart from their medians (one observation each) or the target is
     /// no time.
-    pub level: Option<crate::level::Level>,
+    pub level: Option<level_verdict::Level>,
 }
 
 impl Evidence {
