@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Does the analysed model predict the REAL system (issue 35)? For a fixture: `beagle analyse
+# --write` on a scratch copy, `beagle predict` at fresh seeded points inside the launch ranges
+# beside the yardstick (yardstick/: the uninstrumented system, JIT warm, thread CPU time per
+# call), then `beagle validate` at its own points beside the yardstick there. The launch's
+# arguments are mapped to the service's inputs by fixtures/<name>.toml next to this script.
+#
+#   bash benchmarks/validate/accuracy.sh FIXTURE [POINTS=10] [SEED=1]
+#
+# FIXTURE: a name under fixtures/ or a folder with a beagle.toml. POINTS and SEED also as plain
+# numbers or in the environment; BEAGLE (default: target/release/beagle), CALLS and WARMUP (the
+# yardstick's, default 30 each), MAPPING (another mapping file), KEEP=1 (keep the scratch copy).
+# Writes results/accuracy-<fixture>-<UTC stamp>.txt (what it prints) and .json (everything raw).
+set -euo pipefail
+exec python3 "$(cd "$(dirname "$0")" && pwd)/accuracy.py" "$@"
