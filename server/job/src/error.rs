@@ -56,6 +56,9 @@ pub enum JobError {
     },
     #[error(transparent)]
     Replace(#[from] crate::atomic::ReplaceError),
+    /// An edit of a repository could not be made (nothing of that file is written).
+    #[error("{}: {message}", path.display())]
+    Edit { path: PathBuf, message: String },
     /// A checkpoint could not be stored: the analysis does not go on unsaved.
     #[error("{}: the analysis stopped: {source}", repository.display())]
     Stopped { repository: PathBuf, source: StoreError },

@@ -147,6 +147,13 @@ impl ModelFile {
         if let Some(demand) = existing {
             return Ok(self.set_child_spec(demand.node, "specification_ParametericResourceDemand", spec));
         }
+        let lines = self.set_resource_demand_lines(resource_type, spec);
+        Ok(vec![self.insert_child(action.node, &lines)])
+    }
+
+    /// A new `resourceDemand_Action` element, as lines (relative indentation included).
+    pub(crate) fn set_resource_demand_lines(&self, resource_type: &str, spec: &str) -> Vec<String> {
+        let type_id = resource_type_id(resource_type);
         // Point at the resource type the way this file already does (pathmap, or a plug-in path).
         let uri = self
             .index
@@ -159,7 +166,7 @@ impl ModelFile {
             })
             .unwrap_or_else(|| "pathmap://PCM_MODELS/Palladio.resourcetype".into());
         let q = b'"';
-        let lines = vec![
+        vec![
             "<resourceDemand_Action>".to_string(),
             format!(
                 "{}<specification_ParametericResourceDemand specification=\"{}\"/>",
@@ -172,8 +179,7 @@ impl ModelFile {
                 escape_attribute(&format!("{uri}#{type_id}"), q)
             ),
             "</resourceDemand_Action>".to_string(),
-        ];
-        Ok(vec![self.insert_child(action.node, &lines)])
+        ]
     }
 
     /// Sets the iteration count of a LoopAction.
@@ -342,7 +348,7 @@ impl ModelFile {
     }
 
     /// Replaces an attribute's value bytes, or adds the attribute after the last one.
-    fn set_attribute(&self, node: NodeId, name: &str, value: &str) -> TextEdit {
+    pub(crate) fn set_attribute(&self, node: NodeId, name: &str, value: &str) -> TextEdit {
         match self.tree.attribute(node, name) {
             Some(a) => TextEdit {
                 span: a.value,
@@ -366,7 +372,7 @@ impl ModelFile {
 
     /// Inserts an element (given as lines, relative indentation included) as the last child of
     /// `parent`, indented like its siblings; an empty tag `<a .../>` is opened up to hold it.
-    fn insert_child(&self, parent: NodeId, lines: &[String]) -> TextEdit {
+    pub(crate) fn insert_child(&self, parent: NodeId, lines: &[String]) -> TextEdit {
         let nl = self.newline();
         let tree = &self.tree;
         let element = tree.element(parent);
@@ -411,7 +417,7 @@ impl ModelFile {
     }
 
     /// One level of indentation as this file writes it (two spaces if it cannot tell).
-    fn indent_unit(&self) -> &str {
+    pub(crate) fn indent_unit(&self) -> &str {
         let tree = &self.tree;
         let Some(root) = tree.root() else { return "  " };
         let Some(child) = tree.children(root).next() else {

@@ -11,6 +11,7 @@
 pub mod check;
 pub mod diagnostic;
 pub mod edit;
+pub mod edit_unmodelled;
 pub mod file;
 pub mod index;
 mod load;

@@ -345,3 +345,51 @@ fn overlapping_and_out_of_range_edits_are_told_apart() {
     let shown = apply(text, &[edit(3, 9, "")]).unwrap_err().to_string();
     assert!(shown.contains("outside the text (7 bytes)"), "{shown}");
 }
+
+/// A SEFF's unmodelled time becomes an internal action right after its start, joined into the
+/// chain by its two neighbours' references; a second write only sets its demand. On every SEFF of
+/// a real third-party model (MediaStore), the re-parsed chain runs start → (unmodelled) → the old
+/// successor, and the file still checks clean.
+#[test]
+fn the_unmodelled_time_is_an_action_right_after_the_start() {
+    let file = read("mediastore/MediaStore.repository");
+    let seffs: Vec<String> = (file.repository.as_ref().unwrap().seffs())
+        .filter_map(|(_, s)| s.id.clone())
+        .collect();
+    assert!(seffs.len() > 3);
+    for seff in &seffs {
+        let before = file.repository.as_ref().unwrap();
+        let (_, s) = before.seffs().find(|(_, s)| s.id.as_ref() == Some(seff)).unwrap();
+        let old_first = s.behaviour.ordered().nth(1).and_then(|a| a.id.clone());
+        let edits = file
+            .set_unmodelled_action(seff, "S", "CPU", "0.02 * n.VALUE + 0.1")
+            .unwrap();
+        assert_eq!(edits.len(), 3, "the action and two references");
+        let (new, _) = apply_and_check(&file, &edits);
+        let repo = new.repository.as_ref().unwrap();
+        let (_, s) = repo.seffs().find(|(_, s)| s.id.as_ref() == Some(seff)).unwrap();
+        let order: Vec<&beagle_pcm::model::Action> = s.behaviour.ordered().collect();
+        assert_eq!(order[1].name.as_deref(), Some("S (unmodelled)"), "{seff}");
+        assert_eq!(order[2].id, old_first, "{seff}: the old first action follows it");
+        assert_eq!(
+            spec_text(&new, order[1].resource_demands[0].specification),
+            Some("0.02 * n.VALUE + 0.1")
+        );
+        // Again: the same action, its demand set; nothing else changes.
+        let again = new.set_unmodelled_action(seff, "S", "CPU", "0.5").unwrap();
+        assert_eq!(again.len(), 1);
+        let (newer, _) = apply_and_check(&new, &again);
+        let repo = newer.repository.as_ref().unwrap();
+        let (_, s) = repo.seffs().find(|(_, s)| s.id.as_ref() == Some(seff)).unwrap();
+        let order: Vec<&beagle_pcm::model::Action> = s.behaviour.ordered().collect();
+        assert_eq!(
+            spec_text(&newer, order[1].resource_demands[0].specification),
+            Some("0.5")
+        );
+        assert_eq!(s.behaviour.actions.len(), order.len().max(s.behaviour.actions.len()));
+    }
+    assert!(matches!(
+        file.set_unmodelled_action("_no_such_seff", "S", "CPU", "1"),
+        Err(EditError::NotFound(_))
+    ));
+}

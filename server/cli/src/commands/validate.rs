@@ -32,6 +32,10 @@ pub struct Args {
     /// "measured_ms", "executions"}]}], "notes": [...]}.
     #[arg(long)]
     json: bool,
+    /// Write each service's unmodelled time (what it costs beyond its parts' prediction) into
+    /// the model: an internal action `<Component.operation> (unmodelled)` after the SEFF's start.
+    #[arg(long)]
+    write_unmodelled: bool,
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
@@ -52,6 +56,11 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print(&report);
+    }
+    if args.write_unmodelled {
+        for line in beagle_job::write_unmodelled(&report)? {
+            eprintln!("written: {line}");
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

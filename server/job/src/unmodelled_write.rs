@@ -1,0 +1,58 @@
+//! Writing each validated SEFF's unmodelled time into its repository (`beagle validate
+//! --write-unmodelled`): an internal action `<Component.operation> (unmodelled)` right after the
+//! SEFF's start, its CPU demand the law of the time no other action carried
+//! (`beagle_analysis::unmodelled`). Each file is edited as a whole and written atomically.
+
+use crate::atomic::replace_if_unchanged;
+use crate::error::JobError;
+use crate::validation::ValidationReport;
+use beagle_pcm::edit_unmodelled::unmodelled_action_name;
+use beagle_pcm::ModelFile;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Writes the unmodelled time of every service that has a law; one line per action written.
+/// A model that has the action already (written by an earlier validation) predicted with it: its
+/// law then grows by what is still unmodelled.
+pub fn write_unmodelled(report: &ValidationReport) -> Result<Vec<String>, JobError> {
+    let mut by_file: BTreeMap<PathBuf, Vec<(&str, &str, &str, &str)>> = BTreeMap::new();
+    for s in &report.services {
+        if let Some(u) = &s.unmodelled {
+            by_file
+                .entry(PathBuf::from(&s.repository))
+                .or_default()
+                .push((&s.seff, &s.service, &u.stoex, &u.status));
+        }
+    }
+    let mut written = Vec::new();
+    for (path, services) in by_file {
+        let original = std::fs::read(&path).map_err(JobError::unreadable(&path))?;
+        let mut file = ModelFile::from_bytes(path.clone(), original.clone());
+        for (seff, service, law, status) in services {
+            let name = unmodelled_action_name(service);
+            let existing = (file.repository.as_ref())
+                .and_then(|r| r.actions().find(|a| a.name.as_deref() == Some(name.as_str())))
+                .and_then(|a| a.resource_demands.first())
+                .and_then(|d| d.specification)
+                .map(|i| file.specifications[i].text.clone());
+            let spec = match existing {
+                Some(old) if old.trim() != "0" => format!("{old} + ({law})"),
+                _ => law.to_string(),
+            };
+            let edits = file
+                .set_unmodelled_action(seff, service, "CPU", &spec)
+                .map_err(|e| JobError::Edit {
+                    path: path.clone(),
+                    message: format!("{seff}: {e}"),
+                })?;
+            let text = beagle_pcm::edit::apply(file.text(), &edits).map_err(|e| JobError::Edit {
+                path: path.clone(),
+                message: format!("{seff}: {e}"),
+            })?;
+            file = ModelFile::from_bytes(path.clone(), text.into_bytes());
+            written.push(format!("{}: `{name}` = {spec} ({status})", path.display()));
+        }
+        replace_if_unchanged(&path, &original, file.text())?;
+    }
+    Ok(written)
+}
