@@ -61,6 +61,11 @@ pub struct Args {
     /// --json, its report is under "validation".
     #[arg(long)]
     validate: bool,
+    /// With --write and --validate: also write each service's unmodelled time into the model
+    /// (an internal action `<Component.operation> (unmodelled)`; `beagle validate
+    /// --write-unmodelled`). By default it is only reported.
+    #[arg(long, requires_all = ["write", "validate"])]
+    write_unmodelled: bool,
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
@@ -131,6 +136,11 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         if let Some(v) = validation {
             println!("validation:");
             super::validate::print(v);
+        }
+    }
+    if let (true, Some(v)) = (args.write_unmodelled, validation) {
+        for line in beagle_job::write_unmodelled(v)? {
+            eprintln!("written: {line}");
         }
     }
     let failed = report.diagnostics.iter().any(|d| d.severity == Severity::Error);
