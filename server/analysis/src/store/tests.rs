@@ -424,7 +424,7 @@ fn a_newer_schema_is_refused_naming_the_file() {
             err,
             StoreError::NewerSchema {
                 found: 7,
-                supported: 3,
+                supported: 4,
                 ..
             }
         ),
@@ -694,8 +694,11 @@ fn a_version_1_store_gains_the_input_files_table_and_keeps_its_measurements() {
     drop(store);
     // As version 1 left it: no table of input files.
     let conn = plain_sql(dir.path());
-    conn.execute_batch("DROP TABLE measurement_inputs; DROP TABLE validations")
-        .unwrap();
+    // (Nor the later steps' validations and probe costs.)
+    conn.execute_batch(
+        "DROP TABLE measurement_inputs; DROP TABLE validations; ALTER TABLE measurements DROP COLUMN probe_costs",
+    )
+    .unwrap();
     conn.pragma_update(None, "user_version", 1).unwrap();
     drop(conn);
     let mut store = Store::open(dir.path()).unwrap();
@@ -739,4 +742,21 @@ fn the_latest_validation_of_each_service_is_kept_and_read_back() {
     assert_eq!(latest["_a"].0, v("_a", 0.05));
     assert_eq!(latest["_b"].0, v("_b", 0.1));
     assert!(store.latest_validations("/none").unwrap().is_empty());
+}
+
+#[test]
+fn a_measurements_probe_costs_are_kept_and_read_back() {
+    let mut store = Store::open_in_memory().unwrap();
+    let mut m = measurement("m-probe", "java");
+    m.summary.probe_costs.insert(
+        "_compress".into(),
+        crate::ProbeCost {
+            runs: 40,
+            net_ns: 6_219_013,
+            subtracted_ns: 10_122,
+            noise_ns: 3,
+        },
+    );
+    store.save_measurement(&m).unwrap();
+    assert_eq!(store.cached_measurement("m-probe").unwrap(), Some(m));
 }
