@@ -6,7 +6,7 @@ its launch ranges (not the analysed ones), predicts the top service there (`beag
 --json`, launch arguments mapped to the service's input characterisations by
 benchmarks/validate/fixtures/<name>.toml) and measures the uninstrumented system there with the
 yardstick (thread CPU time per call, JIT warm). Then `beagle validate --json` (its own fresh
-points, the instrumented system): its measured totals beside the yardstick at the same points,
+points, in its plain build): its measured totals beside the yardstick at the same points,
 mapped back to launch arguments. Prints the tables; writes them, with the analysis's report, to
 results/accuracy-<name>-<stamp>.txt and everything raw to results/accuracy-<name>-<stamp>.json.
 """
@@ -371,8 +371,8 @@ def main():
     raw["rows"] = rows
 
     say()
-    say(f"## beagle validate --json at its own {len(vrows)} points ({vsecs:.0f} s; instrumented system, thread CPU"
-        " time per service execution) beside the yardstick at the same points")
+    say(f"## beagle validate --json at its own {len(vrows)} points ({vsecs:.0f} s; what validate measures: its"
+        " plain build, probes only at the services' entries and exits, net of their cost) beside the yardstick at the same points")
     vt, pe, me, vl = [], [], [], []
     for v in vrows:
         r = v["validate"]
@@ -390,7 +390,7 @@ def main():
         say(table(["validate's point", "predicted ms", "measured ms", "yardstick ms", "pred vs meas",
                    "pred vs yard", "meas vs yard"], vt))
         say(f"predicted vs yardstick: {summary(pe, vl)}")
-        say(f"validate's measured (instrumented) vs yardstick: {summary(me, vl)}")
+        say(f"validate's measured vs yardstick: {summary(me, vl)}")
         s = next((s for s in validation["services"] if is_service(s["service"], mapping["service"])), None)
         if s:
             say(f"validate's own verdict: median {pct(s['median_relative_error'])}, worst {pct(s['max_relative_error'])}")
