@@ -11,25 +11,45 @@ use beagle_pcm::ModelFile;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// Writes the unmodelled time of every service that has a law; one line per action written.
+/// Writes the unmodelled time of every outermost service that has a law (a called SEFF's time is
+/// inside its caller's total, and would be counted twice); one line per action written or not.
 /// A model that has the action already (written by an earlier validation) predicted with it: its
 /// law then grows by what is still unmodelled.
 pub fn write_unmodelled(report: &ValidationReport) -> Result<Vec<String>, JobError> {
-    let mut by_file: BTreeMap<PathBuf, Vec<(&str, &str, &str, &str)>> = BTreeMap::new();
+    let mut by_file: BTreeMap<PathBuf, Vec<(&str, &str, &beagle_analysis::unmodelled::Unmodelled, &str)>> =
+        BTreeMap::new();
     for s in &report.services {
         if let Some(u) = &s.unmodelled {
             by_file
                 .entry(PathBuf::from(&s.repository))
                 .or_default()
-                .push((&s.seff, &s.service, &u.stoex, &u.status));
+                .push((&s.seff, &s.service, u, &u.status));
         }
     }
     let mut written = Vec::new();
     for (path, services) in by_file {
         let original = std::fs::read(&path).map_err(JobError::unreadable(&path))?;
         let mut file = ModelFile::from_bytes(path.clone(), original.clone());
-        for (seff, service, law, status) in services {
+        for (seff, service, u, status) in services {
             let name = unmodelled_action_name(service);
+            // A model that predicts more than was measured misses no time: a negative demand
+            // is nothing a simulator can run.
+            if u.median_share <= 0.0 {
+                written.push(format!(
+                    "{}: `{name}` not written: the model predicts more than was measured ({:.0} %)",
+                    path.display(),
+                    100.0 * u.median_share
+                ));
+                continue;
+            }
+            let law = u.stoex.as_str();
+            if file.seff_is_called(seff) {
+                written.push(format!(
+                    "{}: `{name}` not written: {seff} is called by another SEFF, whose measured total holds its time",
+                    path.display()
+                ));
+                continue;
+            }
             let existing = (file.repository.as_ref())
                 .and_then(|r| r.actions().find(|a| a.name.as_deref() == Some(name.as_str())))
                 .and_then(|a| a.resource_demands.first())

@@ -28,6 +28,11 @@ pub fn unmodelled_actions(
     let Some((v, u)) = (results.validations.get(&seff)).and_then(|v| v.unmodelled.as_ref().map(|u| (v, u))) else {
         return Vec::new();
     };
+    // A called SEFF's time is inside its callers' totals: written there, it would count twice;
+    // a model that predicts more than was measured misses no time.
+    if model.seff_is_called(&seff) || u.median_share <= 0.0 {
+        return Vec::new();
+    }
     let Ok(edits) = model.set_unmodelled_action(&seff, &v.service, "CPU", &u.stoex) else {
         return Vec::new();
     };

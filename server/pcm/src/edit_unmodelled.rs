@@ -5,7 +5,7 @@
 
 use crate::edit::{EditError, TextEdit};
 use crate::file::ModelFile;
-use crate::model::ActionKind;
+use crate::model::{ActionBody, ActionKind};
 use crate::xml::escape_attribute;
 
 /// The name of a SEFF's unmodelled-time action.
@@ -14,6 +14,32 @@ pub fn unmodelled_action_name(seff_name: &str) -> String {
 }
 
 impl ModelFile {
+    /// Whether an external call of this file's SEFFs calls the service SEFF `seff_id` describes.
+    /// A called SEFF's time is inside its callers' measured totals: its unmodelled time would be
+    /// counted twice if both were written, so only the outermost SEFFs' is.
+    pub fn seff_is_called(&self, seff_id: &str) -> bool {
+        let Some(repo) = self.repository.as_ref() else {
+            return false;
+        };
+        let Some(service) = repo
+            .seffs()
+            .find(|(_, s)| s.id.as_deref() == Some(seff_id))
+            .and_then(|(_, s)| {
+                s.described_service
+                    .as_ref()
+                    .and_then(|r| r.target.id().map(str::to_string))
+            })
+        else {
+            return false;
+        };
+        repo.actions().any(|a| match &a.body {
+            ActionBody::ExternalCall { called_service, .. } => {
+                called_service.as_ref().and_then(|r| r.target.id()) == Some(service.as_str())
+            }
+            _ => false,
+        })
+    }
+
     /// Edits that give SEFF `seff_id` an internal action named `<seff_name> (unmodelled)` with
     /// `spec` as its demand of `resource_type`, first after the SEFF's StartAction; when it has
     /// one already, its demand is set.

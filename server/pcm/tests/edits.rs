@@ -393,3 +393,16 @@ fn the_unmodelled_time_is_an_action_right_after_the_start() {
         Err(EditError::NotFound(_))
     ));
 }
+
+/// Only an outermost SEFF's unmodelled time is written: a called SEFF's time is in its callers'
+/// totals. In the file-share model the upload is called by nobody, compress and hash by it.
+#[test]
+fn a_seff_another_seff_calls_is_known() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/fileshare/model/fileshare.repository");
+    let file = ModelFile::read(&path).unwrap();
+    assert!(!file.seff_is_called("_fs_upload_seff"));
+    assert!(file.seff_is_called("_fs_compress_seff"));
+    assert!(file.seff_is_called("_fs_hash_seff"));
+    assert!(!file.seff_is_called("_no_such_seff"));
+}
