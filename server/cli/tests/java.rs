@@ -563,17 +563,24 @@ fn a_service_looping_100000_times_per_call_keeps_its_laws() {
         "1900 rounds of a multiply and a shift: a few microseconds, not {} ms: {mix}",
         high - low
     );
-    // Every run of the action is counted, though few are kept.
-    let samples = |id: &str| {
-        report["results"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["element"] == id)
-            .and_then(|r| r["samples"].as_u64())
-            .unwrap_or(0)
-    };
-    assert!(samples(&format!("_hl_checksum/{CPU}")) > 100_000, "{report}");
+    // The checksum costs a few ns a call. Net of the probes it lies at or below the calibration's
+    // noise (1-2 ns against 3-5 ns here): then it is too short to measure, no law, and a warning
+    // names it; where a run finds it above the noise, every one of its runs is counted, though
+    // few are kept.
+    let checksum = format!("_hl_checksum/{CPU}");
+    let samples = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["element"] == checksum.as_str())
+        .and_then(|r| r["samples"].as_u64());
+    let too_short = report["diagnostics"].as_array().unwrap().iter().any(|d| {
+        d["element"] == checksum.as_str() && d["message"].as_str().unwrap_or("").contains("too short to measure")
+    });
+    match samples {
+        Some(n) => assert!(n > 100_000 && !too_short, "{report}"),
+        None => assert!(too_short, "neither a result nor 'too short to measure': {report}"),
+    }
 }
 
 /// A small, fast workload for the failure tests, and extra launches.
