@@ -9,7 +9,8 @@
 //! 200 ns, where 10 ns is 5 %), and checks the contrast: a JVM that does not subtract
 //! (`-Dbeagle.calibrate=false`) reports the nested 200 ns sections 15–25 % too high here.
 
-use beagle_java::probe::{classes_dir, compile_probe};
+mod probe_common;
+
 use std::collections::BTreeMap;
 use std::process::Command;
 
@@ -22,21 +23,7 @@ fn sections_report_their_code_net_of_the_probes() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let probe = dir.path().join("probe");
-    compile_probe(&probe).unwrap();
-    let src = dir.path().join("NetCost.java");
-    std::fs::write(&src, NET_COST).unwrap();
-    let app = dir.path().join("app");
-    let classpath = std::env::join_paths([classes_dir(&probe), app.clone()]).unwrap();
-    let out = Command::new("javac")
-        .args(["--release", "17", "-encoding", "UTF-8", "-cp"])
-        .arg(&classpath)
-        .arg("-d")
-        .arg(&app)
-        .arg(&src)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let classpath = probe_common::compile_with_probe(dir.path(), "NetCost.java", NET_COST);
     // (target, section) -> relative error per JVM
     let mut errors: BTreeMap<(u32, String), Vec<f64>> = BTreeMap::new();
     let mut raw: BTreeMap<(u32, String), Vec<f64>> = BTreeMap::new();

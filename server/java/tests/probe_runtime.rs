@@ -3,9 +3,10 @@
 //! the decoder (warm-up 1) must give back exactly what the program did: nested external calls,
 //! an exception through a timed section, recursion, two threads running executions at once.
 
+mod probe_common;
+
 use beagle_analysis::events::MeasurementEvent;
 use beagle_java::probe::decode::{decode_file, DecodeOptions, DecodeSummary};
-use beagle_java::probe::{classes_dir, compile_probe};
 use beagle_java::sections::{Section, SectionTable};
 use std::collections::HashMap;
 use std::path::Path;
@@ -176,21 +177,7 @@ fn run_program(dir: &Path) -> (Vec<MeasurementEvent>, DecodeSummary) {
 
 /// [`run_program`] of any `Main` class, decoded with `table`.
 fn run_source(dir: &Path, main: &str, table: &SectionTable) -> (Vec<MeasurementEvent>, DecodeSummary) {
-    let probe = dir.join("probe");
-    compile_probe(&probe).unwrap();
-    let src = dir.join("Main.java");
-    std::fs::write(&src, main).unwrap();
-    let app = dir.join("app");
-    let classpath = std::env::join_paths([classes_dir(&probe), app.clone()]).unwrap();
-    let out = Command::new("javac")
-        .args(["--release", "17", "-encoding", "UTF-8", "-cp"])
-        .arg(&classpath)
-        .arg("-d")
-        .arg(&app)
-        .arg(&src)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let classpath = probe_common::compile_with_probe(dir, "Main.java", main);
     let events = dir.join("p.events");
     let out = Command::new("java")
         .arg("-cp")

@@ -26,6 +26,7 @@ use beagle_java::launch::{coarse_points, describe, fresh_points, run_point};
 use beagle_java::launch::{JavaConfig, Launch, Point, RunError};
 use beagle_java::prepare::Prepared;
 use beagle_java::probe::decode::{decode_file, DecodeOptions};
+use std::collections::HashMap;
 use std::path::Path;
 
 /// Validates a Java workspace (see the module documentation).
@@ -130,13 +131,28 @@ pub(crate) fn validate(
     let measured = points_of(executions);
     let system = ws.system();
     let mut services = compare(&ws.root, &ws.repositories, models, system.as_deref(), &measured)?;
-    let instrumented = points_of(instrumented);
+    // The instrumented build's total at each (service, inputs), looked up once per plain point:
+    // a nested service has a point per distinct argument (hotloop's checksum: thousands).
+    let instrumented: HashMap<PointKey, f64> = points_of(instrumented)
+        .into_iter()
+        .map(|m| (point_key(&m.service, &m.inputs), m.total_ms))
+        .collect();
     for s in &mut services {
         if let Some(note) = distortion(&s.seff, &measured, &instrumented) {
             s.notes.push(note);
         }
     }
     Ok(ValidationReport { services, notes })
+}
+
+/// A service point as a key: the SEFF and its inputs' bits.
+type PointKey = (String, Vec<(String, u64)>);
+
+fn point_key(service: &str, inputs: &Bindings) -> PointKey {
+    (
+        service.to_string(),
+        inputs.iter().map(|(k, v)| (k.clone(), v.to_bits())).collect(),
+    )
 }
 
 /// Every kept execution of a run: (service, inputs, ms).
@@ -182,16 +198,11 @@ fn run_build(
 /// build's at the same points: the median ratio. Said when beyond 5 %, and beyond the spread of
 /// the ratios between points (the noise of two JVMs' timings): the probes changed what the JIT
 /// made of the code, which subtracting their cost cannot undo.
-fn distortion(seff: &str, plain: &[Measured], instrumented: &[Measured]) -> Option<String> {
+fn distortion(seff: &str, plain: &[Measured], instrumented: &HashMap<PointKey, f64>) -> Option<String> {
     let mut ratios: Vec<f64> = plain
         .iter()
         .filter(|p| p.service == seff && p.total_ms > 0.0)
-        .filter_map(|p| {
-            let i = instrumented
-                .iter()
-                .find(|i| i.service == seff && i.inputs == p.inputs)?;
-            Some(i.total_ms / p.total_ms)
-        })
+        .filter_map(|p| Some(instrumented.get(&point_key(seff, &p.inputs))? / p.total_ms))
         .collect();
     if ratios.len() < 3 {
         return None;
