@@ -42,7 +42,7 @@ HELPERS = {"jround": jround, "floor": math.floor, "ceil": math.ceil, "min": min,
 
 def usage(message):
     sys.exit(f"accuracy: {message}\nusage: accuracy.sh FIXTURE [POINTS=10] [SEED=1]  "
-             "(also as plain numbers, or in the environment; BEAGLE, CALLS, WARMUP, KEEP=1, UNMODELLED=1)")
+             "(also as plain numbers, or in the environment; BEAGLE, CALLS, WARMUP, KEEP=1, CALIBRATE=1, UNMODELLED=1)")
 
 
 def parse_args(argv):
@@ -247,7 +247,10 @@ def main():
     mapping = tomllib.loads(mapping_file.read_text())
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     (HERE / "results").mkdir(exist_ok=True)
-    suffix = "-unmodelled" if os.environ.get("UNMODELLED") == "1" else ""
+    # What a validation at points of its own writes into the model before the fresh points.
+    writes = [flag for flag, env in (("--write-calibration", "CALIBRATE"), ("--write-unmodelled", "UNMODELLED"))
+              if os.environ.get(env) == "1"]
+    suffix = "".join("-" + flag.split("-")[-1] for flag in writes)
     txt = HERE / "results" / f"accuracy-{name}{suffix}-{stamp}.txt"
     raw = {"fixture": name, "points": n_points, "seed": seed, "calls": int(calls), "warmup": int(warmup)}
     lines = []
@@ -282,18 +285,20 @@ def main():
     analysed = analysed_points(p.stderr, launch["name"])
     raw["analysed_points"] = analysed
 
-    # 1b. UNMODELLED=1: the time no action carries, found by a validation at points of its own
+    # 1b. CALIBRATE=1 and UNMODELLED=1: the calibration factors (where the probes distorted a
+    # service) and the time no action carries, found by a validation at points of its own
     # (seed + 1000: neither the fresh points below nor validate's), written into the model.
-    if os.environ.get("UNMODELLED") == "1":
+    if writes:
         useed = str(int(seed) + 1000)
-        p, usecs = run([beagle, "validate", ws, "--write-unmodelled", "--points", n_points, "--seed", useed])
+        p, usecs = run([beagle, "validate", ws, *writes, "--points", n_points, "--seed", useed])
         say()
-        say(f"## beagle validate --write-unmodelled --seed {useed} (exit status {p.returncode}, {usecs:.0f} s)")
-        say("\n".join(line for line in p.stdout.splitlines() if "unmodelled" in line or "(SEFF" in line))
+        say(f"## beagle validate {' '.join(writes)} --seed {useed} (exit status {p.returncode}, {usecs:.0f} s)")
+        say("\n".join(line for line in p.stdout.splitlines()
+                      if "unmodelled" in line or "calibration" in line or "(SEFF" in line))
         say("\n".join(line for line in p.stderr.splitlines() if line.startswith("written:")))
         if p.returncode != 0:
             say(p.stderr[-3000:])
-            sys.exit("accuracy: writing the unmodelled time failed")
+            sys.exit("accuracy: writing what the validation found failed")
 
     # 2. Fresh points: prediction and the yardstick.
     points = pick_points(params, n_points, seed, analysed)

@@ -9,7 +9,8 @@
 #
 # FIXTURE: a name under fixtures/ or a folder with a beagle.toml. POINTS and SEED also as plain
 # numbers or in the environment; BEAGLE (default: target/release/beagle), CALLS and WARMUP (the
-# yardstick's, default 30 each), MAPPING (another mapping file), KEEP=1 (keep the scratch copy).
+# yardstick's, default 30 each), MAPPING (another mapping file), KEEP=1 (keep the scratch copy),
+# CALIBRATE=1 and UNMODELLED=1 (write what a validation at points of its own finds first).
 # Writes results/accuracy-<fixture>-<UTC stamp>.txt (what it prints) and .json (everything raw).
 set -euo pipefail
 exec python3 "$(cd "$(dirname "$0")" && pwd)/accuracy.py" "$@"

@@ -86,6 +86,7 @@ mod tests {
             problems: Vec::new(),
             notes: Vec::new(),
             unmodelled: None,
+            calibration: None,
         }
     }
 

@@ -204,6 +204,44 @@ pub struct Unmodelled {
     pub points: usize,
 }
 
+/// A factor calibrating a SEFF's demands against the plain build (`beagle validate`): where the
+/// probes changed what the JIT made of the code (the instrumented build's totals, net of every
+/// probe, lie beyond the noise from the plain build's), the demands measured instrumented carry
+/// that distortion, and subtracting the probes' cost cannot undo it. Krogmann et al. calibrate
+/// predictions against the uninstrumented run the same way: one factor, the median of measured
+/// over predicted. It applies to every demand the SEFF's prediction is composed of (its own
+/// internal actions and its callees'), listed in `actions`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Calibration {
+    /// Median over the points of the instrumented total over the plain one.
+    pub distortion: f64,
+    /// Median over the points of the plain total over the prediction: what multiplies the demands.
+    pub factor: f64,
+    pub points: usize,
+    /// The internal actions whose demands the factor multiplies (ids).
+    pub actions: Vec<String>,
+    /// Why the factor cannot be written into the model, if it cannot (a callee that another
+    /// SEFF calls too, whose demands would change that SEFF's prediction).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_writable: Option<String>,
+}
+
+impl Calibration {
+    /// One line: `calibration: demands × 0.91 (the plain build's totals over the prediction, median of 10 points; ...)`.
+    pub fn describe(&self) -> String {
+        format!(
+            "calibration: demands × {:.3} (the plain build's totals over the prediction, median of {} points), as the instrumented build's totals are {:+.0} % of the plain build's: the probes changed what the JIT made of this code{}",
+            self.factor,
+            self.points,
+            100.0 * (self.distortion - 1.0),
+            match &self.not_writable {
+                Some(why) => format!("; not writable: {why}"),
+                None => String::new(),
+            }
+        )
+    }
+}
+
 /// How well the model predicts one service.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ServiceValidation {
@@ -226,6 +264,10 @@ pub struct ServiceValidation {
     /// The time no action of the model carries, where known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unmodelled: Option<Unmodelled>,
+    /// The factor that calibrates its demands against the plain build, where the probes
+    /// distorted them ([`Calibration`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<Calibration>,
 }
 
 /// Compares the measured points of SEFF `seff` with `predict` at their inputs. `None` when no
@@ -271,6 +313,7 @@ pub fn validate_service(
         problems: problems.into_iter().collect(),
         notes: notes.into_iter().collect(),
         unmodelled: None,
+        calibration: None,
     })
 }
 

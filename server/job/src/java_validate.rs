@@ -11,6 +11,7 @@
 //! also net of every probe, differ from the plain ones beyond the noise, the probes changed what
 //! the JIT made of the code (inlining, escape analysis), and the report says so per SEFF.
 
+use crate::calibration::{distortion, distortion_note, factor, point_key, scope, PointKey};
 use crate::context::Context;
 use crate::error::JobError;
 use crate::java::{prepare_workspace, Build, PreparedWorkspace};
@@ -19,8 +20,8 @@ use crate::report::Report;
 use crate::request::Settings;
 use crate::validation::{compare, ValidateOptions, ValidationReport};
 use crate::workspace::{Source, Workspace};
-use beagle_analysis::predict::Bindings;
-use beagle_analysis::validation::{points_of, Measured};
+use beagle_analysis::predict::{Bindings, Predictor};
+use beagle_analysis::validation::{points_of, Measured, ServiceValidation};
 use beagle_analysis::{Control, MeasurementEvent, Scope, Store};
 use beagle_java::launch::{coarse_points, describe, fresh_points, run_point};
 use beagle_java::launch::{JavaConfig, Launch, Point, RunError};
@@ -137,22 +138,8 @@ pub(crate) fn validate(
         .into_iter()
         .map(|m| (point_key(&m.service, &m.inputs), m.total_ms))
         .collect();
-    for s in &mut services {
-        if let Some(note) = distortion(&s.seff, &measured, &instrumented) {
-            s.notes.push(note);
-        }
-    }
+    calibrate(ws, models, system.as_deref(), &mut services, &measured, &instrumented)?;
     Ok(ValidationReport { services, notes })
-}
-
-/// A service point as a key: the SEFF and its inputs' bits.
-type PointKey = (String, Vec<(String, u64)>);
-
-fn point_key(service: &str, inputs: &Bindings) -> PointKey {
-    (
-        service.to_string(),
-        inputs.iter().map(|(k, v)| (k.clone(), v.to_bits())).collect(),
-    )
 }
 
 /// Every kept execution of a run: (service, inputs, ms).
@@ -194,30 +181,49 @@ fn run_build(
         .collect()))
 }
 
-/// How far the instrumented build's totals of `seff` (net of every probe) lie from the plain
-/// build's at the same points: the median ratio. Said when beyond 5 %, and beyond the spread of
-/// the ratios between points (the noise of two JVMs' timings): the probes changed what the JIT
-/// made of the code, which subtracting their cost cannot undo.
-fn distortion(seff: &str, plain: &[Measured], instrumented: &HashMap<PointKey, f64>) -> Option<String> {
-    let mut ratios: Vec<f64> = plain
-        .iter()
-        .filter(|p| p.service == seff && p.total_ms > 0.0)
-        .filter_map(|p| Some(instrumented.get(&point_key(seff, &p.inputs))? / p.total_ms))
-        .collect();
-    if ratios.len() < 3 {
-        return None;
+/// Says each SEFF's distortion, and calibrates each outermost SEFF whose measurement is distorted
+/// and whose prediction is off the plain totals (`crate::calibration`); the validations are kept
+/// again with what was added.
+fn calibrate(
+    ws: &Workspace,
+    models: &[beagle_pcm::ModelFile],
+    system: Option<&Path>,
+    services: &mut [ServiceValidation],
+    plain: &[Measured],
+    instrumented: &HashMap<PointKey, f64>,
+) -> Result<(), JobError> {
+    let system_file = system
+        .map(|p| beagle_pcm::ModelFile::read(p).map_err(JobError::unreadable(p)))
+        .transpose()?;
+    let assembly = system_file.as_ref().and_then(beagle_pcm::model::system::assembly);
+    for s in services.iter_mut() {
+        let Some(d) = distortion(&s.seff, plain, instrumented) else {
+            continue;
+        };
+        s.notes.push(distortion_note(d));
+        let Some(file) = (models.iter()).find(|m| {
+            (m.repository.as_ref()).is_some_and(|r| r.seffs().any(|(_, x)| x.id.as_deref() == Some(s.seff.as_str())))
+        }) else {
+            continue;
+        };
+        if file.seff_is_called(&s.seff) {
+            continue;
+        }
+        let Some(mut c) = factor(s, d.1) else { continue };
+        let (Some(repo), Some(predictor)) = (file.repository.as_ref(), Predictor::new(file)) else {
+            continue;
+        };
+        let predictor = match &assembly {
+            Some(a) => predictor.with_system(a),
+            None => predictor,
+        };
+        scope(&mut c, &predictor, repo, s);
+        s.notes.push(c.describe());
+        s.calibration = Some(c);
     }
-    ratios.sort_by(f64::total_cmp);
-    let n = ratios.len();
-    let median = ratios[n / 2];
-    let (q1, q3) = (ratios[n / 4], ratios[(3 * n) / 4]);
-    let beyond_noise = median > 1.0 + (q3 - q1) || median < 1.0 - (q3 - q1);
-    ((median - 1.0).abs() > 0.05 && beyond_noise).then(|| {
-        format!(
-            "the instrumented build's totals (net of every probe) are {:+.0} % of the plain build's (median of {n} points, quartiles {:+.0} % and {:+.0} %): the probes change what the JIT makes of this code, so its demands, measured instrumented, are off by about as much",
-            100.0 * (median - 1.0),
-            100.0 * (q1 - 1.0),
-            100.0 * (q3 - 1.0)
-        )
-    })
+    let mut store = beagle_analysis::Store::open(&ws.root)?;
+    for v in services.iter().filter(|v| v.calibration.is_some() || !v.notes.is_empty()) {
+        store.save_validation(&v.repository, v)?;
+    }
+    Ok(())
 }

@@ -13,6 +13,8 @@
 //! [`beagle_analysis::Control`]. Synchronous: the language server runs a job on its own thread.
 
 mod analyse;
+mod calibration;
+mod calibration_write;
 pub mod atomic;
 mod context;
 mod error;
@@ -35,5 +37,6 @@ pub use error::JobError;
 pub use job::{run, Analysed, JobOutput, MeasuredSummary, Request, Settings};
 pub use observer::{Event, Observer, Pass, Quiet};
 pub use report::{Diagnostic, InputsReport, Report, ResultRow, Unmeasured};
+pub use calibration_write::write_calibration;
 pub use unmodelled_write::write_unmodelled;
 pub use workspace::{resolve, Source, Workspace};

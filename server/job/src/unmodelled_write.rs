@@ -19,6 +19,12 @@ pub fn write_unmodelled(report: &ValidationReport) -> Result<Vec<String>, JobErr
     let mut by_file: BTreeMap<PathBuf, Vec<(&str, &str, &beagle_analysis::unmodelled::Unmodelled, &str)>> =
         BTreeMap::new();
     for s in &report.services {
+        // A calibrated service's gap is the probes' distortion, which its factor takes up.
+        if let (Some(_), Some(c)) = (&s.unmodelled, &s.calibration) {
+            if c.not_writable.is_none() {
+                continue;
+            }
+        }
         if let Some(u) = &s.unmodelled {
             by_file
                 .entry(PathBuf::from(&s.repository))

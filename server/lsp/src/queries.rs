@@ -313,6 +313,7 @@ mod tests {
             problems: Vec::new(),
             notes: Vec::new(),
             unmodelled: None,
+            calibration: None,
         };
         fn ranges(v: &ServiceValidation) -> std::collections::BTreeMap<&str, (f64, f64)> {
             let mut m = std::collections::BTreeMap::new();

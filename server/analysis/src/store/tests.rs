@@ -732,6 +732,7 @@ fn the_latest_validation_of_each_service_is_kept_and_read_back() {
         problems: vec![],
         notes: vec![],
         unmodelled: None,
+        calibration: None,
     };
     store.save_validation("/r.repository", &v("_a", 0.3)).unwrap();
     store.save_validation("/r.repository", &v("_a", 0.05)).unwrap();

@@ -36,6 +36,12 @@ pub struct Args {
     /// the model: an internal action `<Component.operation> (unmodelled)` after the SEFF's start.
     #[arg(long)]
     write_unmodelled: bool,
+    /// Write each calibration factor into the model: where the probes distorted a service's
+    /// measurement, every demand its prediction is composed of, times the plain build's totals
+    /// over the prediction (median). Written before the unmodelled time, which then leaves
+    /// calibrated services out.
+    #[arg(long)]
+    write_calibration: bool,
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
@@ -56,6 +62,11 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print(&report);
+    }
+    if args.write_calibration {
+        for line in beagle_job::write_calibration(&report)? {
+            eprintln!("written: {line}");
+        }
     }
     if args.write_unmodelled {
         for line in beagle_job::write_unmodelled(&report)? {
@@ -79,6 +90,9 @@ pub fn print(report: &ValidationReport) {
         // The time no action carries: what the service costs beyond its parts' prediction.
         if let Some(u) = &s.unmodelled {
             println!("  {}", u.describe());
+        }
+        if let Some(c) = &s.calibration {
+            println!("  {}", c.describe());
         }
         let names: Vec<&String> = s.rows.first().map(|r| r.inputs.keys().collect()).unwrap_or_default();
         let header: Vec<String> = names.iter().map(|n| format!("{n:>24}")).collect();

@@ -66,6 +66,10 @@ pub struct Args {
     /// --write-unmodelled`). By default it is only reported.
     #[arg(long, requires_all = ["write", "validate"])]
     write_unmodelled: bool,
+    /// With --write and --validate: also write each calibration factor into the model (`beagle
+    /// validate --write-calibration`). By default it is only reported.
+    #[arg(long, requires_all = ["write", "validate"])]
+    write_calibration: bool,
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
@@ -136,6 +140,11 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         if let Some(v) = validation {
             println!("validation:");
             super::validate::print(v);
+        }
+    }
+    if let (true, Some(v)) = (args.write_calibration, validation) {
+        for line in beagle_job::write_calibration(v)? {
+            eprintln!("written: {line}");
         }
     }
     if let (true, Some(v)) = (args.write_unmodelled, validation) {
