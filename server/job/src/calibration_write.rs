@@ -8,7 +8,6 @@ use crate::atomic::replace_if_unchanged;
 use crate::error::JobError;
 use crate::validation::ValidationReport;
 use beagle_pcm::ModelFile;
-use beagle_stoex::{BinaryOp, Expr, ExprKind, UnaryOp};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -35,7 +34,7 @@ pub fn write_calibration(report: &ValidationReport) -> Result<Vec<String>, JobEr
             let mut changed = 0;
             for action in &c.actions {
                 for (resource, old) in demands(&file, action) {
-                    let new = scaled_text(&old, c.factor);
+                    let new = beagle_stoex::scale::scaled_text(&old, c.factor, DIGITS);
                     let edits = (file.set_resource_demand(action, &resource, &new)).map_err(|e| JobError::Edit {
                         path: path.clone(),
                         message: format!("{action}: {e}"),
@@ -73,146 +72,4 @@ fn demands(file: &ModelFile, id: &str) -> Vec<(String, String)> {
             Some((resource, spec))
         })
         .collect()
-}
-
-/// `factor · spec` as StoEx text; a specification that does not parse is wrapped whole.
-pub(crate) fn scaled_text(spec: &str, factor: f64) -> String {
-    match beagle_stoex::parse(spec) {
-        Ok(e) => beagle_stoex::print(&scaled(&e, factor)),
-        Err(_) => format!("{} * ({spec})", number(factor)),
-    }
-}
-
-fn number(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() {
-        return beagle_stoex::format_double(v);
-    }
-    let scale = 10f64.powi(DIGITS - 1 - v.abs().log10().floor() as i32);
-    beagle_stoex::format_double((v * scale).round() / scale)
-}
-
-fn constant(e: &Expr) -> Option<f64> {
-    match e.kind {
-        ExprKind::Int(i) => Some(i as f64),
-        ExprKind::Double(d) => Some(d),
-        _ => None,
-    }
-}
-
-fn with(e: &Expr, kind: ExprKind) -> Expr {
-    Expr { kind, span: e.span }
-}
-
-/// `s·e`, the factor carried into the constants of a sum's terms, a product's constant factor,
-/// a condition's two sides; anything else multiplied whole.
-fn scaled(e: &Expr, s: f64) -> Expr {
-    let boxed = |x: Expr| Box::new(x);
-    match &e.kind {
-        ExprKind::Int(_) | ExprKind::Double(_) => {
-            with(e, ExprKind::Double(constant(e).unwrap_or_default() * s)).map_number()
-        }
-        ExprKind::Binary {
-            op: op @ (BinaryOp::Add | BinaryOp::Sub),
-            lhs,
-            rhs,
-        } => with(
-            e,
-            ExprKind::Binary {
-                op: *op,
-                lhs: boxed(scaled(lhs, s)),
-                rhs: boxed(scaled(rhs, s)),
-            },
-        ),
-        ExprKind::Binary {
-            op: op @ (BinaryOp::Mul | BinaryOp::Div),
-            lhs,
-            rhs,
-        } if constant(lhs).is_some() => with(
-            e,
-            ExprKind::Binary {
-                op: *op,
-                lhs: boxed(scaled(lhs, s)),
-                rhs: rhs.clone(),
-            },
-        ),
-        ExprKind::Binary {
-            op: BinaryOp::Mul,
-            lhs,
-            rhs,
-        } if constant(rhs).is_some() => with(
-            e,
-            ExprKind::Binary {
-                op: BinaryOp::Mul,
-                lhs: lhs.clone(),
-                rhs: boxed(scaled(rhs, s)),
-            },
-        ),
-        ExprKind::Unary { op: UnaryOp::Neg, expr } => with(
-            e,
-            ExprKind::Unary {
-                op: UnaryOp::Neg,
-                expr: boxed(scaled(expr, s)),
-            },
-        ),
-        ExprKind::IfElse { cond, then, else_ } => with(
-            e,
-            ExprKind::IfElse {
-                cond: cond.clone(),
-                then: boxed(scaled(then, s)),
-                else_: boxed(scaled(else_, s)),
-            },
-        ),
-        _ => with(
-            e,
-            ExprKind::Binary {
-                op: BinaryOp::Mul,
-                lhs: boxed(with(e, ExprKind::Double(s)).map_number()),
-                rhs: Box::new(e.clone()),
-            },
-        ),
-    }
-}
-
-trait RoundNumber {
-    fn map_number(self) -> Self;
-}
-
-impl RoundNumber for Expr {
-    /// A constant rounded to [`DIGITS`] significant digits (the printer writes it back whole).
-    fn map_number(self) -> Self {
-        match self.kind {
-            ExprKind::Double(d) => {
-                let rounded: f64 = number(d).parse().unwrap_or(d);
-                Expr {
-                    kind: ExprKind::Double(rounded),
-                    span: self.span,
-                }
-            }
-            _ => self,
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_factor_goes_into_the_laws_constants() {
-        assert_eq!(scaled_text("0.5", 0.9), "0.45");
-        assert_eq!(scaled_text("1.1E-5 * data.BYTESIZE", 0.9), "9.9E-6 * data.BYTESIZE");
-        assert_eq!(scaled_text("2 * n.VALUE + 3", 1.1), "2.2 * n.VALUE + 3.3");
-        assert_eq!(
-            scaled_text("n.VALUE > 10 ? 4 : 2", 0.5),
-            "n.VALUE > 10 ? 2.0 : 1.0",
-            "a condition's sides"
-        );
-        assert_eq!(scaled_text("n.VALUE ^ 2", 2.0), "2.0 * n.VALUE ^ 2");
-        assert_eq!(scaled_text("1/3", 3.0), "3.0 / 3", "a quotient's constant numerator");
-    }
-
-    #[test]
-    fn what_does_not_parse_is_wrapped_whole() {
-        assert_eq!(scaled_text("n.VALUE +", 0.9), "0.9 * (n.VALUE +)");
-    }
 }

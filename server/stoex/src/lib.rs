@@ -36,6 +36,7 @@ mod lint;
 mod parser;
 mod precedence;
 mod print;
+pub mod scale;
 
 pub use ast::{
     BinaryOp, Characterisation, CompareOp, Expr, ExprKind, ProbFunctionLiteral, Sample, Span, UnaryOp,
