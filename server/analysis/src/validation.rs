@@ -197,6 +197,9 @@ impl Row {
 pub struct Unmodelled {
     /// Median over the points of (measured − predicted) / measured.
     pub median_share: f64,
+    /// The spread of those shares between points: their interquartile range.
+    #[serde(default)]
+    pub share_spread: f64,
     /// The unmodelled time per execution as a StoEx over the service's inputs (ms).
     pub stoex: String,
     /// `final`, or `preliminary: reasons`.

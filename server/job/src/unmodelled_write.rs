@@ -48,6 +48,16 @@ pub fn write_unmodelled(report: &ValidationReport) -> Result<Vec<String>, JobErr
                 ));
                 continue;
             }
+            if !u.material() {
+                written.push(format!(
+                    "{}: `{name}` not written: {:.0} % of the measured time is within the noise (the shares' quartiles are {:.0} points apart; written from above {:.0} %)",
+                    path.display(),
+                    100.0 * u.median_share,
+                    100.0 * u.share_spread,
+                    100.0 * beagle_analysis::unmodelled::MATERIAL_SHARE
+                ));
+                continue;
+            }
             let law = u.stoex.as_str();
             if file.seff_is_called(seff) {
                 written.push(format!(

@@ -86,6 +86,7 @@ mod tests {
             notes: Vec::new(),
             unmodelled: with_law.then(|| Unmodelled {
                 median_share: 0.2,
+                share_spread: 0.05,
                 stoex: "0.02 * files.NUMBER_OF_ELEMENTS + 0.1".into(),
                 status: "final".into(),
                 points: 10,
