@@ -36,4 +36,4 @@ pub use job::{run, Analysed, JobOutput, MeasuredSummary, Request, Settings};
 pub use observer::{Event, Observer, Pass, Quiet};
 pub use report::{Diagnostic, InputsReport, Report, ResultRow, Unmeasured};
 pub use unmodelled_write::write_unmodelled;
-pub use workspace::{resolve, Source, Workspace};
+pub use workspace::{resolve, DeploymentConfig, Source, Workspace};
