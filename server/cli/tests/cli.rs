@@ -62,6 +62,45 @@ fn check_exit_status_and_text() {
 }
 
 #[test]
+fn check_reports_a_processing_rate_that_is_not_a_number_on_its_line() {
+    // MediaStore with one rate changed: the folder as a user would check it.
+    let dir = tempfile::tempdir().unwrap();
+    let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/pcm/mediastore");
+    for entry in std::fs::read_dir(&real).unwrap() {
+        let path = entry.unwrap().path();
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        if path.extension().is_some_and(|e| e == "resourceenvironment") {
+            let from = "specification=\"50 * 1000 * 1000\"";
+            assert!(text.contains(from));
+            text = text.replacen(from, "specification=\"hdd.VALUE\"", 1);
+        }
+        std::fs::write(dir.path().join(path.file_name().unwrap()), text).unwrap();
+    }
+    let folder = dir.path().to_str().unwrap();
+    let out = beagle(&["check", folder]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let text = stdout(&out);
+    let env = dir.path().join("MediaStore.resourceenvironment");
+    let expected = format!(
+        "{}:19:70: error[processing-rate]: HDD of `ApplicationServer`: processing rate `hdd.VALUE` is not a number: unknown variable `hdd.VALUE`; the simulators divide each demand by it, so it must be a positive number (element _TVMn0Hy8EeaPy6UnbN4v1Q)",
+        env.display()
+    );
+    assert!(text.lines().any(|l| l == expected), "{text}");
+    // The one error: the other files, the allocation among them, are clean.
+    assert_eq!(text.lines().filter(|l| l.contains("error[")).count(), 1, "{text}");
+    let out = beagle(&["check", "--json", folder]);
+    let reports: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let report = reports.iter().find(|r| r["file"] == env.display().to_string()).unwrap();
+    let d = &report["diagnostics"][0];
+    assert_eq!(
+        (d["line"].as_u64(), d["code"].as_str()),
+        (Some(19), Some("processing-rate")),
+        "{d}"
+    );
+    assert_eq!(d["element"], "_TVMn0Hy8EeaPy6UnbN4v1Q");
+}
+
+#[test]
 fn stoex_parse_prints_canonical_form_or_column() {
     let out = beagle(&["stoex", "parse", "files.NUMBER_OF_ELEMENTS*2.1E5+1400"]);
     assert!(out.status.success());

@@ -81,6 +81,7 @@ pub(crate) fn held_out(
         budget_s: None,
         spread: ws.spread,
         system: system.clone(),
+        deployment: ws.deployment.clone(),
     };
     let request = Request {
         workspace: copy,

@@ -39,4 +39,4 @@ pub use observer::{Event, Observer, Pass, Quiet};
 pub use report::{Diagnostic, InputsReport, Report, ResultRow, Unmeasured};
 pub use calibration_write::write_calibration;
 pub use unmodelled_write::write_unmodelled;
-pub use workspace::{resolve, Source, Workspace};
+pub use workspace::{resolve, DeploymentConfig, Source, Workspace};

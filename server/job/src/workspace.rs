@@ -4,6 +4,10 @@
 //! ```toml
 //! [model]
 //! repository = "model/app.repository"   # or a list
+//! allocation = "model/app.allocation"   # the deployment (else found beside the system)
+//! resource_environment = "model/app.resourceenvironment" # else the allocation's
+//! measured_on = "AppServer"              # the container measured on (name or id)
+//! time_unit = "s"                        # the rates' simulation time unit: "s" (default) or "ms"
 //! [measurements]
 //! events = "measurements/upload.events" # the Beagle events format, or:
 //! kieker = "kieker-logs"                # a Kieker text log folder (kieker.map + *.dat)
@@ -19,6 +23,7 @@
 //! linked to the model by `[model] links`.
 
 use beagle_measure::FileError;
+use beagle_pcm::{beside, TimeUnit};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -59,6 +64,23 @@ pub struct Workspace {
     /// beside the repositories that refers to one of them, if there is exactly one
     /// ([`Workspace::system`]).
     pub system: Option<PathBuf>,
+    /// What `[model]` says of the deployment (its files, where it was measured, the time unit).
+    pub deployment: DeploymentConfig,
+}
+
+/// `[model] allocation`, `resource_environment`, `measured_on` and `time_unit`: what converts
+/// measured times into the work units Palladio's simulators read (`beagle_pcm::Deployment`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DeploymentConfig {
+    /// The `.allocation` file; without it, [`Workspace::allocation`] looks beside the system.
+    pub allocation: Option<PathBuf>,
+    /// The `.resourceenvironment` file; without it, [`Workspace::resource_environment`] takes
+    /// the allocation's.
+    pub resource_environment: Option<PathBuf>,
+    /// The resource container (name or id) whose hardware the measurements ran on.
+    pub measured_on: Option<String>,
+    /// The simulation time unit of the processing rates (seconds unless told).
+    pub time_unit: TimeUnit,
 }
 
 impl Workspace {
@@ -68,37 +90,46 @@ impl Workspace {
         if self.system.is_some() {
             return self.system.clone();
         }
-        let names: Vec<String> = (self.repositories.iter())
-            .filter_map(|r| r.file_name().map(|n| n.to_string_lossy().to_string()))
-            .collect();
-        let mut dirs: Vec<&Path> = self.repositories.iter().filter_map(|r| r.parent()).collect();
-        dirs.sort();
-        dirs.dedup();
-        let mut found = Vec::new();
-        for dir in dirs {
-            let dir = if dir.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                dir
-            };
-            let Ok(entries) = std::fs::read_dir(dir) else { continue };
-            for entry in entries.flatten() {
-                let path = entry.path();
-                if path.extension().and_then(|e| e.to_str()) != Some("system") {
-                    continue;
-                }
-                let refers = std::fs::read_to_string(&path)
-                    .is_ok_and(|text| names.iter().any(|n| text.contains(&format!("{n}#"))));
-                if refers {
-                    found.push(path);
-                }
+        let names: Vec<String> = self.repositories.iter().filter_map(|r| beside::file_name(r)).collect();
+        only(beside::files_referring(&self.repository_dirs(), "system", &names))
+    }
+
+    /// The `.allocation` that deploys the system: the one `[model] allocation` names, or the
+    /// only `.allocation` beside the system that refers to it.
+    pub fn allocation(&self) -> Option<PathBuf> {
+        if self.deployment.allocation.is_some() {
+            return self.deployment.allocation.clone();
+        }
+        only(beagle_pcm::deployment::allocations_of_system(&self.system()?))
+    }
+
+    /// The `.resourceenvironment`: the one `[model] resource_environment` names, else the one
+    /// the allocation targets, else the only one beside the repositories.
+    pub fn resource_environment(&self) -> Option<PathBuf> {
+        if self.deployment.resource_environment.is_some() {
+            return self.deployment.resource_environment.clone();
+        }
+        let targeted = self.allocation().and_then(|path| {
+            let file = beagle_pcm::ModelFile::read(&path).ok()?;
+            let uri = beagle_pcm::model::allocation::allocation(&file)?.resource_environment_uri?;
+            match beagle_pcm::workspace::locate(&path, &uri) {
+                beagle_pcm::workspace::Location::File(p) => Some(p),
+                beagle_pcm::workspace::Location::Bundled(_) => None,
             }
-        }
-        found.sort();
-        match found.as_slice() {
-            [one] => Some(one.clone()),
-            _ => None,
-        }
+        });
+        targeted.or_else(|| only(beside::with_extension(&self.repository_dirs(), "resourceenvironment")))
+    }
+
+    fn repository_dirs(&self) -> Vec<&Path> {
+        self.repositories.iter().filter_map(|r| r.parent()).collect()
+    }
+}
+
+/// The one path found; none when there are several (then which one is not known).
+fn only(found: Vec<PathBuf>) -> Option<PathBuf> {
+    match <[PathBuf; 1]>::try_from(found) {
+        Ok([one]) => Some(one),
+        Err(_) => None,
     }
 }
 
@@ -108,6 +139,28 @@ struct ModelTable {
     repository: Option<OneOrMany>,
     links: Option<PathBuf>,
     system: Option<PathBuf>,
+    allocation: Option<PathBuf>,
+    resource_environment: Option<PathBuf>,
+    measured_on: Option<String>,
+    time_unit: Option<TimeUnitTable>,
+}
+
+/// `time_unit = "s" | "ms"`.
+#[derive(Deserialize, Clone, Copy)]
+enum TimeUnitTable {
+    #[serde(rename = "s")]
+    Seconds,
+    #[serde(rename = "ms")]
+    Milliseconds,
+}
+
+impl From<TimeUnitTable> for TimeUnit {
+    fn from(t: TimeUnitTable) -> Self {
+        match t {
+            TimeUnitTable::Seconds => TimeUnit::Seconds,
+            TimeUnitTable::Milliseconds => TimeUnit::Milliseconds,
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -192,6 +245,7 @@ pub fn resolve(path: &Path) -> Result<Workspace, FileError> {
         budget_s: None,
         spread: None,
         system: None,
+        deployment: DeploymentConfig::default(),
     })
 }
 
@@ -202,6 +256,12 @@ pub fn from_toml(dir: &Path, toml_path: &Path, text: &str) -> Result<Workspace, 
     let model = config.model.unwrap_or_default();
     let links = model.links.map(|l| dir.join(l));
     let system = model.system.map(|s| dir.join(s));
+    let deployment = DeploymentConfig {
+        allocation: model.allocation.map(|p| dir.join(p)),
+        resource_environment: model.resource_environment.map(|p| dir.join(p)),
+        measured_on: model.measured_on,
+        time_unit: model.time_unit.map(Into::into).unwrap_or_default(),
+    };
     let repositories: Vec<PathBuf> = match model.repository {
         Some(OneOrMany::One(p)) => vec![dir.join(p)],
         Some(OneOrMany::Many(ps)) => ps.into_iter().map(|p| dir.join(p)).collect(),
@@ -239,6 +299,7 @@ pub fn from_toml(dir: &Path, toml_path: &Path, text: &str) -> Result<Workspace, 
         budget_s: a.budget,
         spread: a.spread.map(Into::into),
         system,
+        deployment,
     })
 }
 
@@ -264,6 +325,8 @@ impl Workspace {
     /// make Beagle read, instrument or run what lies elsewhere.
     pub fn paths_outside(&self, root: &Path) -> Vec<PathBuf> {
         let mut named: Vec<&Path> = self.repositories.iter().map(PathBuf::as_path).collect();
+        named.extend(self.deployment.allocation.as_deref());
+        named.extend(self.deployment.resource_environment.as_deref());
         match &self.source {
             Some(Source::Events(p)) => named.push(p),
             Some(Source::Kieker { dir: file, mapping }) | Some(Source::Otel { file, mapping }) => {
@@ -355,6 +418,64 @@ mod tests {
         );
         assert!(e.message.contains("distribution"), "{e}");
         assert!(e.to_string().starts_with("ws/beagle.toml:4: "), "{e}");
+    }
+
+    #[test]
+    fn the_deployment_keys_are_read_and_a_wrong_time_unit_named() {
+        let at = |text: &str| from_toml(Path::new("ws"), Path::new("ws/beagle.toml"), text);
+        let w = at("[model]\nrepository = \"a.repository\"\nallocation = \"m/a.allocation\"\nresource_environment = \"m/a.resourceenvironment\"\nmeasured_on = \"AppServer\"\ntime_unit = \"ms\"\n").unwrap();
+        assert_eq!(
+            w.deployment,
+            DeploymentConfig {
+                allocation: Some(PathBuf::from("ws/m/a.allocation")),
+                resource_environment: Some(PathBuf::from("ws/m/a.resourceenvironment")),
+                measured_on: Some("AppServer".into()),
+                time_unit: TimeUnit::Milliseconds,
+            }
+        );
+        assert_eq!(
+            (w.allocation(), w.resource_environment()),
+            (
+                w.deployment.allocation.clone(),
+                w.deployment.resource_environment.clone()
+            )
+        );
+        let w = at("[model]\nrepository = \"a.repository\"\n").unwrap();
+        assert_eq!(w.deployment, DeploymentConfig::default());
+        assert_eq!(w.deployment.time_unit, TimeUnit::Seconds);
+        let e = at("[model]\nrepository = \"a.repository\"\ntime_unit = \"min\"\n").unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+    }
+
+    #[test]
+    fn the_deployment_files_are_found_beside_the_repository() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/pcm/mediastore");
+        let w = from_toml(
+            &dir,
+            &dir.join("beagle.toml"),
+            "[model]\nrepository = \"MediaStore.repository\"\n",
+        )
+        .unwrap();
+        assert_eq!(w.system(), Some(dir.join("MediaStore-Cacheless.system")));
+        assert_eq!(w.allocation(), Some(dir.join("MediaStore-Cacheless.allocation")));
+        // The one the allocation targets (`href="MediaStore.resourceenvironment#/"`).
+        let env = w.resource_environment().unwrap();
+        assert_eq!(
+            env.canonicalize().unwrap(),
+            dir.join("MediaStore.resourceenvironment").canonicalize().unwrap()
+        );
+        // A repository with no system beside it has no allocation either.
+        let fileshare = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/pcm/beagle-palladiofileshare");
+        let w = from_toml(
+            &fileshare,
+            &fileshare.join("beagle.toml"),
+            "[model]\nrepository = \"Family.repository\"\n",
+        )
+        .unwrap();
+        assert_eq!(
+            (w.system(), w.allocation(), w.resource_environment()),
+            (None, None, None)
+        );
     }
 
     #[test]

@@ -21,6 +21,7 @@ fn workspace(dir: &std::path::Path, repository: &str, events: Option<&str>) -> W
         budget_s: None,
         spread: None,
         system: None,
+        deployment: Default::default(),
     }
 }
 

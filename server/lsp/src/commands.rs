@@ -122,7 +122,7 @@ async fn queue(
         .ask(|reply| Message::Queue {
             label: label.clone(),
             root,
-            workspace,
+            workspace: Box::new(workspace),
             scope,
             reply,
         })

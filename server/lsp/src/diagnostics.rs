@@ -182,6 +182,8 @@ fn of_config(doc: &Snapshot, root: Option<&Path>) -> Vec<Diagnostic> {
 /// The files and folders a workspace reads.
 fn named_inputs(ws: &Workspace) -> Vec<PathBuf> {
     let mut out = ws.repositories.clone();
+    out.extend(ws.deployment.allocation.clone());
+    out.extend(ws.deployment.resource_environment.clone());
     match &ws.source {
         Some(Source::Events(p)) => out.push(p.clone()),
         Some(Source::Kieker { dir: file, mapping }) | Some(Source::Otel { file, mapping }) => {

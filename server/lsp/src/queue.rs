@@ -215,6 +215,7 @@ mod tests {
             budget_s: None,
             spread: None,
             system: None,
+            deployment: Default::default(),
         };
         (PathBuf::from("/w"), workspace, Scope::Repository)
     }

@@ -92,7 +92,8 @@ pub enum Message {
     Queue {
         label: String,
         root: PathBuf,
-        workspace: Workspace,
+        /// Boxed: a workspace is several times the size of the other messages.
+        workspace: Box<Workspace>,
         scope: Scope,
         reply: oneshot::Sender<(u64, usize)>,
     },
@@ -320,7 +321,7 @@ impl Session {
                 scope,
                 reply,
             } => {
-                let _ = reply.send(s.queue.push(label, root, workspace, scope));
+                let _ = reply.send(s.queue.push(label, root, *workspace, scope));
                 self.publish_status(true); // Queued,
                 self.start_next_job(); // then running, if the worker is free.
             }

@@ -198,6 +198,35 @@ async fn broken_models_and_configs_get_diagnostics_at_their_lines() {
 }
 
 #[tokio::test]
+async fn the_deployment_gets_diagnostics_in_the_unsaved_files() {
+    let ws = fixture_copy("pcm/mediastore");
+    let mut c = Client::new();
+    c.initialize(ws.path(), json!({})).await;
+    let env = ws.path().join("MediaStore.resourceenvironment");
+    let text = std::fs::read_to_string(&env).unwrap();
+    c.open(&env, &text.replacen("\"50 * 1000 * 1000\"", "\"0\"", 1)).await;
+    assert_eq!(
+        lines(&c.diagnostics(&env).await),
+        "18: [processing-rate] HDD of `ApplicationServer`: processing rate `0` is 0, not a positive number; \
+         the simulators divide each demand by it, so it must be a positive number (_TVMn0Hy8EeaPy6UnbN4v1Q)"
+    );
+    // FileStorage's allocation context removed, not saved: the editor's text is what is checked.
+    let allocation = ws.path().join("MediaStore-Cacheless.allocation");
+    let text = std::fs::read_to_string(&allocation).unwrap();
+    let start = text
+        .find("  <allocationContexts_Allocation id=\"_0nXWILYiEeaM")
+        .unwrap();
+    let end = text.rfind("</allocation:Allocation>").unwrap();
+    c.open(&allocation, &format!("{}{}", &text[..start], &text[end..]))
+        .await;
+    let d = lines(&c.diagnostics(&allocation).await);
+    assert!(
+        d.starts_with("3: [not-allocated] assembly context `FileStorage`"),
+        "{d}"
+    );
+}
+
+#[tokio::test]
 async fn link_files_get_diagnostics() {
     let ws = fixture_copy("fileshare");
     let links = ws.path().join("model").join("links.toml");

@@ -5,10 +5,14 @@
 //!   ([`model`]) and the diagnostics that need no other file.
 //! - [`ModelSet`]: files that refer to each other, with Palladio's default models bundled.
 //! - [`edit`]: minimal text edits that set specifications, creating missing elements.
+//! - [`Deployment`]: an allocation with its system and resource environment: where each
+//!   component runs and at what processing rates.
 //!
 //! Plain data and functions: no async, no LSP.
 
+pub mod beside;
 pub mod check;
+pub mod deployment;
 pub mod diagnostic;
 pub mod edit;
 pub mod edit_unmodelled;
@@ -22,6 +26,7 @@ pub mod span;
 pub mod workspace;
 pub mod xml;
 
+pub use deployment::{Deployment, TimeUnit};
 pub use diagnostic::{Diagnostic, Severity};
 pub use file::{FileKind, ModelFile, SpecError, Specification};
 pub use span::{LineCol, Span};

@@ -1,9 +1,9 @@
 //! Checks that need only one file: XML, ids, `xsi:type`s, StoEx, same-file references,
-//! control flow and branch probabilities.
+//! control flow and branch probabilities, a resource environment's processing rates.
 
-use super::control_flow;
+use super::{control_flow, resource_environment};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::file::ModelFile;
+use crate::file::{FileKind, ModelFile};
 use crate::model::{ActionBody, TransitionKind};
 use crate::namespaces::{known_types, parse_namespace};
 use crate::reference::Target;
@@ -45,6 +45,9 @@ pub fn check(file: &ModelFile) -> Vec<Diagnostic> {
     if let Some(repo) = &file.repository {
         control_flow::check(file, repo, &mut out);
         branch_probabilities(file, &mut out);
+    }
+    if file.kind == FileKind::ResourceEnvironment {
+        resource_environment::check(file, &mut out);
     }
     out.sort_by_key(|d| (d.span.start, d.severity));
     out

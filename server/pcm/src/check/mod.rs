@@ -1,5 +1,8 @@
-//! Diagnostics: `local` needs only the file itself, `references` resolves across files.
+//! Diagnostics: `local` needs only the file itself, `references` and `deployment` resolve across
+//! files.
 
 pub mod control_flow;
+pub mod deployment;
 pub mod local;
 pub mod references;
+pub mod resource_environment;

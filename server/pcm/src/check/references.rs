@@ -13,6 +13,7 @@ impl ModelSet {
         let mut out = file.diagnostics.clone();
         if file.tree.errors.is_empty() {
             check(self, id, &mut out);
+            super::deployment::check(self, id, &mut out);
         }
         out.sort_by_key(|d| (d.span.start, d.severity));
         out

@@ -3,8 +3,8 @@
 //! another (assembly connectors), and which context serves each of the system's provided roles
 //! (provided delegation connectors). Ids only: references into repositories are resolved by id.
 
+use super::href::reference_id;
 use crate::file::ModelFile;
-use crate::reference::Target;
 use crate::xml::NodeId;
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -82,14 +82,7 @@ pub fn assembly(file: &ModelFile) -> Option<Assembly> {
     if tree.local_name(root) != "System" {
         return None;
     }
-    // A reference written as an attribute or as an `href` child, as its id.
-    let reference = |n: NodeId, feature: &str| -> Option<String> {
-        let token = match tree.raw_value(n, feature) {
-            Some(v) => v.to_string(),
-            None => tree.raw_value(tree.child_named(n, feature)?, "href")?.to_string(),
-        };
-        Target::parse(token.trim()).id().map(str::to_string)
-    };
+    let reference = |n: NodeId, feature: &str| reference_id(tree, n, feature);
     let text = |n: NodeId, name: &str| tree.value(n, name).map(|v| v.to_string());
     let mut out = Assembly {
         id: text(root, "id"),
