@@ -13,6 +13,9 @@
 //! - a fork adds every forked behaviour, an internal call the internal behaviour it names;
 //! - distributions count by their means ([`beagle_stoex::eval`]).
 //!
+//! Demands are milliseconds, or, with the deployment's processing rates ([`rates`],
+//! [`Predictor::with_rates`]), work units that each container turns into time at its own rate.
+//!
 //! Where the called signature is provided: in an assembly (`.system`) when one is given and
 //! the service's component is in it (its connector says which context provides the required
 //! role), else in the repository when exactly one component provides the interface. Each call
@@ -20,6 +23,7 @@
 //! evaluated (an input that was not given) are [`Problem`]s, and the prediction leaves them out
 //! rather than guess: a prediction with problems is incomplete.
 
+pub mod rates;
 mod symbolic;
 mod walk;
 
@@ -54,6 +58,11 @@ pub struct Prediction {
     /// not give (a callee's own variables are not named here).
     #[serde(skip_serializing_if = "std::collections::BTreeSet::is_empty")]
     pub missing: std::collections::BTreeSet<String>,
+    /// With processing rates ([`Predictor::with_rates`]): container name -> resource type id ->
+    /// the work units the service adds there and their time. [`Prediction::demands`] is then
+    /// that time, summed over the containers.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub deployed: BTreeMap<String, BTreeMap<String, rates::Deployed>>,
     /// How each external call reached the SEFF it runs.
     pub calls: Vec<CallRoute>,
     /// What could not be predicted, and is left out.
@@ -100,6 +109,7 @@ pub struct Predictor<'a> {
     file: &'a ModelFile,
     repo: &'a Repository,
     system: Option<&'a Assembly>,
+    rates: Option<&'a rates::Rates>,
 }
 
 impl<'a> Predictor<'a> {
@@ -109,7 +119,15 @@ impl<'a> Predictor<'a> {
             file,
             repo: file.repository.as_ref()?,
             system: None,
+            rates: None,
         })
+    }
+
+    /// Demands are work units, turned into time by the rates of the containers their
+    /// components run on.
+    pub fn with_rates(mut self, rates: &'a rates::Rates) -> Self {
+        self.rates = Some(rates);
+        self
     }
 
     /// Calls are bound as `system` binds them (for components in it).

@@ -160,6 +160,16 @@ impl<'a> Compose<'_, 'a> {
                 .map_or(resource_type_id("CPU"), |r| r.target.fragment())
                 .to_string();
             if let Some(e) = self.spec(a, d.specification, env) {
+                // With rates, work units over the container's rate (`walk` says why one has none).
+                let e = match self.p.rates {
+                    None => e,
+                    Some(r) => match (r.container_of(component.id.as_deref(), context))
+                        .and_then(|c| r.ms_per_unit(c, &resource))
+                    {
+                        Ok((k, _)) => binary(BinaryOp::Mul, number(k), e),
+                        Err(_) => continue,
+                    },
+                };
                 self.sums
                     .entry(resource)
                     .or_default()

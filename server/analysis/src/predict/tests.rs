@@ -672,3 +672,143 @@ fn a_service_that_is_not_there_is_named_with_the_services_that_are() {
     let e = p.find_service("nope").unwrap_err().to_string();
     assert!(e.starts_with("no SEFF named `nope` (services: "), "{e}");
 }
+
+/// MediaStore's deployment, from its real files; `environment` may change the resource
+/// environment's text first.
+fn mediastore_rates(environment: impl Fn(String) -> String, unit: beagle_pcm::TimeUnit) -> rates::Rates {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/pcm/mediastore");
+    let env_path = dir.join("MediaStore.resourceenvironment");
+    let env_text = environment(std::fs::read_to_string(&env_path).unwrap());
+    let env_file = ModelFile::parse(env_path, env_text);
+    let d = beagle_pcm::Deployment::from_files(
+        &mediastore("MediaStore-Cacheless.allocation"),
+        Some(&mediastore("MediaStore-Cacheless.system")),
+        Some(&env_file),
+    )
+    .unwrap();
+    rates::Rates::from_deployment(&d, unit).unwrap()
+}
+
+/// Issue 36: with the deployment, each action's demand in work units is divided by the rate of
+/// the container its component is allocated to: FileStorage on the DatabaseServer (HDD 6E8 per
+/// second), the rest on the ApplicationServer (CPU 1E9, HDD 5E7). By hand, in milliseconds.
+#[test]
+fn mediastore_download_in_time_is_its_units_over_each_containers_rate() {
+    let repo = mediastore("MediaStore.repository");
+    let system_file = mediastore("MediaStore-Cacheless.system");
+    let system = assembly(&system_file).unwrap();
+    let rates = mediastore_rates(|t| t, beagle_pcm::TimeUnit::Seconds);
+    let p = Predictor::new(&repo).unwrap().with_system(&system).with_rates(&rates);
+    let download = p.find_service("MediaManagement.download").unwrap();
+    let jndi = pdf_mean(
+        &(repo.specifications.iter())
+            .find(|s| s.text.starts_with("DoublePDF[(248240.0"))
+            .unwrap()
+            .text,
+    );
+    for (count, size) in [(1.0, 4.0e6), (3.0, 2.5e6)] {
+        let got = p.predict(
+            &download,
+            &at(&[("audioRequest.Count.VALUE", count), ("audioRequest.Size.VALUE", size)]),
+        );
+        assert!(got.is_complete(), "{:?}", got.problems);
+        let ms = |units: f64, rate: f64| 1e3 * units / rate;
+        let mut app_cpu = 2.0 * jndi;
+        if count > 1.0 {
+            app_cpu += 1.0512 * count * size + 4.0e8 + jndi;
+        }
+        let db_cpu = count * 75182981.91;
+        let db_hdd = size * count;
+        let want_cpu = ms(app_cpu, 1e9) + ms(db_cpu, 1e9);
+        let want_hdd = ms(db_hdd, 6e8);
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b;
+        assert!(close(got.demands[CPU], want_cpu), "CPU {} vs {want_cpu}", got.demands[CPU]);
+        assert!(close(got.demands[HDD], want_hdd), "HDD {} vs {want_hdd}", got.demands[HDD]);
+        let db = &got.deployed["DatabaseServer"];
+        assert!(close(db[HDD].units, db_hdd) && close(db[HDD].ms, want_hdd) && db[HDD].rate == 6e8);
+        assert!(close(got.deployed["ApplicationServer"][CPU].units, app_cpu));
+        assert!(!got.deployed["ApplicationServer"].contains_key(HDD), "no HDD demand there");
+    }
+    // The time unit is the model's convention: read as rates per millisecond, the same model's
+    // rates are 1000 times higher, its times 1000 times shorter.
+    let per_ms = mediastore_rates(|t| t, beagle_pcm::TimeUnit::Milliseconds);
+    let in_ms = Predictor::new(&repo).unwrap().with_system(&system).with_rates(&per_ms);
+    let inputs = at(&[("audioRequest.Count.VALUE", 1.0), ("audioRequest.Size.VALUE", 1e6)]);
+    let (a, b) = (p.predict(&download, &inputs), in_ms.predict(&download, &inputs));
+    assert!((a.total() / b.total() - 1000.0).abs() < 1e-6);
+}
+
+/// What-if: Packaging (CPU only) moved to a container with half its CPU rate takes twice the
+/// time; the rest of the service is unchanged.
+#[test]
+fn a_component_moved_to_a_container_at_half_the_rate_takes_twice_the_time() {
+    let repo = mediastore("MediaStore.repository");
+    let system_file = mediastore("MediaStore-Cacheless.system");
+    let system = assembly(&system_file).unwrap();
+    // The database server's CPU at half the application server's.
+    let half = |t: String| {
+        let at = t.find("entityName=\"DatabaseServer\"").unwrap();
+        let (head, tail) = t.split_at(at);
+        format!("{head}{}", tail.replacen("1000 * 1000 * 1000", "500 * 1000 * 1000", 1))
+    };
+    let rates = mediastore_rates(half, beagle_pcm::TimeUnit::Seconds);
+    let mut moved = rates.clone();
+    let database = moved.container("DatabaseServer").unwrap().id.clone();
+    moved.moved.insert("_B5geQHDsEeSqnN80MQ2uGw".into(), database);
+    let inputs = at(&[("audioRequest.Count.VALUE", 3.0), ("audioRequest.Size.VALUE", 2.5e6)]);
+    let predict = |r: &rates::Rates| {
+        let p = Predictor::new(&repo).unwrap().with_system(&system).with_rates(r);
+        p.predict(&p.find_service("MediaManagement.download").unwrap(), &inputs)
+    };
+    let (before, after) = (predict(&rates), predict(&moved));
+    let packaging = |p: &Prediction| {
+        let zip = repo.repository.as_ref().unwrap().components.iter().find(|c| c.name.as_deref() == Some("Packaging")).unwrap();
+        let ids: Vec<String> = zip.seffs.iter().flat_map(|s| s.behaviour.walk()).filter_map(|a| a.id.clone()).collect();
+        ids.iter().filter_map(|id| p.actions.get(id)).flat_map(|m| m.values()).sum::<f64>()
+    };
+    let (b, a) = (packaging(&before), packaging(&after));
+    assert!(b > 0.0 && (a / b - 2.0).abs() < 1e-9, "Packaging: {b} ms, moved {a} ms");
+    assert!(
+        ((after.total() - a) - (before.total() - b)).abs() < 1e-9 * before.total(),
+        "the rest is unchanged"
+    );
+}
+
+/// A component that runs on no container, or a container without the demand's resource type:
+/// the demand has no time, and the prediction says which and why.
+#[test]
+fn a_demand_without_a_rate_is_a_problem_that_names_it() {
+    let repo = mediastore("MediaStore.repository");
+    let system_file = mediastore("MediaStore-Cacheless.system");
+    let system = assembly(&system_file).unwrap();
+    // The database server without its HDD.
+    let no_hdd = |t: String| {
+        let at = t.find("entityName=\"DatabaseServer\"").unwrap();
+        let (head, tail) = t.split_at(at);
+        format!("{head}{}", tail.replacen("#_BIjHoQ3KEdyouMqirZIhzQ", "#_nothing", 1))
+    };
+    let rates = mediastore_rates(no_hdd, beagle_pcm::TimeUnit::Seconds);
+    let p = Predictor::new(&repo).unwrap().with_system(&system).with_rates(&rates);
+    let got = p.predict(
+        &p.find_service("MediaManagement.download").unwrap(),
+        &at(&[("audioRequest.Count.VALUE", 1.0), ("audioRequest.Size.VALUE", 1e6)]),
+    );
+    assert!(
+        got.problems.iter().any(|x| x.message.contains("`DatabaseServer` has no processing rate for resource type HDD")),
+        "{:?}",
+        got.problems
+    );
+    let mut unplaced = rates.clone();
+    unplaced.placed.clear();
+    unplaced.of_component.clear();
+    let p = Predictor::new(&repo).unwrap().with_system(&system).with_rates(&unplaced);
+    let got = p.predict(
+        &p.find_service("MediaManagement.download").unwrap(),
+        &at(&[("audioRequest.Count.VALUE", 1.0), ("audioRequest.Size.VALUE", 1e6)]),
+    );
+    assert!(
+        got.problems.iter().any(|x| x.message.contains("runs on no resource container")),
+        "{:?}",
+        got.problems
+    );
+}

@@ -1,5 +1,6 @@
 //! The walk through a service's behaviour (see the module documentation of [`super`]).
 
+use super::rates::Unplaced;
 use super::{Bindings, CallRoute, Prediction, Predictor, Problem};
 use beagle_pcm::edit::resource_type_id;
 use beagle_pcm::model::{Action, ActionBody, ActionKind, Behaviour, Component, Seff, TransitionKind, UsageRole};
@@ -153,6 +154,48 @@ impl<'a> Walk<'_, 'a> {
         }
     }
 
+    /// Demand `v` of `resource` in milliseconds: as it is without rates, else its work units over
+    /// the rate of the container `at` runs on (added to [`Prediction::deployed`]). `None`, and a
+    /// problem, where no container or rate is known.
+    fn in_time(&mut self, at: Place<'a>, a: &Action, resource: &str, weight: f64, v: f64) -> Option<f64> {
+        let Some(rates) = self.p.rates else { return Some(v) };
+        let placed = rates
+            .container_of(at.component.id.as_deref(), at.context)
+            .and_then(|c| rates.ms_per_unit(c, resource).map(|(k, rate)| (c, k, rate)));
+        match placed {
+            Ok((c, k, rate)) => {
+                let d = (self.out.deployed.entry(c.name.clone()).or_default())
+                    .entry(resource.to_string())
+                    .or_default();
+                d.units += weight * v;
+                d.ms += weight * v * k;
+                d.rate = rate;
+                Some(v * k)
+            }
+            Err(why) => {
+                let component = at.component.name.as_deref().unwrap_or("?");
+                let message = match why {
+                    Unplaced::NoContainer(several) if several.is_empty() => format!(
+                        "{}: component `{component}` runs on no resource container (not allocated): its demand in work units has no time",
+                        label(a)
+                    ),
+                    Unplaced::NoContainer(several) => format!(
+                        "{}: component `{component}` runs on {}; which one runs this call is not known here",
+                        label(a),
+                        several.join(", ")
+                    ),
+                    Unplaced::NoRate { container } => format!(
+                        "{}: `{container}` has no processing rate for resource type {}: its demand in work units has no time",
+                        label(a),
+                        beagle_pcm::model::resource_environment::resource_type_name(resource).unwrap_or(resource)
+                    ),
+                };
+                self.problem(a.id.as_deref().unwrap_or("?"), message);
+                None
+            }
+        }
+    }
+
     fn action_parts(&mut self, at: Place<'a>, a: &'a Action, env: &mut Bindings, weight: f64) {
         let id = a.id.clone().unwrap_or_default();
         for d in &a.resource_demands {
@@ -183,6 +226,9 @@ impl<'a> Walk<'_, 'a> {
                     seen.0 += 1;
                     seen.1 += usize::from(v != 0.0);
                 }
+                let Some(v) = self.in_time(at, a, &resource, weight, v) else {
+                    continue;
+                };
                 *self.out.demands.entry(resource.clone()).or_default() += weight * v;
                 self.total += weight * v;
                 *self
