@@ -208,3 +208,69 @@ fn the_kieker_log_of_the_events_example_predicts_held_out_uploads() {
     let median = upload["median_relative_error"].as_f64().unwrap();
     assert!(median <= 0.10, "median {median}: {upload:#}");
 }
+
+/// Issue 36: with MediaStore's allocation and resource environment beside it, the prediction is
+/// time: each container's work units over its rate (FileStorage's HDD on the database server at
+/// 6E8 per second); `--on` moves a component (to the application server's HDD at 5E7: 12 times
+/// the time) or everything; a container that is not there is named with those that are.
+#[test]
+fn mediastore_predicts_time_per_container_and_what_if_it_ran_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let ms = root().join("fixtures/pcm/mediastore");
+    for f in [
+        "MediaStore.repository",
+        "MediaStore-Cacheless.system",
+        "MediaStore-Cacheless.allocation",
+        "MediaStore.resourceenvironment",
+    ] {
+        std::fs::copy(ms.join(f), dir.path().join(f)).unwrap();
+    }
+    let run = |extra: &[&str]| {
+        let mut a = vec![
+            "predict",
+            "MediaStore.repository",
+            "--service",
+            "MediaManagement.download",
+            "--at",
+            "audioRequest.Count.VALUE=3",
+            "--at",
+            "audioRequest.Size.VALUE=2.5e6",
+        ];
+        a.extend_from_slice(extra);
+        beagle(dir.path(), &a)
+    };
+    let out = run(&["--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let p = json(&out);
+    assert_eq!(p["time_unit"], "s", "{p:#}");
+    // FileStorage's HDD demand is Size * Count work units: 7.5E6 at 6E8 per second, 12.5 ms.
+    let db = &p["deployed"]["DatabaseServer"][HDD];
+    assert_eq!(db["units"].as_f64().unwrap(), 7.5e6, "{p:#}");
+    assert!((db["ms"].as_f64().unwrap() - 12.5).abs() < 1e-9, "{p:#}");
+    assert!((p["demands"][HDD].as_f64().unwrap() - 12.5).abs() < 1e-9, "{p:#}");
+    let cpu_units: f64 = ["ApplicationServer", "DatabaseServer"]
+        .iter()
+        .map(|c| p["deployed"][c][CPU]["units"].as_f64().unwrap())
+        .sum();
+    assert!((p["demands"][CPU].as_f64().unwrap() - cpu_units / 1e6).abs() < 1e-6 * cpu_units / 1e6, "{p:#}");
+    // The text says units, time and rate per container.
+    let text = String::from_utf8_lossy(&run(&[]).stdout).to_string();
+    assert!(
+        text.contains("on DatabaseServer: HDD 7500000.0 units = 12.500000 ms at 600000000.0/s"),
+        "{text}"
+    );
+    // What if FileStorage ran on the application server: its HDD at 5E7 per second, 150 ms.
+    let moved = json(&run(&["--on", "FileStorage=ApplicationServer", "--json"]));
+    assert!((moved["demands"][HDD].as_f64().unwrap() - 150.0).abs() < 1e-9, "{moved:#}");
+    assert!(moved["deployed"].get("DatabaseServer").is_none(), "{moved:#}");
+    let everything = json(&run(&["--on", "DatabaseServer", "--json"]));
+    assert!((everything["demands"][HDD].as_f64().unwrap() - 12.5).abs() < 1e-9);
+    assert!(everything["deployed"].get("ApplicationServer").is_none(), "{everything:#}");
+    let out = run(&["--on", "Nowhere"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("no resource container `Nowhere`") && stderr.contains("ApplicationServer"),
+        "{stderr}"
+    );
+}

@@ -30,6 +30,8 @@ pub enum JobError {
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
+    Rates(#[from] crate::rates::RatesError),
+    #[error(transparent)]
     Events(#[from] EventsError),
     #[error(transparent)]
     Kieker(#[from] KiekerError),

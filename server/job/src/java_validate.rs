@@ -131,14 +131,15 @@ pub(crate) fn validate(
     }
     let measured = points_of(executions);
     let system = ws.system();
-    let mut services = compare(&ws.root, &ws.repositories, models, system.as_deref(), &measured)?;
+    let rates = crate::rates::rates(ws, None, &[])?;
+    let mut services = compare(&ws.root, &ws.repositories, models, system.as_deref(), rates.as_ref(), &measured)?;
     // The instrumented build's total at each (service, inputs), looked up once per plain point:
     // a nested service has a point per distinct argument (hotloop's checksum: thousands).
     let instrumented: HashMap<PointKey, f64> = points_of(instrumented)
         .into_iter()
         .map(|m| (point_key(&m.service, &m.inputs), m.total_ms))
         .collect();
-    calibrate(ws, models, system.as_deref(), &mut services, &measured, &instrumented)?;
+    calibrate(ws, models, system.as_deref(), rates.as_ref(), &mut services, &measured, &instrumented)?;
     Ok(ValidationReport { services, notes })
 }
 
@@ -188,6 +189,7 @@ fn calibrate(
     ws: &Workspace,
     models: &[beagle_pcm::ModelFile],
     system: Option<&Path>,
+    rates: Option<&beagle_analysis::predict::rates::Rates>,
     services: &mut [ServiceValidation],
     plain: &[Measured],
     instrumented: &HashMap<PointKey, f64>,
@@ -215,6 +217,10 @@ fn calibrate(
         };
         let predictor = match &assembly {
             Some(a) => predictor.with_system(a),
+            None => predictor,
+        };
+        let predictor = match rates {
+            Some(r) => predictor.with_rates(r),
             None => predictor,
         };
         scope(&mut c, &predictor, repo, s);

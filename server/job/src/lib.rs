@@ -26,6 +26,7 @@ pub mod measurements;
 pub mod observer;
 mod output;
 pub mod predict;
+pub mod rates;
 pub mod report;
 mod request;
 mod unmodelled_write;

@@ -20,6 +20,19 @@ pub struct ServicePrediction {
     pub prediction: Prediction,
     /// Resource type id -> the expected demand as an expression of the inputs (StoEx).
     pub composed: std::collections::BTreeMap<String, String>,
+    /// With a deployment: the time unit its processing rates are per (`s` or `ms`); the
+    /// demands above are then times, and `deployed` gives the work units per container.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_unit: Option<&'static str>,
+}
+
+/// Where the prediction runs: the workspace's deployment, another allocation, what-if moves.
+#[derive(Clone, Debug, Default)]
+pub struct Deploy {
+    /// Another `.allocation` than the workspace's.
+    pub allocation: Option<PathBuf>,
+    /// `CONTAINER` (everything runs there) or `COMPONENT=CONTAINER`.
+    pub on: Vec<String>,
 }
 
 /// Why there is no prediction: an input given wrongly (`text`: as given), a model file, or no
@@ -36,6 +49,8 @@ pub enum PredictError {
     Unreadable { path: PathBuf, source: std::io::Error },
     #[error("{}: not a PCM system", path.display())]
     NotASystem { path: PathBuf },
+    #[error(transparent)]
+    Rates(#[from] crate::rates::RatesError),
     /// Why each repository of the workspace does not have the service.
     #[error("{}", misses(.0))]
     NoService(Vec<Miss>),
@@ -82,7 +97,15 @@ fn read(path: &Path) -> Result<ModelFile, PredictError> {
 
 /// The prediction of `service` (its SEFF id, `Component.operation`, or an operation name only one
 /// SEFF implements) at `inputs`, in the first repository of `ws` that has it.
-pub fn predict(ws: &Workspace, service: &str, inputs: &Bindings) -> Result<ServicePrediction, PredictError> {
+/// With a deployment (the workspace's `.allocation` and resource environment, or `deploy`'s),
+/// demands are work units and the prediction is their time on each component's container.
+pub fn predict(
+    ws: &Workspace,
+    service: &str,
+    inputs: &Bindings,
+    deploy: &Deploy,
+) -> Result<ServicePrediction, PredictError> {
+    let rates = crate::rates::rates(ws, deploy.allocation.as_deref(), &deploy.on)?;
     let system_path = ws.system();
     let system_file = system_path.as_deref().map(read).transpose()?;
     let system = match (&system_file, &system_path) {
@@ -102,6 +125,10 @@ pub fn predict(ws: &Workspace, service: &str, inputs: &Bindings) -> Result<Servi
             Some(s) => predictor.with_system(s),
             None => predictor,
         };
+        let predictor = match &rates {
+            Some(r) => predictor.with_rates(r),
+            None => predictor,
+        };
         match predictor.find_service(service) {
             Ok(seff) => {
                 let name = predictor
@@ -116,6 +143,7 @@ pub fn predict(ws: &Workspace, service: &str, inputs: &Bindings) -> Result<Servi
                     system: system_path.clone(),
                     prediction: predictor.predict(&seff, inputs),
                     composed: predictor.compose(&seff).printed(),
+                    time_unit: rates.as_ref().map(|r| r.time_unit.as_str()),
                 });
             }
             Err(source) => misses.push(Miss::Service {

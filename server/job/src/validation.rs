@@ -5,6 +5,7 @@
 //! [`crate::validate`], which chooses between them.
 
 use crate::error::JobError;
+use beagle_analysis::predict::rates::Rates;
 use beagle_analysis::predict::Predictor;
 use beagle_analysis::validation::{validate_service, ServiceValidation};
 use beagle_pcm::model::system::assembly;
@@ -49,12 +50,14 @@ pub struct ValidationReport {
 /// Each measured service beside the prediction of the model (of the repositories, in order)
 /// that has its SEFF; each validation names `repositories[i]`, the user's file, also where
 /// `models` are analysed copies. The validations are kept in the store of `root` (for the
-/// editor's hover and lens).
+/// editor's hover and lens). With `rates` (a deployment), the predictions are the time of each
+/// demand's work units on its container, as the measured times are.
 pub(crate) fn compare(
     root: &Path,
     repositories: &[PathBuf],
     models: &[ModelFile],
     system: Option<&Path>,
+    rates: Option<&Rates>,
     measured: &[beagle_analysis::validation::Measured],
 ) -> Result<Vec<ServiceValidation>, JobError> {
     let system_file = system
@@ -68,6 +71,10 @@ pub(crate) fn compare(
         };
         let predictor = match &assembly {
             Some(a) => predictor.with_system(a),
+            None => predictor,
+        };
+        let predictor = match rates {
+            Some(r) => predictor.with_rates(r),
             None => predictor,
         };
         let key = path

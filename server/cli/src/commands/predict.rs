@@ -21,6 +21,13 @@ pub struct Args {
     /// Print the prediction as JSON.
     #[arg(long)]
     json: bool,
+    /// What if it ran there: `CONTAINER` (every component) or `COMPONENT=CONTAINER` (one), by
+    /// name or id (repeatable). Needs a resource environment.
+    #[arg(long, value_name = "[COMPONENT=]CONTAINER")]
+    on: Vec<String>,
+    /// Another `.allocation` than the workspace's.
+    #[arg(long, value_name = "FILE")]
+    allocation: Option<PathBuf>,
 }
 
 /// Exit status 0 for a complete prediction, 1 when parts could not be predicted (each named),
@@ -32,7 +39,11 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         let (name, value) = beagle_job::predict::parse_binding(a)?;
         inputs.insert(name, value);
     }
-    let p = beagle_job::predict::predict(&ws, &args.service, &inputs)?;
+    let deploy = beagle_job::predict::Deploy {
+        allocation: args.allocation.clone(),
+        on: args.on.clone(),
+    };
+    let p = beagle_job::predict::predict(&ws, &args.service, &inputs, &deploy)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&p)?);
     } else {
@@ -51,6 +62,22 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
             println!("  {:<8} {ms:>14.6} ms", resource_name(resource));
         }
         println!("  {:<8} {:>14.6} ms", "total", p.prediction.total());
+        // Per container: the work units the model's demands add up to, and their time there.
+        for (container, resources) in &p.prediction.deployed {
+            for (resource, d) in resources {
+                println!(
+                    "  on {container}: {} {} units = {:.6} ms at {}/{}",
+                    resource_name(resource),
+                    beagle_stoex::format_double(beagle_stoex::scale::round(d.units, 6)),
+                    d.ms,
+                    beagle_stoex::format_double(d.rate),
+                    p.time_unit.unwrap_or("s")
+                );
+            }
+        }
+        if p.time_unit.is_none() {
+            println!("  (no resource environment: the demands are read as milliseconds)");
+        }
         for (resource, e) in &p.composed {
             println!("  {} as a function of the inputs: {e}", resource_name(resource));
         }
