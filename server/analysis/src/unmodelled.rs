@@ -56,15 +56,62 @@ pub fn unmodelled(v: &ServiceValidation) -> Option<Unmodelled> {
 }
 
 impl Unmodelled {
-    /// One line: `unmodelled: 23 % of the measured time (median of 10 points), 0.02 * n.VALUE ms per call (final)`.
+    /// Whether the model predicts more than was measured: a negative share, once rounded. Such
+    /// a share is no time missing from the model, and is said so rather than as "-6 %".
+    pub fn overpredicted(&self) -> bool {
+        self.median_share < 0.0 && percent(self.median_share) != percent(0.0)
+    }
+
+    /// For a badge: `unmodelled 23 %`, or `the model predicts 6 % more than measured`.
+    pub fn label(&self) -> String {
+        if self.overpredicted() {
+            format!("the model predicts {} more than measured", percent(self.median_share))
+        } else {
+            format!("unmodelled {}", percent(self.median_share.max(0.0)))
+        }
+    }
+
+    /// The share in a sentence: `23 % of the measured time`, or `none, the model predicts 6 %
+    /// more than measured`.
+    pub fn share_text(&self) -> String {
+        if self.overpredicted() {
+            format!("none, {}", self.label())
+        } else {
+            format!("{} of the measured time", percent(self.median_share.max(0.0)))
+        }
+    }
+
+    /// What the law is of: the unmodelled time, or where the model predicts more, the difference
+    /// (then negative where it predicts more).
+    pub fn law_name(&self) -> &'static str {
+        if self.overpredicted() {
+            "measured less predicted per call"
+        } else {
+            "per call"
+        }
+    }
+
+    /// One line: `unmodelled: 23 % of the measured time (median of 10 points); per call
+    /// 0.02 * n.VALUE ms (final)`.
     pub fn describe(&self) -> String {
         format!(
-            "unmodelled: {:.0} % of the measured time (median of {} points); per call {} ms ({})",
-            100.0 * self.median_share,
+            "unmodelled: {} (median of {} points); {} {} ms ({})",
+            self.share_text(),
             self.points,
+            self.law_name(),
             self.stoex,
             self.status
         )
+    }
+}
+
+/// A share as a percentage's size: one decimal under 10 % (`3.2 %`), none above (`23 %`).
+fn percent(share: f64) -> String {
+    let pct = (100.0 * share).abs();
+    if format!("{pct:.1}").parse::<f64>().unwrap_or(pct) < 10.0 {
+        format!("{pct:.1} %")
+    } else {
+        format!("{pct:.0} %")
     }
 }
 
@@ -143,5 +190,43 @@ mod tests {
         assert!(unmodelled(&v).is_some());
         v.problems.push("_call: not bound".into());
         assert!(unmodelled(&v).is_none());
+    }
+
+    fn with_share(median_share: f64) -> Unmodelled {
+        Unmodelled {
+            median_share,
+            stoex: "0.05 * files.NUMBER_OF_ELEMENTS".into(),
+            status: "final".into(),
+            points: 10,
+        }
+    }
+
+    /// A positive share is the time missing from the model; a negative one is said as what it
+    /// is, the model predicting more than measured, never as a negative unmodelled share.
+    #[test]
+    fn a_negative_share_is_said_as_the_model_predicting_more() {
+        let u = with_share(0.234);
+        assert!(!u.overpredicted());
+        assert_eq!(u.label(), "unmodelled 23 %");
+        assert_eq!(
+            u.describe(),
+            "unmodelled: 23 % of the measured time (median of 10 points); per call 0.05 * files.NUMBER_OF_ELEMENTS ms (final)"
+        );
+        assert_eq!(with_share(0.032).label(), "unmodelled 3.2 %");
+        assert_eq!(with_share(0.0996).label(), "unmodelled 10 %");
+
+        let over = with_share(-0.061);
+        assert!(over.overpredicted());
+        assert_eq!(over.label(), "the model predicts 6.1 % more than measured");
+        assert_eq!(
+            over.describe(),
+            "unmodelled: none, the model predicts 6.1 % more than measured (median of 10 points); \
+             measured less predicted per call 0.05 * files.NUMBER_OF_ELEMENTS ms (final)"
+        );
+        assert!(!over.describe().contains('-'), "{}", over.describe());
+        // Rounded to nothing, it is no over-prediction either.
+        let zero = with_share(-0.0001);
+        assert!(!zero.overpredicted());
+        assert_eq!(zero.label(), "unmodelled 0.0 %");
     }
 }
