@@ -188,3 +188,34 @@ async def test_analyse_repository_progress_edit_hover_status(workspace, state_di
         start, end = loop["range"]["start"], loop["range"]["end"]
         line = updated.splitlines()[start["line"]]
         assert start["line"] == end["line"] and line[start["character"] : end["character"]] == "file loop", loop["range"]
+
+        # Issue 35: the upload's unmodelled time at the validation just stored, for the views: on
+        # the SEFF diagram (with its law at the diagram's inputs), as the results view's row and
+        # on the SEFF's line of the repository overview, worded as the hover words it (a share,
+        # or the model predicting more than measured, never a negative share). A validation finds
+        # none where the prediction left something out at a point (the hover's "Not predicted"):
+        # a noisy run's law may go below zero at a fresh point (`3.0E-7 * record.BYTESIZE - 0.04`
+        # did once in three runs). Then no view has one either.
+        u = graph["unmodelled"]
+        hover = await client.text_document_hover_async(
+            t.HoverParams(text_document=doc_id(uri), position=pos_in(updated, 'id="_fs_upload_seff"'))
+        )
+        seff_hover = hover.contents.value
+        assert (u is not None) == ("**Unmodelled time**" in seff_hover), (u, seff_hover)
+        listed = await execute(client, "beagle.elementResults", uri, "_fs_upload_seff")
+        overview = await execute(client, "beagle.repositoryGraph", uri)
+        seffs = {s["id"]: s for c in overview["components"] for s in c["seffs"]}
+        if u is None:
+            assert "Not predicted" in seff_hover, seff_hover
+            assert listed["unmodelled"] == [] and seffs["_fs_upload_seff"]["unmodelled"] is None
+            return
+        assert u["seff"] == "_fs_upload_seff" and u["points"] >= 3, u
+        assert re.fullmatch(r"unmodelled [0-9.]+ %|the model predicts [0-9.]+ % more than measured", u["label"]), u
+        assert u["overpredicted"] == u["label"].startswith("the model predicts"), u
+        assert u["status"] in ("Final", "Preliminary"), u
+        assert u["detail"].startswith("unmodelled: ") and u["law"] in u["detail"], u
+        assert isinstance(u.get("atInputsMs", 0.0), (int, float)), u
+        assert f"`{u['law']}` ms" in seff_hover, seff_hover
+        without_value = {k: v for k, v in u.items() if k != "atInputsMs"}
+        assert listed["unmodelled"] == [without_value], listed["unmodelled"]
+        assert seffs["_fs_upload_seff"]["unmodelled"] == without_value, seffs["_fs_upload_seff"]

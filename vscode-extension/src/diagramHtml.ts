@@ -1,8 +1,9 @@
-// The diagram webview's HTML: the header (title, predicted time, inputs), the SVG the diagram
-// script draws into, and the node context menu. The same CSP as the results view: only our
-// bundled script (with a fresh nonce) and our style. Pure so the CSP is unit-tested.
+// The diagram webview's HTML: the header (title, predicted time, the SEFF's unmodelled time,
+// inputs), the SVG the diagram script draws into, and the node context menu. The same CSP as the
+// results view: only our bundled script (with a fresh nonce) and our style. Pure so the CSP is
+// unit-tested.
 
-import { esc } from './diagram/svg';
+import { esc } from './escape';
 import { webviewCsp } from './resultsHtml';
 
 export function diagramHtml(opts: { cspSource: string; nonce: string; scriptUri: string; title: string }): string {
@@ -32,6 +33,11 @@ export function diagramHtml(opts: { cspSource: string; nonce: string; scriptUri:
   h1 { font-size: 1.15em; font-weight: 600; margin: 0 12px 0 0; display: inline; }
   .row { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; margin: 2px 0; }
   #prediction { color: var(--vscode-descriptionForeground); }
+  #unmodelled { border: 1px solid var(--heat); border-radius: 8px; padding: 0 8px; cursor: help; }
+  #unmodelled[data-overpredicted=true] { border-color: var(--unmeasured); font-style: italic; }
+  #unmodelled[data-status=preliminary] { border-style: dashed; }
+  text.unmodelled { fill: var(--heat); }
+  text.unmodelled[data-overpredicted=true] { fill: var(--vscode-descriptionForeground); font-style: italic; }
   #problems { color: var(--vscode-editorWarning-foreground, #cca700); margin: 2px 0; padding-left: 18px; }
   #message { color: var(--vscode-errorForeground); }
   input, button { font-family: inherit; font-size: inherit; }
@@ -81,7 +87,7 @@ export function diagramHtml(opts: { cspSource: string; nonce: string; scriptUri:
 </head>
 <body>
 <header>
-  <div class="row"><h1 id="title">${esc(opts.title)}</h1><span id="prediction"></span>
+  <div class="row"><h1 id="title">${esc(opts.title)}</h1><span id="prediction"></span><span id="unmodelled" hidden></span>
     <button id="fit" type="button" title="Show the whole diagram">Fit</button>
     <span class="legend" id="legend"><span><span class="swatch final"></span>final</span><span><span class="swatch preliminary"></span>preliminary</span><span><span class="swatch unmeasured"></span>unmeasured</span><span><span class="swatch heat"></span>share of the predicted time</span></span>
   </div>

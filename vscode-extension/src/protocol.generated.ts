@@ -155,11 +155,52 @@ parameterRanges: Array<[string, number, number]>, points: Array<MeasuredPoint>,
  */
 reasons: Array<string>, evidence: Evidence | null, };
 
+export type UnmodelledTime = { seff: string, 
+/**
+ * `Component.operation`.
+ */
+service: string, 
+/**
+ * Median over the validation's points of (measured − predicted) / measured (0.23 = 23 %);
+ * negative where the model predicts more than measured.
+ */
+share: number, points: number, 
+/**
+ * Per call, over the service's inputs (StoEx, ms).
+ */
+law: string, status: FitStatus, 
+/**
+ * Why the law is preliminary (empty when final).
+ */
+reasons: Array<string>, 
+/**
+ * Whether the model predicts more than measured (a negative share, once rounded): then
+ * there is no unmodelled time, and `label` says so.
+ */
+overpredicted: boolean, 
+/**
+ * For a badge: `unmodelled 23 %`, or `the model predicts 6 % more than measured`.
+ */
+label: string, 
+/**
+ * The whole line with the law and its status, for a tooltip.
+ */
+detail: string, 
+/**
+ * The law at the diagram's inputs (ms per call): in `SeffGraph` only, where it evaluates.
+ */
+atInputsMs?: number, };
+
 export type ElementResults = { repository: string, stage: string | null, 
 /**
  * The analysis's one-line summary, when the repository has results.
  */
-headline: string | null, name: string | null, results: Array<FittedResult>, };
+headline: string | null, name: string | null, results: Array<FittedResult>, 
+/**
+ * The unmodelled time of each SEFF inside the element (the SEFF itself, a component's or
+ * the repository's SEFFs) that its last validation found one for.
+ */
+unmodelled: Array<UnmodelledTime>, };
 
 export type EvaluateRequest = { expression: string, bindings: Array<{ [key in string]: number }>, };
 
@@ -303,7 +344,11 @@ inputs: Array<GraphInput>,
 /**
  * The service's predicted demand at `inputs`; none when the repository cannot be predicted.
  */
-prediction: GraphPrediction | null, };
+prediction: GraphPrediction | null, 
+/**
+ * The SEFF's unmodelled time at its last validation (with its law at `inputs`), if found.
+ */
+unmodelled: UnmodelledTime | null, };
 
 export type RoleNode = { id: string | null, name: string | null, interface: string | null, interfaceId: string | null, };
 
@@ -315,7 +360,11 @@ actions: number,
 /**
  * Beagle's results about them.
  */
-results: number, };
+results: number, 
+/**
+ * Its unmodelled time at its last validation, if found.
+ */
+unmodelled: UnmodelledTime | null, };
 
 export type ComponentNode = { id: string | null, name: string | null, 
 /**

@@ -1,7 +1,7 @@
 // The results webview's HTML: no remote content, a CSP that allows only our bundled script
 // (with a fresh nonce) and our inline style. Pure so the CSP is unit-tested.
 
-import { esc } from './diagram/svg';
+import { esc } from './escape';
 
 export function nonce(random: () => number = Math.random): string {
   const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -58,10 +58,19 @@ export function resultsHtml(opts: { cspSource: string; nonce: string; scriptUri:
   ul.reasons { color: var(--vscode-editorWarning-foreground, #b58900); margin: 4px 0; }
   ul.reasons li::before { content: "preliminary: "; font-weight: bold; }
   ul.notes { color: var(--vscode-descriptionForeground); margin: 4px 0 12px; }
+  #unmodelled-table td { text-align: left; }
+  #unmodelled-table tr[data-overpredicted=true] td.share { font-style: italic; }
+  #unmodelled-table tr[data-status=preliminary] td.status { color: var(--vscode-editorWarning-foreground, #b58900); }
+  .hint { color: var(--vscode-descriptionForeground); margin: 4px 0; }
 </style>
 </head>
 <body>
 <h1 id="title">${esc(opts.title)}</h1>
+<section id="unmodelled" hidden>
+<h2>Unmodelled time</h2>
+<p class="hint">Per SEFF at its last validation: the measured total less the model's prediction of its parts.</p>
+<table id="unmodelled-table"></table>
+</section>
 <div class="controls">
   <label>Result <select id="result"></select></label>
   <label>Parameter <select id="parameter"></select></label>

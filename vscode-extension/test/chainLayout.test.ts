@@ -67,7 +67,7 @@ function behaviour(inner: GraphNode[], condition: string | null = null): GraphBo
   return { id: `t${next++}`, name: null, condition, range: at, flow: chain(inner) };
 }
 function seff(flow: GraphFlow): SeffGraph {
-  return { uri: 'file:///t.repository', id: 'seff', service: 'I.run', component: null, componentId: null, range: at, extent: at, flow, inputs: [], prediction: null };
+  return { uri: 'file:///t.repository', id: 'seff', service: 'I.run', component: null, componentId: null, range: at, extent: at, flow, inputs: [], prediction: null, unmodelled: null };
 }
 
 describe('the layout of a SEFF made of chains', () => {

@@ -229,7 +229,7 @@ describe('commands at the cursor', () => {
   });
 
   it('show results fetches elementResults for the element at the cursor and opens the view', async () => {
-    const data: ElementResults = { repository: '/ws/model/files.repository', stage: 'final', headline: null, name: 'read', results: [] };
+    const data: ElementResults = { repository: '/ws/model/files.repository', stage: 'final', headline: null, name: 'read', results: [], unmodelled: [] };
     const { sent, shown, run } = setup({
       'beagle.elementAt': () => element({ kind: 'action', id: 'act1', name: 'read', component: 'comp1' }),
       'beagle.elementResults': () => data,
@@ -241,7 +241,7 @@ describe('commands at the cursor', () => {
   });
 
   it('show results outside an element offers the file’s components', async () => {
-    const data: ElementResults = { repository: '/ws/r', stage: null, headline: null, name: 'Store', results: [] };
+    const data: ElementResults = { repository: '/ws/r', stage: null, headline: null, name: 'Store', results: [], unmodelled: [] };
     const { sent, shown, run } = setup({ 'beagle.elementAt': () => element({ kind: 'repository', id: 'r' }), 'beagle.elementResults': () => data });
     fake.documents.set(
       REPO.toString(),
@@ -314,7 +314,7 @@ describe('queue control and results', () => {
   });
 
   it('a done message offers the results of what the job analysed', async () => {
-    const data: ElementResults = { repository: '/ws/r', stage: 'final', headline: null, name: 'read', results: [] };
+    const data: ElementResults = { repository: '/ws/r', stage: 'final', headline: null, name: 'read', results: [], unmodelled: [] };
     const s = setup({
       'beagle.elementAt': () => element({ kind: 'action', id: 'act1', name: 'read' }),
       'beagle.analyseAction': () => ({ queued: true, job: 9, ahead: 0, label: 'read in files.repository' }),
@@ -383,7 +383,7 @@ describe('SEFF diagrams', () => {
   });
 
   it('a node’s menu runs the same commands as the editor’s', async () => {
-    const data: ElementResults = { repository: '/ws/r', stage: null, headline: null, name: 'partition files', results: [] };
+    const data: ElementResults = { repository: '/ws/r', stage: null, headline: null, name: 'partition files', results: [], unmodelled: [] };
     const { sent, shown, commands } = setup({
       'beagle.analyseAction': () => ({ queued: true, job: 2, ahead: 0, label: 'partition files in files.repository' }),
       'beagle.elementResults': () => data,

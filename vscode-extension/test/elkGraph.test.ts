@@ -147,7 +147,7 @@ describe('repository graph to ELK', () => {
     uri: 'file:///ws/r.repository',
     name: 'R',
     components: [
-      { id: 'core', name: 'BusinessCore', kind: 'BasicComponent', range, provides: [role('IUpload')], requires: [role('IStorage'), role('IHashing')], seffs: [{ id: 'up', service: 'IUpload.upload', range, actions: 19, results: 3 }] },
+      { id: 'core', name: 'BusinessCore', kind: 'BasicComponent', range, provides: [role('IUpload')], requires: [role('IStorage'), role('IHashing')], seffs: [{ id: 'up', service: 'IUpload.upload', range, actions: 19, results: 3, unmodelled: null }] },
       { id: 'store', name: 'Storage', kind: 'BasicComponent', range, provides: [role('IStorage')], requires: [role('IFileStore', 'large'), role('IFileStore', 'small')], seffs: [] },
       { id: 'fs', name: 'FileStore', kind: 'BasicComponent', range, provides: [role('IFileStore')], requires: [], seffs: [] },
       { id: 'fs2', name: 'OtherFileStore', kind: 'BasicComponent', range, provides: [role('IFileStore')], requires: [], seffs: [] },

@@ -18,6 +18,7 @@ import { keyed, nodeAt, planUpdate, statusOf } from '../src/diagram/seffModel';
 import type { ElementAt, ElementResults, EvaluateResult, QueuedJob, RepositoryGraph, SeffGraph, StatusPayload } from '../src/protocol';
 import { initializationOptions, readSettings } from '../src/settings';
 import { bindings, defaultFixed, gridFor, parameterNames, pointBindings } from '../src/webview/model';
+import { unmodelledBadge } from '../src/webview/unmodelled';
 
 const bin = process.env.BEAGLE_BIN;
 const fixture = new URL('../../fixtures/events-example', import.meta.url).pathname;
@@ -94,6 +95,9 @@ describe.skipIf(!bin)('beagle lsp (BEAGLE_BIN)', () => {
 
     const data = await exec<ElementResults>('beagle.elementResults', [repo, '_fs_hash']);
     expect(data.name).toBe('hash');
+    // An action's view has no SEFF rows; its SEFF's view has the unmodelled time of its last
+    // validation, as the diagram has it (next test).
+    expect(data.unmodelled).toEqual([]);
     expect(data.results.length).toBeGreaterThan(0);
     const r = data.results[0];
     const names = parameterNames(r);
@@ -113,6 +117,19 @@ describe.skipIf(!bin)('beagle lsp (BEAGLE_BIN)', () => {
     expect(seffs).toContain('_fs_upload_seff');
 
     const graph = await exec<SeffGraph>('beagle.seffGraph', [repo, '_fs_upload_seff']);
+    // The analysis validated the model on held-out executions: the SEFF's unmodelled time, the
+    // same in the results view's rows and on the overview's SEFF line (without the diagram's
+    // value at its inputs), worded without a negative share.
+    const u = graph.unmodelled!;
+    expect(u).not.toBeNull();
+    expect(u.points).toBeGreaterThanOrEqual(3);
+    expect(u.label).toMatch(/^(unmodelled [0-9.]+ %|the model predicts [0-9.]+ % more than measured)$/);
+    expect(u.overpredicted).toBe(u.label.startsWith('the model predicts'));
+    const { atInputsMs: _, ...row } = u;
+    const seffView = await exec<ElementResults>('beagle.elementResults', [repo, '_fs_upload_seff']);
+    expect(seffView.unmodelled).toEqual([row]);
+    expect(overview.components[0].seffs.find((x) => x.id === '_fs_upload_seff')?.unmodelled).toEqual(row);
+    expect(unmodelledBadge(u)?.text.startsWith(u.label)).toBe(true);
     const tree = keyed(graph);
     const hash = nodeAt(tree, positionOf('entityName="hash"'));
     expect(hash?.key).toBe('_fs_hash');

@@ -288,6 +288,9 @@ pub struct ProposalEvidence {
     /// The measurements that would settle the reasons.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wants: Vec<Want>,
+    /// Holes of more than a decade in an input of the law: (input, measured below, above).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub holes: Vec<(String, f64, f64)>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
 }
@@ -347,6 +350,7 @@ impl From<&beagle_fit::Evidence> for ProposalEvidence {
             is_final: e.is_final,
             reasons: e.reasons.clone(),
             wants: e.wants.iter().map(|w| (*w).into()).collect(),
+            holes: (e.holes.iter()).map(|h| (h.input.clone(), h.below, h.above)).collect(),
             notes: e.notes.clone(),
         }
     }

@@ -111,6 +111,22 @@ impl FinalJudge {
         out
     }
 
+    /// The holes in the inputs of the preliminary results' laws (`beagle_fit`'s coverage rule):
+    /// per element, the input and the measured values either side. A measurement tool that can
+    /// map them to its own parameters (the Java tool, through its launches) measures there.
+    pub fn wanted_holes(&self, bb: &Blackboard) -> Vec<(String, (String, f64, f64))> {
+        let mut out = Vec::new();
+        for (id, fe) in bb.final_expressions() {
+            if fe.status == Status::Final {
+                continue;
+            }
+            for hole in fe.proposal.evidence.iter().flat_map(|e| e.holes.iter()) {
+                out.push((id.clone(), hole.clone()));
+            }
+        }
+        out
+    }
+
     /// Grades, then decides: `Some(reason)` when the analysis is finished. `step`: what the step
     /// before did; `spent_ms`: wall time used so far.
     pub fn judge(&self, view: &mut FinalJudgeView, step: StepKind, spent_ms: u64) -> Option<FinishReason> {

@@ -68,16 +68,67 @@ impl Unmodelled {
         self.median_share > MATERIAL_SHARE.max(self.share_spread)
     }
 
-    /// One line: `unmodelled: 23 % of the measured time (median of 10 points), 0.02 * n.VALUE ms per call (final)`.
+    /// Whether the model predicts more than was measured: a negative share, once rounded. Such
+    /// a share is no time missing from the model, and is said so rather than as "-6 %".
+    pub fn overpredicted(&self) -> bool {
+        self.median_share < 0.0 && percent(self.median_share) != percent(0.0)
+    }
+
+    /// For a badge: `unmodelled 23 %`, or `the model predicts 6 % more than measured`.
+    pub fn label(&self) -> String {
+        if self.overpredicted() {
+            format!("the model predicts {} more than measured", percent(self.median_share))
+        } else {
+            format!("unmodelled {}", percent(self.median_share.max(0.0)))
+        }
+    }
+
+    /// The share in a sentence: `23 % of the measured time`, or `none, the model predicts 6 %
+    /// more than measured`.
+    pub fn share_text(&self) -> String {
+        if self.overpredicted() {
+            format!("none, {}", self.label())
+        } else {
+            format!("{} of the measured time", percent(self.median_share.max(0.0)))
+        }
+    }
+
+    /// What the law is of: the unmodelled time, or where the model predicts more, the difference
+    /// (then negative where it predicts more).
+    pub fn law_name(&self) -> &'static str {
+        if self.overpredicted() {
+            "measured less predicted per call"
+        } else {
+            "per call"
+        }
+    }
+
+    /// One line: `unmodelled: 23 % of the measured time (median of 10 points); per call
+    /// 0.02 * n.VALUE ms (final)`.
     pub fn describe(&self) -> String {
         format!(
-            "unmodelled: {:.0} % of the measured time (median of {} points, quartiles {:.0} points apart); per call {} ms ({})",
-            100.0 * self.median_share,
+            "unmodelled: {} (median of {} points{}); {} {} ms ({})",
+            self.share_text(),
             self.points,
-            100.0 * self.share_spread,
+            if self.share_spread > 0.0 {
+                format!(", quartiles {} points apart", percent(self.share_spread).trim_end_matches(" %"))
+            } else {
+                String::new()
+            },
+            self.law_name(),
             self.stoex,
             self.status
         )
+    }
+}
+
+/// A share as a percentage's size: one decimal under 10 % (`3.2 %`), none above (`23 %`).
+fn percent(share: f64) -> String {
+    let pct = (100.0 * share).abs();
+    if format!("{pct:.1}").parse::<f64>().unwrap_or(pct) < 10.0 {
+        format!("{pct:.1} %")
+    } else {
+        format!("{pct:.0} %")
     }
 }
 
@@ -174,5 +225,44 @@ mod tests {
         assert!(!u(0.08, 0.20).material());
         assert!(u(0.12, 0.04).material());
         assert!(!u(-0.2, 0.01).material(), "the model predicts more");
+    }
+
+    fn with_share(median_share: f64) -> Unmodelled {
+        Unmodelled {
+            median_share,
+            share_spread: 0.0,
+            stoex: "0.05 * files.NUMBER_OF_ELEMENTS".into(),
+            status: "final".into(),
+            points: 10,
+        }
+    }
+
+    /// A positive share is the time missing from the model; a negative one is said as what it
+    /// is, the model predicting more than measured, never as a negative unmodelled share.
+    #[test]
+    fn a_negative_share_is_said_as_the_model_predicting_more() {
+        let u = with_share(0.234);
+        assert!(!u.overpredicted());
+        assert_eq!(u.label(), "unmodelled 23 %");
+        assert_eq!(
+            u.describe(),
+            "unmodelled: 23 % of the measured time (median of 10 points); per call 0.05 * files.NUMBER_OF_ELEMENTS ms (final)"
+        );
+        assert_eq!(with_share(0.032).label(), "unmodelled 3.2 %");
+        assert_eq!(with_share(0.0996).label(), "unmodelled 10 %");
+
+        let over = with_share(-0.061);
+        assert!(over.overpredicted());
+        assert_eq!(over.label(), "the model predicts 6.1 % more than measured");
+        assert_eq!(
+            over.describe(),
+            "unmodelled: none, the model predicts 6.1 % more than measured (median of 10 points); \
+             measured less predicted per call 0.05 * files.NUMBER_OF_ELEMENTS ms (final)"
+        );
+        assert!(!over.describe().contains('-'), "{}", over.describe());
+        // Rounded to nothing, it is no over-prediction either.
+        let zero = with_share(-0.0001);
+        assert!(!zero.overpredicted());
+        assert_eq!(zero.label(), "unmodelled 0.0 %");
     }
 }

@@ -488,6 +488,7 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         let holes = evidence::coverage_reasons(&rounded, &work);
         if !holes.is_empty() {
             ev.reasons.extend(holes);
+            ev.holes = evidence::coverage_holes(&rounded, &work);
             ev.is_final = false;
         }
     }

@@ -262,11 +262,13 @@ fn validation(v: &ServiceValidation, out: &mut String) {
         let _ = write!(out, "\nNot predicted: {}", v.problems.join("; "));
     }
     if let Some(u) = &v.unmodelled {
+        // A negative share is the model predicting more than measured, and says so.
         let _ = write!(
             out,
-            "\n\n**Unmodelled time** (no action carries it): {:.0} % of the measured time (median of {} points); per call `{}` ms ({})",
-            100.0 * u.median_share,
+            "\n\n**Unmodelled time** (no action carries it): {} (median of {} points); {} `{}` ms ({})",
+            u.share_text(),
             u.points,
+            u.law_name(),
             u.stoex,
             u.status
         );

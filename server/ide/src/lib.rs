@@ -1,6 +1,6 @@
 //! Beagle's editor features as plain data and functions: document and workspace symbols,
-//! go-to-definition, find-references, "what is under the cursor", hovers and SEFF graphs (for
-//! diagrams) over PCM files.
+//! go-to-definition, find-references, "what is under the cursor", hovers, SEFF graphs (for
+//! diagrams) and each SEFF's unmodelled time over PCM files.
 //!
 //! Everything here works on byte offsets into a file's text and returns [`Span`]s (byte ranges):
 //! this crate knows no LSP, no JSON-RPC and no async runtime (rust-analyzer's `ide` crate style).
@@ -18,6 +18,7 @@ mod results;
 mod symbols;
 mod text;
 mod typed;
+mod unmodelled;
 
 pub use beagle_pcm::Span;
 pub use components::{repository_overview, ComponentBox, RepositoryOverview, RoleEnd, SeffEntry};
@@ -27,3 +28,4 @@ pub use navigate::{definition, element_at, reference_at, references, ElementAt, 
 pub use results::{element_results, reused_results, ElementResult, PointRow, ResultStatus};
 pub use symbols::{document_symbols, workspace_symbols, FlatSymbol, Symbol, SymbolKind, MAX_WORKSPACE_SYMBOLS};
 pub use text::format_number;
+pub use unmodelled::{unmodelled_time, unmodelled_within, UnmodelledTime};

@@ -1,12 +1,13 @@
 //! `beagle.seffGraph` and `beagle.repositoryGraph`: the core's SEFF graph and repository
 //! overview (`beagle_ide`) with LSP ranges, each action's predicted demand and share of the
-//! service at the inputs the user set, and the inputs the prediction depends on.
+//! service at the inputs the user set, the inputs the prediction depends on, and each SEFF's
+//! unmodelled time at its last validation.
 
 use crate::documents::Snapshot;
 use crate::error::ServerError;
 use crate::position;
 use crate::protocol::graph_shapes::*;
-use crate::protocol::shapes::FitStatus;
+use crate::protocol::shapes::{FitStatus, UnmodelledTime};
 use crate::results::RepositoryResults;
 use beagle_analysis::predict::{Bindings, Prediction, Predictor};
 use beagle_ide::{Body, Flow, GraphNode as IdeNode, ResultStatus, SeffGraph as IdeGraph, Span};
@@ -45,12 +46,32 @@ pub fn seff_graph(set: &ModelSet, req: &GraphRequest, seff: &str, given: &Bindin
         Some(p) => predict(p, seff, given, req.results),
         None => (Vec::new(), None),
     };
+    let unmodelled = unmodelled_at(req.results, seff, &inputs);
     let mut ranges = Ranges::new(set, req.open);
-    Ok(convert(&graph, req.path, prediction.as_ref(), &mut ranges).with(
+    let mut out = convert(&graph, req.path, prediction.as_ref(), &mut ranges).with(
         inputs,
         prediction.as_ref(),
         system.map(|(p, _)| p),
-    ))
+    );
+    out.unmodelled = unmodelled;
+    Ok(out)
+}
+
+/// The SEFF's unmodelled time at its last validation, its law evaluated at the diagram's inputs
+/// (beside the predicted total at the same inputs).
+fn unmodelled_at(results: Option<&RepositoryResults>, seff: &str, inputs: &[GraphInput]) -> Option<UnmodelledTime> {
+    let found = beagle_ide::unmodelled_time(results?.validations.get(seff)?)?;
+    let values: Bindings = inputs.iter().map(|i| (i.name.clone(), i.value)).collect();
+    Some(UnmodelledTime {
+        at_inputs_ms: found.at(&values),
+        ..UnmodelledTime::from(&found)
+    })
+}
+
+/// The unmodelled time of SEFF `seff` for the repository's overview.
+fn unmodelled_of(results: Option<&RepositoryResults>, seff: Option<&String>) -> Option<UnmodelledTime> {
+    let found = beagle_ide::unmodelled_time(results?.validations.get(seff?)?)?;
+    Some(UnmodelledTime::from(&found))
 }
 
 /// `beagle.repositoryGraph`: the repository's components, roles and SEFFs.
@@ -88,6 +109,7 @@ pub fn repository_graph(set: &ModelSet, req: &GraphRequest) -> Result<Repository
                         range: ranges.range(req.path, s.span),
                         actions: s.actions as u32,
                         results: s.results as u32,
+                        unmodelled: unmodelled_of(req.results, s.id.as_ref()),
                     })
                     .collect(),
             })
@@ -208,6 +230,7 @@ fn convert(g: &IdeGraph, path: &Path, p: Option<&Prediction>, ranges: &mut Range
         flow: c.flow(&g.flow),
         inputs: Vec::new(),
         prediction: None,
+        unmodelled: None,
     }
 }
 

@@ -8,7 +8,7 @@ use crate::error::ServerError;
 use crate::position;
 use crate::protocol::shapes::{
     ElementAt, ElementKind, ElementResults, EvaluateRequest, EvaluateResult, FitStatus, FittedResult, MeasuredPoint,
-    Prediction,
+    Prediction, UnmodelledTime,
 };
 use crate::results::RepositoryResults;
 use beagle_ide::ElementAtKind;
@@ -52,8 +52,8 @@ pub fn element_at(doc: &Snapshot, pos: Position) -> Option<ElementAt> {
 }
 
 /// `beagle.elementResults`: the results about the action, SEFF or component `id` (everything
-/// measured inside it), with the action names a view needs. `results` is empty when nothing
-/// about it was analysed yet.
+/// measured inside it), with the action names a view needs, and the unmodelled time of the
+/// SEFFs inside it. `results` is empty when nothing about it was analysed yet.
 /// `system`: the assembly that binds the repository's calls, for a SEFF's whole-service entry.
 pub fn element_results(
     model: &ModelFile,
@@ -84,12 +84,17 @@ pub fn element_results(
         list.insert(0, service_entry(model, id, v, system));
         name = name.or(Some(v.service.clone()));
     }
+    // Each SEFF's unmodelled time, a row per SEFF in the view.
+    let unmodelled = results
+        .map(|r| beagle_ide::unmodelled_within(model, &r.validations, id))
+        .unwrap_or_default();
     ElementResults {
         repository: model.path.display().to_string(),
         stage: results.map(|r| r.stage.label().to_string()),
         headline: results.map(|r| r.headline.clone()),
         name,
         results: list,
+        unmodelled: unmodelled.iter().map(UnmodelledTime::from).collect(),
     }
 }
 

@@ -91,6 +91,7 @@ mod tests {
                 status: "final".into(),
                 points: 10,
             }),
+            calibration: None,
         };
         RepositoryResults {
             stage: crate::results::Stage::Final,

@@ -61,7 +61,9 @@ export type Item =
 
 export type ComponentLine =
   | { kind: 'name' | 'type' | 'roles'; text: string }
-  | { kind: 'seff'; text: string; seff: string | null };
+  | { kind: 'seff'; text: string; seff: string | null }
+  /** Under a SEFF's line: its unmodelled time (`detail` is the tooltip). */
+  | { kind: 'unmodelled'; text: string; seff: string | null; detail: string; overpredicted: boolean };
 
 export interface Converted {
   graph: ElkNode;
@@ -240,6 +242,9 @@ function componentLines(c: ComponentNode): ComponentLine[] {
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
     const counts = `${plural(s.actions, 'action')}${s.results > 0 ? `, ${plural(s.results, 'result')}` : ''}`;
     lines.push({ kind: 'seff', text: `◇ ${s.service ?? s.id ?? '?'} (${counts})`, seff: s.id });
+    const u = s.unmodelled;
+    // Two spaces of indent under the SEFF's line: counted in the box's width, drawn as an offset.
+    if (u) lines.push({ kind: 'unmodelled', text: `  ${u.label}`, seff: s.id, detail: u.detail, overpredicted: u.overpredicted });
   }
   return lines;
 }

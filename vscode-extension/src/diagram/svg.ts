@@ -7,11 +7,10 @@
 
 import type { ElkEdgeSection, ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
 import { HEAT_H, HIDDEN, LINE_H, PAD, cut, isStart, isStop, textLines, type Converted, type Item } from './elkGraph';
+import { esc } from '../escape';
 import { lawDetail, shareText, statusOf, type DiagramNode } from './seffModel';
 
-export function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+export { esc };
 
 const n = (v: number | undefined) => Math.round((v ?? 0) * 10) / 10;
 const BASE = 12; // text baseline below a line's top (12 px font)
@@ -135,6 +134,12 @@ function componentMarkup(item: Extract<Item, { type: 'component' }>, node: ElkNo
       if (l.kind === 'seff') {
         const seff = l.seff ? ` data-seff="${esc(l.seff)}" role="link"` : '';
         return text('seff', PAD, y, cut(l.text), seff);
+      }
+      if (l.kind === 'unmodelled') {
+        // The law and its status in the tooltip; the line itself is no link (the SEFF's is).
+        const seff = l.seff ? ` data-seff="${esc(l.seff)}"` : '';
+        // SVG collapses the text's leading spaces: the indent is an offset.
+        return `<text class="unmodelled" x="${n(PAD + 14)}" y="${n(y)}"${seff} data-overpredicted="${l.overpredicted}"><title>${esc(l.detail)}</title>${esc(cut(l.text).trimStart())}</text>`;
       }
       return text(l.kind, PAD, y, cut(l.text));
     })

@@ -43,5 +43,5 @@ function body(depth: number, condition: string | null): GraphBody {
 /** Nested `depth` deep: 60 actions at depth 2, 186 at depth 3. */
 export function warmUpSeff(depth = 2): SeffGraph {
   next = 0;
-  return { uri: '', id: 'warm-up', service: null, component: null, componentId: null, range: at, extent: at, flow: flow(depth), inputs: [], prediction: null };
+  return { uri: '', id: 'warm-up', service: null, component: null, componentId: null, range: at, extent: at, flow: flow(depth), inputs: [], prediction: null, unmodelled: null };
 }

@@ -11,8 +11,9 @@ import { chainLayout } from '../diagram/chainLayout';
 import { repositoryToElk, seffToElk, type Converted } from '../diagram/elkGraph';
 import { keyed, planUpdate, type DiagramTree } from '../diagram/seffModel';
 import { boxes, patchAction, renderGraph, type Box } from '../diagram/svg';
-import type { DiagramAction, FromDiagram, GraphInput, GraphPrediction, RepositoryGraph, SeffGraph, ToDiagram } from '../protocol';
+import type { DiagramAction, FromDiagram, GraphInput, GraphPrediction, RepositoryGraph, SeffGraph, ToDiagram, UnmodelledTime } from '../protocol';
 import { PanZoom } from './panZoom';
+import { unmodelledBadge } from './unmodelled';
 
 declare function acquireVsCodeApi(): { postMessage(message: FromDiagram): void };
 const vscode = acquireVsCodeApi();
@@ -76,6 +77,17 @@ function fillPrediction(p: GraphPrediction | null) {
     }),
   );
   problems.hidden = !p || p.problems.length === 0;
+}
+
+/** The SEFF's unmodelled time at its last validation, beside the predicted total. */
+function fillUnmodelled(u: UnmodelledTime | null | undefined) {
+  const el = $<HTMLSpanElement>('unmodelled');
+  const badge = unmodelledBadge(u);
+  el.textContent = badge?.text ?? '';
+  el.title = badge?.title ?? '';
+  el.dataset.overpredicted = badge ? String(badge.overpredicted) : '';
+  el.dataset.status = badge?.status ?? '';
+  el.hidden = badge === null;
 }
 
 /** One number field per input of the service; rebuilt only when the inputs differ, and a field
@@ -180,6 +192,7 @@ async function drawSeff(graph: SeffGraph, title: string) {
   const t0 = performance.now();
   setTitle(title);
   fillPrediction(graph.prediction);
+  fillUnmodelled(graph.unmodelled);
   fillInputs(graph.inputs);
   const tree = keyed(graph);
   const conv = seffToElk(tree);
@@ -205,6 +218,7 @@ async function drawRepository(graph: RepositoryGraph, title: string) {
   setTitle(title);
   $<HTMLSpanElement>('legend').hidden = true; // no laws, statuses or shares in the overview
   fillPrediction(null);
+  fillUnmodelled(null); // each SEFF's is on its line in the overview
   fillInputs([]);
   const conv = repositoryToElk(graph);
   if (shown && shown.mode === 'repository' && shown.structure === conv.structure && shown.uri === graph.uri) {

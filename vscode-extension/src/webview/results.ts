@@ -34,6 +34,7 @@ import {
   showsExecutions,
   type Values,
 } from './model';
+import { unmodelledTable } from './unmodelled';
 
 Chart.register(LineController, ScatterController, LineElement, PointElement, LinearScale, Filler, Legend, Tooltip, zoomPlugin);
 
@@ -99,6 +100,13 @@ function current(): FittedResult | null {
 function showMessage(text: string) {
   message.textContent = text;
   message.hidden = text === '';
+}
+
+/** A row per SEFF with an unmodelled time (an older server sends none). */
+function fillUnmodelled(d: ElementResults) {
+  const list = d.unmodelled ?? [];
+  $<HTMLTableElement>('unmodelled-table').innerHTML = unmodelledTable(list);
+  $<HTMLElement>('unmodelled').hidden = list.length === 0;
 }
 
 function fillResults(d: ElementResults) {
@@ -344,6 +352,7 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
     data = m.data;
     $<HTMLHeadingElement>('title').textContent = m.title;
     fillResults(m.data);
+    fillUnmodelled(m.data);
     selectResult();
   } else if (m.type === 'evaluated') {
     pending.get(m.requestId)?.({ values: m.values, error: m.error });

@@ -141,6 +141,9 @@ pub struct Evidence {
     pub reasons: Vec<String>,
     /// What would settle the reasons: the measurements to ask for (empty when final).
     pub wants: Vec<Want>,
+    /// The holes of more than a decade in the law's inputs ([`coverage_reasons`]): a measurement
+    /// tool that can map them to its own parameters measures there.
+    pub holes: Vec<InputHole>,
     /// What else the user should know (equivalent inputs, the complexity bound, no dependency,
     /// the level).
     pub notes: Vec<String>,
@@ -893,6 +896,26 @@ pub fn shape_reasons(expr: &crate::expr::Expr, data: &crate::dataset::Dataset) -
         ));
     }
     reasons
+}
+
+/// No measurement of input `input` between `below` and `above` (both measured).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputHole {
+    pub input: String,
+    pub below: f64,
+    pub above: f64,
+}
+
+/// The holes [`coverage_reasons`] names.
+pub fn coverage_holes(expr: &crate::expr::Expr, data: &crate::dataset::Dataset) -> Vec<InputHole> {
+    coverage::gaps(expr, data)
+        .into_iter()
+        .map(|gap| InputHole {
+            input: data.names[gap.input].clone(),
+            below: gap.below,
+            above: gap.above,
+        })
+        .collect()
 }
 
 /// Why a law that is not exact is not final because an input it uses leaves a hole of more

@@ -2,6 +2,7 @@
 //! what the runs measured.
 
 pub mod config;
+pub mod holes;
 pub mod points;
 pub mod run;
 

@@ -29,7 +29,7 @@ pub fn describe(point: &Point) -> String {
 }
 
 /// A point's coordinates in `[0,1]` per parameter (values: their index spread over `[0,1]`).
-fn unit(launch: &Launch, point: &Point) -> Vec<f64> {
+pub(super) fn unit(launch: &Launch, point: &Point) -> Vec<f64> {
     launch
         .parameters
         .iter()
@@ -51,7 +51,7 @@ fn unit(launch: &Launch, point: &Point) -> Vec<f64> {
         .collect()
 }
 
-fn from_unit(launch: &Launch, u: &[f64]) -> Point {
+pub(super) fn from_unit(launch: &Launch, u: &[f64]) -> Point {
     launch
         .parameters
         .iter()
@@ -115,7 +115,7 @@ fn min_pairwise(points: &[Vec<f64>]) -> f64 {
     best
 }
 
-fn dedup(launch: &Launch, points: Vec<Point>) -> Vec<Point> {
+pub(super) fn dedup(launch: &Launch, points: Vec<Point>) -> Vec<Point> {
     let mut out: Vec<Point> = Vec::new();
     for p in points {
         if !out.iter().any(|q| distance(&unit(launch, q), &unit(launch, &p)) < 1e-9) {

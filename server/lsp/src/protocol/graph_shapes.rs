@@ -1,8 +1,9 @@
 //! The shapes of `beagle.seffGraph` and `beagle.repositoryGraph`: a SEFF (and a repository's
 //! components) as a diagram draws them, with LSP-style ranges instead of the core's byte spans,
-//! and each action's share of the service's predicted demand at the inputs the user set.
+//! each action's share of the service's predicted demand at the inputs the user set, and each
+//! SEFF's unmodelled time.
 
-use super::shapes::FitStatus;
+use super::shapes::{FitStatus, UnmodelledTime};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -37,6 +38,8 @@ pub struct SeffGraph {
     pub inputs: Vec<GraphInput>,
     /// The service's predicted demand at `inputs`; none when the repository cannot be predicted.
     pub prediction: Option<GraphPrediction>,
+    /// The SEFF's unmodelled time at its last validation (with its law at `inputs`), if found.
+    pub unmodelled: Option<UnmodelledTime>,
 }
 
 /// One input of the service: the value used, and the range it was measured over (if it was).
@@ -189,4 +192,6 @@ pub struct SeffSummary {
     pub actions: u32,
     /// Beagle's results about them.
     pub results: u32,
+    /// Its unmodelled time at its last validation, if found.
+    pub unmodelled: Option<UnmodelledTime>,
 }

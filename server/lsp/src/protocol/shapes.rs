@@ -373,6 +373,61 @@ pub struct ElementResults {
     pub headline: Option<String>,
     pub name: Option<String>,
     pub results: Vec<FittedResult>,
+    /// The unmodelled time of each SEFF inside the element (the SEFF itself, a component's or
+    /// the repository's SEFFs) that its last validation found one for.
+    #[serde(default)]
+    pub unmodelled: Vec<UnmodelledTime>,
+}
+
+/// A SEFF's unmodelled time at its last validation: the measured total less the model's
+/// prediction of its parts, as a share of the measured time and as a law over the inputs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct UnmodelledTime {
+    pub seff: String,
+    /// `Component.operation`.
+    pub service: String,
+    /// Median over the validation's points of (measured − predicted) / measured (0.23 = 23 %);
+    /// negative where the model predicts more than measured.
+    pub share: f64,
+    pub points: usize,
+    /// Per call, over the service's inputs (StoEx, ms).
+    pub law: String,
+    pub status: FitStatus,
+    /// Why the law is preliminary (empty when final).
+    pub reasons: Vec<String>,
+    /// Whether the model predicts more than measured (a negative share, once rounded): then
+    /// there is no unmodelled time, and `label` says so.
+    pub overpredicted: bool,
+    /// For a badge: `unmodelled 23 %`, or `the model predicts 6 % more than measured`.
+    pub label: String,
+    /// The whole line with the law and its status, for a tooltip.
+    pub detail: String,
+    /// The law at the diagram's inputs (ms per call): in `SeffGraph` only, where it evaluates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub at_inputs_ms: Option<f64>,
+}
+
+impl From<&beagle_ide::UnmodelledTime> for UnmodelledTime {
+    fn from(u: &beagle_ide::UnmodelledTime) -> UnmodelledTime {
+        UnmodelledTime {
+            seff: u.seff.clone(),
+            service: u.service.clone(),
+            share: u.share,
+            points: u.points,
+            law: u.law.clone(),
+            status: match u.status {
+                ResultStatus::Preliminary => FitStatus::Preliminary,
+                ResultStatus::Final => FitStatus::Final,
+            },
+            reasons: u.reasons.clone(),
+            overpredicted: u.overpredicted,
+            label: u.label.clone(),
+            detail: u.detail.clone(),
+            at_inputs_ms: None,
+        }
+    }
 }
 
 /// `beagle.evaluate`'s argument: an expression and the points to evaluate it at.

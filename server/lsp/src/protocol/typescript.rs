@@ -38,6 +38,7 @@ fn declarations(cfg: &Config) -> Vec<String> {
         Evidence::decl(cfg),
         FitStatus::decl(cfg),
         FittedResult::decl(cfg),
+        UnmodelledTime::decl(cfg),
         ElementResults::decl(cfg),
         EvaluateRequest::decl(cfg),
         EvaluateResult::decl(cfg),
