@@ -10,6 +10,8 @@ use crate::error::JobError;
 use crate::measurements::Measured;
 use crate::observer::{Event, Pass};
 use crate::report::{Diagnostic, Report};
+use crate::java_requests::{hole_plan, hole_report, wanted_holes, Requests, Seen, POINTS_PER_HOLE};
+use beagle_java::launch::holes::Hole;
 use beagle_analysis::{
     analyse, content_key, scope_elements, Blackboard, Control, EventsSummary, MeasurableElement, MeasurementResult,
     ProbeCost, RecordedResults, Scope, StoredMeasurement, Tools,
@@ -257,6 +259,10 @@ fn replicate_points(points: &[Point], n: usize) -> Vec<Point> {
     let n = n.min(points.len());
     (0..n).map(|i| points[i * points.len() / n].clone()).collect()
 }
+
+/// Rounds of requests after the first preliminary analysis: each measures what the last
+/// analysis asked for.
+const MAX_ROUNDS: usize = 2;
 
 /// What the judge of the preliminary analysis asks the Java tool to measure next.
 #[derive(Debug, Default, PartialEq)]
@@ -581,61 +587,7 @@ pub(crate) fn measure(
     }
     let asks_more = config.workload.refine > 0 || config.workload.replicates > 0;
     if asks_more && !done.is_empty() && !stopped(cx) {
-        let measured = merge(&done);
-        let Some(bb) = preliminary(&elements, &measured, &prepared.constants, cx.control) else {
-            return Err(JobError::AbortedWhileMeasuring);
-        };
-        cx.observer.on(Event::Preliminary {
-            blackboard: &bb,
-            raw: &measured,
-        });
-        let wanted = beagle_analysis::FinalJudge.wanted_evidence(&bb);
-        let plan = MorePlan::from_wanted(&wanted);
-        let finals = bb
-            .final_expressions()
-            .values()
-            .filter(|f| f.status == beagle_analysis::Status::Final)
-            .count();
-        cx.observer.on(Event::Note(&format!(
-            "preliminary results from {} points: {finals} of {} elements final; {}",
-            done.len(),
-            elements.len(),
-            plan.describe()
-        )));
-        for launch in &config.launches {
-            let (points, again) = {
-                let mine: Vec<&Done> = done.iter().filter(|d| d.launch == launch.name).collect();
-                let measures =
-                    |ids: &BTreeSet<String>| mine.iter().any(|d| d.results.iter().any(|(e, _)| ids.contains(&e.id)));
-                let points = if config.workload.refine > 0 && measures(&plan.points) {
-                    let scored: Vec<(Point, &[(MeasurableElement, MeasurementResult)])> =
-                        mine.iter().map(|d| (d.point.clone(), d.results.as_slice())).collect();
-                    let scores = beagle_java::refine::point_scores_of(&bb, &scored, &|id| plan.points.contains(id));
-                    refine_points(launch, &scores, config.workload.refine, seed)
-                } else {
-                    Vec::new()
-                };
-                // A third JVM at the replicated points: the noise gets as many degrees of freedom
-                // again, and a spread that one pair of JVMs hid shows.
-                let again = if measures(&plan.repetitions) {
-                    let quick: Vec<Point> = mine
-                        .iter()
-                        .filter(|d| d.replicate == 0)
-                        .map(|d| d.point.clone())
-                        .collect();
-                    replicate_points(&quick, config.workload.replicates)
-                } else {
-                    Vec::new()
-                };
-                (points, again)
-            };
-            if !points.is_empty() && !stopped(cx) {
-                done.extend(measure_points(&measurer, launch, &points, 0, cx, Pass::Refining));
-            }
-            if !again.is_empty() && !stopped(cx) {
-                done.extend(measure_points(&measurer, launch, &again, 2, cx, Pass::MoreReplicates));
-            }
-        }
+        more_rounds(&measurer, &elements, &mut done, cx)?;
     }
     if cx.control.cancel.is_cancelled() {
         return Err(JobError::AbortedWhileMeasuring);
@@ -682,6 +634,102 @@ pub(crate) fn measure(
         inputs: Vec::new(),
         constants: prepared.constants.clone(),
     })
+}
+
+/// Rounds of what the judge of a preliminary analysis asks for (`java_requests`): holes in an
+/// element's input mapped to launch points, more points where the laws err or disagree, more
+/// JVMs where the noise is not measured. Until nothing is asked or [`MAX_ROUNDS`] rounds ran;
+/// the report then says which hole requests were met, and why the others were not.
+fn more_rounds(
+    measurer: &Measurer,
+    elements: &[MeasurableElement],
+    done: &mut Vec<Done>,
+    cx: &mut Context,
+) -> Result<(), JobError> {
+    let config = measurer.config;
+    let seed = cx.settings.seed;
+    let mut requests = Requests::default();
+    let mut left: Vec<Hole> = Vec::new();
+    let mut rounds = 0;
+    for round in 0..=MAX_ROUNDS {
+        let measured = merge(done);
+        let Some(bb) = preliminary(elements, &measured, &measurer.prepared.constants, cx.control) else {
+            return Err(JobError::AbortedWhileMeasuring);
+        };
+        let wanted = beagle_analysis::FinalJudge.wanted_evidence(&bb);
+        let plan = MorePlan::from_wanted(&wanted);
+        left = wanted_holes(&bb);
+        if round == MAX_ROUNDS || stopped(cx) {
+            break;
+        }
+        cx.observer.on(Event::Preliminary {
+            blackboard: &bb,
+            raw: &measured,
+        });
+        let finals = (bb.final_expressions().values())
+            .filter(|f| f.status == beagle_analysis::Status::Final)
+            .count();
+        cx.observer.on(Event::Note(&format!(
+            "preliminary results from {} points: {finals} of {} elements final; {}{}",
+            done.len(),
+            elements.len(),
+            plan.describe(),
+            match left.len() {
+                0 => String::new(),
+                n => format!("; {n} holes in elements' inputs to fill"),
+            }
+        )));
+        let before = done.len();
+        for launch in &config.launches {
+            let (holes, points, again) = {
+                let mine: Vec<&Done> = done.iter().filter(|d| d.launch == launch.name).collect();
+                let seen: Vec<Seen> = mine.iter().map(|d| (&d.point, d.results.as_slice())).collect();
+                let holes = hole_plan(launch, &seen, &left, config.workload.refine.max(POINTS_PER_HOLE), seed + round as u64, &mut requests);
+                let measures =
+                    |ids: &BTreeSet<String>| mine.iter().any(|d| d.results.iter().any(|(e, _)| ids.contains(&e.id)));
+                let points = if config.workload.refine > 0 && measures(&plan.points) {
+                    let scored: Vec<(Point, &[(MeasurableElement, MeasurementResult)])> =
+                        mine.iter().map(|d| (d.point.clone(), d.results.as_slice())).collect();
+                    let scores = beagle_java::refine::point_scores_of(&bb, &scored, &|id| plan.points.contains(id));
+                    refine_points(launch, &scores, config.workload.refine, seed + round as u64)
+                } else {
+                    Vec::new()
+                };
+                // A further JVM at the replicated points: the noise gets as many degrees of
+                // freedom again, and a spread that one pair of JVMs hid shows.
+                let again = if measures(&plan.repetitions) {
+                    let quick: Vec<Point> = mine
+                        .iter()
+                        .filter(|d| d.replicate == 0)
+                        .map(|d| d.point.clone())
+                        .collect();
+                    replicate_points(&quick, config.workload.replicates)
+                } else {
+                    Vec::new()
+                };
+                (holes, points, again)
+            };
+            if !holes.is_empty() && !stopped(cx) {
+                done.extend(measure_points(measurer, launch, &holes, 0, cx, Pass::FillingHoles));
+            }
+            if !points.is_empty() && !stopped(cx) {
+                done.extend(measure_points(measurer, launch, &points, 0, cx, Pass::Refining));
+            }
+            if !again.is_empty() && !stopped(cx) {
+                let replicate = 2 + round;
+                done.extend(measure_points(measurer, launch, &again, replicate, cx, Pass::MoreReplicates));
+            }
+        }
+        rounds = round + 1;
+        if done.len() == before {
+            break;
+        }
+    }
+    for (warning, line) in hole_report(&requests, &left, rounds) {
+        let severity = if warning { Severity::Warning } else { Severity::Info };
+        info(cx.report, severity, None, line);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ mod context;
 mod error;
 mod held_out;
 pub mod java;
+mod java_requests;
 mod java_validate;
 pub mod job;
 pub mod measurements;

@@ -17,12 +17,14 @@ pub enum Pass {
     Refining,
     /// A further JVM at the replicated points, for elements that want repetitions.
     MoreReplicates,
+    /// Points whose element inputs fall in a hole the preliminary results leave unmeasured.
+    FillingHoles,
 }
 
 impl Pass {
     /// Whether the pass refines what the preliminary analysis found (it follows that analysis).
     pub fn refines(self) -> bool {
-        matches!(self, Pass::Refining | Pass::MoreReplicates)
+        matches!(self, Pass::Refining | Pass::MoreReplicates | Pass::FillingHoles)
     }
 }
 
@@ -34,6 +36,7 @@ impl fmt::Display for Pass {
             Pass::Replicates => "replicates",
             Pass::Refining => "refining (more points)",
             Pass::MoreReplicates => "replicates (more JVMs)",
+            Pass::FillingHoles => "filling holes",
         })
     }
 }
@@ -114,7 +117,13 @@ mod tests {
 
     #[test]
     fn passes_read_as_progress_lines_name_them() {
-        let all = [Pass::Quick, Pass::Replicates, Pass::Refining, Pass::MoreReplicates];
+        let all = [
+            Pass::Quick,
+            Pass::Replicates,
+            Pass::Refining,
+            Pass::MoreReplicates,
+            Pass::FillingHoles,
+        ];
         let names: Vec<String> = all.iter().map(Pass::to_string).collect();
         assert_eq!(
             names,
