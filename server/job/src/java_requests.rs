@@ -93,11 +93,12 @@ pub(crate) fn hole_plan(
         let key = (hole.element.clone(), hole.input.clone());
         match hole_points(launch, &seen, hole, POINTS_PER_HOLE, seed) {
             Ok(points) => {
+                // Said with every point chosen for it, also those another hole chose first.
+                let shown = points.iter().map(|p| format!("{} at {}", launch.name, describe(p))).collect();
                 let fresh: Vec<Point> = (points.into_iter())
                     .filter(|p| !out.contains(p) && !mine.iter().any(|(m, _)| *m == p))
                     .take(limit.saturating_sub(out.len()))
                     .collect();
-                let shown = fresh.iter().map(|p| format!("{} at {}", launch.name, describe(p))).collect();
                 out.extend(fresh);
                 let entry = requests
                     .holes
