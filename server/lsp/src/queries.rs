@@ -162,6 +162,7 @@ fn service_entry(
         points,
         reasons,
         evidence: None,
+        work_units: None,
     }
 }
 
