@@ -153,7 +153,13 @@ parameterRanges: Array<[string, number, number]>, points: Array<MeasuredPoint>,
 /**
  * Why the result is preliminary (empty when final).
  */
-reasons: Array<string>, evidence: Evidence | null, };
+reasons: Array<string>, evidence: Evidence | null, 
+/**
+ * A demand's law (`expression` is in ms) in the work units it is written in, and on which
+ * container: `in work units: 7.5E7 CPU units on AppServer at 1E9/s`; or why it is not
+ * written. Absent without a resource environment.
+ */
+workUnits?: string, };
 
 export type UnmodelledTime = { seff: string, 
 /**
@@ -266,7 +272,12 @@ export type GraphResult = {
 /**
  * `CPU demand`, `loop iterations`, `branch`, ...
  */
-what: string, expression: string, status: FitStatus, r2: number | null, samples: number, };
+what: string, expression: string, status: FitStatus, r2: number | null, samples: number, 
+/**
+ * A demand's law (`expression`, ms) in work units and on which container, or why it is not
+ * written (as `FittedResult::work_units`).
+ */
+workUnits?: string, };
 
 export type GraphProvider = { component: string | null, seff: string | null, uri: string, 
 /**

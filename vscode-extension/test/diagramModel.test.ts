@@ -42,6 +42,12 @@ describe('the SEFF as the diagram sees it', () => {
     expect(statusOf(find(g, '_fs_count_rejection'))).toBe('unmeasured');
     expect(lawDetail(find(g, '_fs_partition'))).toBe('CPU demand: 0.0021 * files.NUMBER_OF_ELEMENTS + 0.35 (final, R² 0.993, 48 samples)');
     expect(lawDetail(find(g, '_fs_count_rejection'))).toBe('CPU demand: 0 (model)');
+    // With rates: the law (ms) and what the model holds, in work units on its container.
+    const partition = find(g, '_fs_partition');
+    const withUnits = { ...partition, results: partition.results.map((r) => ({ ...r, workUnits: 'in work units: 2100 * files.NUMBER_OF_ELEMENTS + 350000 CPU units on FileShareServer at 1E9/s' })) };
+    expect(lawDetail(withUnits)).toBe(
+      'CPU demand: 0.0021 * files.NUMBER_OF_ELEMENTS + 0.35 (final, R² 0.993, 48 samples)\n  in work units: 2100 * files.NUMBER_OF_ELEMENTS + 350000 CPU units on FileShareServer at 1E9/s',
+    );
   });
 
   it('writes shares as percentages', () => {

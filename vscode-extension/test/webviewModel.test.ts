@@ -160,6 +160,8 @@ describe('results model', () => {
       Samples: '90',
       Status: 'Final',
     });
+    const demand: FittedResult = { ...result, workUnits: 'in work units: 7.5E7 CPU units on AppServer at 1E9/s' };
+    expect(Object.fromEntries(qualityRows(demand)).Written).toBe('in work units: 7.5E7 CPU units on AppServer at 1E9/s');
   });
 
   it('shows the evidence: points, held-out error, band, intervals, equivalent inputs', () => {

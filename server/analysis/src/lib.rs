@@ -27,6 +27,7 @@ pub mod predict;
 pub mod probe_cost;
 pub mod results;
 pub mod store;
+pub mod units;
 pub mod unmodelled;
 pub mod untaken;
 pub mod validation;
@@ -55,5 +56,6 @@ pub use store::{
     content_key, file_key, EventsSummary, FinishedRun, ResumableRun, RunDescription, RunId, RunRow, RunStatus, Store,
     StoreError, StoredMeasurement, SummaryBuilder,
 };
+pub use units::{Conversion, DemandUnit, DemandUnits};
 pub use views::{FinalJudgeView, MeasurementResultAnalyserView, MeasurementToolView, ProposedExpressionAnalyserView};
 pub use write_back::{compose, write_back, Applied, WriteBack, WriteBackError};

@@ -16,6 +16,7 @@
 //! inputs is written as its mean over the measured workload, with a note saying so.
 
 use crate::blackboard::{ElementKind, FinalExpression, MeasurableElement, Status};
+use crate::units::{DemandUnit, DemandUnits};
 use beagle_pcm::edit::{apply, EditError, TextEdit, UsageTarget};
 use beagle_pcm::model::{ActionBody, TransitionKind, UsageRole};
 use beagle_pcm::ModelFile;
@@ -41,6 +42,8 @@ pub struct WriteBack {
     pub notes: Vec<String>,
     /// Preliminary results left out (`include_preliminary` false).
     pub skipped: Vec<String>,
+    /// Demands left out because the rates cannot convert them: element id and why.
+    pub unconverted: Vec<(String, String)>,
     /// How many times edits were computed on a parse of the text: 1, or more only when results
     /// touched the same place.
     pub rounds: usize,
@@ -78,11 +81,13 @@ struct Planned<'a> {
     write: Write,
 }
 
-/// The text of `file` with the final expressions of `results` written in; all or nothing.
+/// The text of `file` with the final expressions of `results` written in, demands in the units
+/// `units` says; all or nothing.
 pub fn write_back<'a>(
     file: &ModelFile,
     results: impl IntoIterator<Item = (&'a MeasurableElement, &'a FinalExpression)>,
     include_preliminary: bool,
+    units: &DemandUnits,
 ) -> Result<WriteBack, WriteBackError> {
     let mut out = WriteBack {
         text: file.text().to_string(),
@@ -90,6 +95,7 @@ pub fn write_back<'a>(
         applied: Vec::new(),
         notes: Vec::new(),
         skipped: Vec::new(),
+        unconverted: Vec::new(),
         rounds: 0,
     };
     let mut planned = Vec::new();
@@ -98,10 +104,18 @@ pub fn write_back<'a>(
             out.skipped.push(element.id.clone());
             continue;
         }
-        let (write, note) = plan(file, &element.kind, fe).map_err(|error| WriteBackError {
+        let unit = demand_unit(file, &element.kind, units);
+        if let Some(DemandUnit::Unconvertible(why)) = unit {
+            out.unconverted.push((element.id.clone(), why));
+            continue;
+        }
+        let (mut write, note) = plan(file, &element.kind, fe).map_err(|error| WriteBackError {
             element: element.id.clone(),
             error,
         })?;
+        if let (Some(DemandUnit::WorkUnits(c)), Write::Spec(ms)) = (unit, &write) {
+            write = Write::Spec(c.to_units(ms));
+        }
         out.notes.extend(note.map(|n| format!("{}: {n}", element.id)));
         planned.push(Planned { element, write });
     }
@@ -160,6 +174,18 @@ pub fn write_back<'a>(
             .unwrap_or_default();
     }
     Ok(out)
+}
+
+/// The unit a demand is written in; `None` for every other kind of element.
+fn demand_unit(file: &ModelFile, kind: &ElementKind, units: &DemandUnits) -> Option<DemandUnit> {
+    let ElementKind::ResourceDemand { action, resource } = kind else {
+        return None;
+    };
+    match &file.repository {
+        Some(repo) => Some(units.of_action(repo, action, resource)),
+        // Not a repository: the edit names the problem.
+        None => Some(DemandUnit::Milliseconds),
+    }
 }
 
 /// For an error while applying a round: the first element of the round (all or nothing anyway).

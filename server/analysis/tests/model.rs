@@ -176,7 +176,13 @@ fn results_into_mediastore_every_kind_and_nothing_else() {
             final_expression("c", "audioRequest.Size.VALUE * 8", vec![1.0], None),
         ),
     ];
-    let written = write_back(&file, results.iter().map(|(e, f)| (e, f)), false).unwrap();
+    let written = write_back(
+        &file,
+        results.iter().map(|(e, f)| (e, f)),
+        false,
+        &DemandUnits::milliseconds(),
+    )
+    .unwrap();
     assert_eq!(written.applied.len(), 6);
     assert_eq!(written.notes.len(), 1, "{:?}", written.notes);
     assert!(written.notes[0].contains("depends on the inputs"));
@@ -199,14 +205,20 @@ fn results_into_mediastore_every_kind_and_nothing_else() {
     // Preliminary results are left out when asked.
     let mut preliminary = results[1].1.clone();
     preliminary.status = Status::Preliminary;
-    let none = write_back(&file, [(&results[1].0, &preliminary)], false).unwrap();
+    let none = write_back(
+        &file,
+        [(&results[1].0, &preliminary)],
+        false,
+        &DemandUnits::milliseconds(),
+    )
+    .unwrap();
     assert_eq!(none.text, file.text());
     assert_eq!(none.skipped, vec!["_JGRMMGrVEeajAsHLADMRRw".to_string()]);
     // A result for an element the file does not have: an error naming it, nothing written.
     let ghost = el(ElementKind::Loop {
         loop_id: "_ghost".into(),
     });
-    let e = write_back(&file, [(&ghost, &results[1].1)], true).unwrap_err();
+    let e = write_back(&file, [(&ghost, &results[1].1)], true, &DemandUnits::milliseconds()).unwrap_err();
     assert!(e.to_string().contains("_ghost"), "{e}");
 }
 
@@ -230,7 +242,13 @@ fn probabilistic_transitions_written_from_means_sum_to_one() {
             final_expression("n", "0.2 * n.VALUE", vec![0.8, 1.0], None),
         ),
     ];
-    let wb = write_back(&file, results.iter().map(|(e, f)| (e, f)), true).unwrap();
+    let wb = write_back(
+        &file,
+        results.iter().map(|(e, f)| (e, f)),
+        true,
+        &DemandUnits::milliseconds(),
+    )
+    .unwrap();
     assert!(
         wb.text
             .contains("id=\"_fs_send_mail\" entityName=\"send mail\" branchProbability=\"0.25\""),
@@ -246,7 +264,13 @@ fn probabilistic_transitions_written_from_means_sum_to_one() {
         wb.notes
     );
     // Only one transition written: nothing to scale against.
-    let one = write_back(&file, results[..1].iter().map(|(e, f)| (e, f)), true).unwrap();
+    let one = write_back(
+        &file,
+        results[..1].iter().map(|(e, f)| (e, f)),
+        true,
+        &DemandUnits::milliseconds(),
+    )
+    .unwrap();
     assert!(one.text.contains("branchProbability=\"0.3\""));
 }
 
@@ -254,7 +278,7 @@ fn probabilistic_transitions_written_from_means_sum_to_one() {
 fn one_at_a_time(file: &ModelFile, results: &[(MeasurableElement, FinalExpression)]) -> String {
     let mut current = file.clone();
     for (e, f) in results {
-        let wb = write_back(&current, [(e, f)], true).unwrap();
+        let wb = write_back(&current, [(e, f)], true, &DemandUnits::milliseconds()).unwrap();
         current = ModelFile::parse(file.path.clone(), wb.text);
     }
     current.text().to_string()
@@ -289,7 +313,13 @@ fn write_back_computes_every_edit_from_one_parse() {
             final_expression("c", "audioRequest.Size.VALUE * 8", vec![1.0], None),
         ),
     ];
-    let one = write_back(&file, results.iter().map(|(e, f)| (e, f)), true).unwrap();
+    let one = write_back(
+        &file,
+        results.iter().map(|(e, f)| (e, f)),
+        true,
+        &DemandUnits::milliseconds(),
+    )
+    .unwrap();
     assert_eq!(one.rounds, 1, "independent elements: one parse");
     assert_eq!(one.edits.len(), 3, "{:?}", one.edits);
     assert_eq!(beagle_pcm::edit::apply(file.text(), &one.edits).unwrap(), one.text);
@@ -299,7 +329,13 @@ fn write_back_computes_every_edit_from_one_parse() {
     // original text, as one usage with both.
     results.push((param("extra.VALUE"), final_expression("v", "3", vec![3.0], None)));
     results.push((param("extra.BYTESIZE"), final_expression("b", "12", vec![12.0], None)));
-    let two = write_back(&file, results.iter().map(|(e, f)| (e, f)), true).unwrap();
+    let two = write_back(
+        &file,
+        results.iter().map(|(e, f)| (e, f)),
+        true,
+        &DemandUnits::milliseconds(),
+    )
+    .unwrap();
     assert_eq!(two.rounds, 2);
     assert_eq!(beagle_pcm::edit::apply(file.text(), &two.edits).unwrap(), two.text);
     assert_eq!(two.text, one_at_a_time(&file, &results));

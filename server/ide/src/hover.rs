@@ -1,5 +1,8 @@
 //! Hovers: what the model says about the element under the cursor and, for actions, what the
-//! analysis found (expression, quality, statistics per parameter point), as markdown.
+//! analysis found (expression, quality, statistics per parameter point), as markdown. A demand
+//! shows its time beside its work units where the workspace has processing rates
+//! ([`DemandUnits`]): the model's value in work units with its time, Beagle's law in time (ms)
+//! with the work units it is written in.
 
 use crate::navigate::{element_at, ElementAtKind};
 use crate::results::{ElementResult, PointRow, ResultStatus};
@@ -7,7 +10,9 @@ use crate::text::{entity_name, format_number, spec_text, target_name, type_name}
 use crate::typed::{component_actions, execution_order, typed_nodes, Typed};
 use beagle_analysis::model::resource_name;
 use beagle_analysis::predict::Predictor;
+use beagle_analysis::units::short_number;
 use beagle_analysis::validation::ServiceValidation;
+use beagle_analysis::{DemandUnit, DemandUnits};
 use beagle_pcm::model::system::Assembly;
 use beagle_pcm::model::{Action, ActionBody, ActionKind, Behaviour, Component, Seff, TransitionKind, VariableUsage};
 use beagle_pcm::{ModelFile, Span};
@@ -27,17 +32,19 @@ const MAX_POINT_ROWS: usize = 12;
 /// The hover for the element under `offset`; `None` outside the root element. `results` may hold
 /// results for any action: those of the hovered one are picked by [`ElementResult::action`].
 pub fn hover(file: &ModelFile, offset: usize, results: &[ElementResult]) -> Option<HoverText> {
-    hover_with(file, offset, results, &BTreeMap::new(), None)
+    hover_with(file, offset, results, &BTreeMap::new(), None, None)
 }
 
 /// [`hover`], with the latest validation of each service (SEFF id -> validation): a SEFF's hover
-/// then says how well the model predicts it.
+/// then says how well the model predicts it; and with the units of the repository's demands
+/// (`None`: not known, shown as written).
 pub fn hover_with(
     file: &ModelFile,
     offset: usize,
     results: &[ElementResult],
     validations: &BTreeMap<String, ServiceValidation>,
     system: Option<&Assembly>,
+    units: Option<&DemandUnits>,
 ) -> Option<HoverText> {
     let at = element_at(file, offset)?;
     let typed = file
@@ -57,7 +64,13 @@ pub fn hover_with(
             }
             text
         }
-        Some(Typed::Action(_, a)) => action(file, a, results),
+        Some(Typed::Action(c, a)) => {
+            let unit = |resource: &str| match (units, c.id.as_deref()) {
+                (Some(u), Some(c)) => Some(u.of(c, resource)),
+                _ => None,
+            };
+            action(file, a, results, &unit)
+        }
         None if at.kind == ElementAtKind::Repository => repository(file),
         None => other(file, at.node),
     };
@@ -352,16 +365,26 @@ fn transition_condition(file: &ModelFile, kind: &TransitionKind) -> String {
     }
 }
 
-fn action(file: &ModelFile, a: &Action, results: &[ElementResult]) -> String {
+/// The unit of the hovered action's demands of a resource type id, where known.
+type UnitOf<'a> = dyn Fn(&str) -> Option<DemandUnit> + 'a;
+
+fn action(file: &ModelFile, a: &Action, results: &[ElementResult], unit: &UnitOf) -> String {
     let mut out = title(a.name.as_deref(), a.kind.as_str());
     out.push_str("\n\n");
     for d in &a.resource_demands {
-        let _ = writeln!(
-            out,
-            "- {} demand: {}",
-            resource_of(d),
-            code(&spec_text(file, d.specification))
-        );
+        let spec = spec_text(file, d.specification);
+        let resource = d.resource_type.as_ref().map(|r| r.target.fragment());
+        let time = match resource.and_then(unit) {
+            Some(DemandUnit::WorkUnits(c)) => format!(
+                " {} units = {} ms {}",
+                c.resource,
+                code(&number_or_law(&c.to_ms(&spec))),
+                c.on()
+            ),
+            Some(DemandUnit::Unconvertible(why)) => format!(" (work units; no time: {why})"),
+            _ => String::new(),
+        };
+        let _ = writeln!(out, "- {} demand: {}{time}", resource_of(d), code(&spec));
     }
     match &a.body {
         ActionBody::Loop { iteration_count, .. } => {
@@ -400,10 +423,35 @@ fn action(file: &ModelFile, a: &Action, results: &[ElementResult]) -> String {
         for r in mine {
             out.push('\n');
             result(r, &mut out);
+            if let Some(line) = r.demand_resource().and_then(unit).map(|u| written_as(r, &u)) {
+                let _ = writeln!(out, "\n{line}");
+            }
         }
     }
     out.truncate(out.trim_end().len());
     out
+}
+
+/// A number as people read it (`7.5E7`), anything else as written.
+fn number_or_law(text: &str) -> String {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() => short_number(v),
+        _ => text.to_string(),
+    }
+}
+
+/// What a demand's result (in ms) is written as.
+fn written_as(r: &ElementResult, unit: &DemandUnit) -> String {
+    match unit {
+        DemandUnit::Milliseconds => "in ms (no resource environment: written in ms)".into(),
+        DemandUnit::WorkUnits(c) => format!(
+            "in ms; in work units: {} {} units {}",
+            code(&number_or_law(&c.to_units(&r.expression))),
+            c.resource,
+            c.on()
+        ),
+        DemandUnit::Unconvertible(why) => format!("in ms; not written into the model: {why}"),
+    }
 }
 
 fn usages(file: &ModelFile, label: &str, usages: &[VariableUsage], out: &mut String) {

@@ -60,6 +60,14 @@ pub struct PointRow {
     pub q3: f64,
 }
 
+impl ElementResult {
+    /// The resource type id of a demand's result (`<action>/<resource type>`; see [`what`]).
+    pub fn demand_resource(&self) -> Option<&str> {
+        let resource = self.element.strip_prefix(self.action.as_str())?.strip_prefix('/')?;
+        self.what.ends_with(" demand").then_some(resource)
+    }
+}
+
 /// One result per final expression on the blackboard, in element order. Points come from `raw`
 /// (every repetition, when the caller has them) or else from the blackboard's own observations;
 /// `file` names branch transitions (their ids otherwise).

@@ -2,6 +2,7 @@ mod common;
 
 use beagle_ide::{hover, ElementResult, PointRow, ResultStatus};
 use common::*;
+use std::collections::BTreeMap;
 
 fn hover_on(path: &str, needle: &str, results: &[ElementResult]) -> String {
     let file = read(path);
@@ -171,4 +172,72 @@ fn no_hover_outside_the_root() {
     let file = read(FILESHARE);
     assert_eq!(hover(&file, 0, &results()), None);
     assert_eq!(hover(&file, file.text().len(), &results()), None);
+}
+
+/// Issue 36: where the workspace has processing rates, a demand shows its time beside its work
+/// units (MediaStore's model and FileStorage's real rate on the DatabaseServer), Beagle's law
+/// (in ms) the work units it is written in, and a demand the rates cannot convert says why.
+#[test]
+fn a_demand_shows_its_time_beside_its_work_units() {
+    use beagle_analysis::{Conversion, DemandUnits};
+    use beagle_pcm::TimeUnit;
+    const CPU: &str = "_oro4gG3fEdy4YaaT-RYrLQ";
+    const HDD: &str = "_BIjHoQ3KEdyouMqirZIhzQ";
+    const FILE_STORAGE: &str = "_qxAiILg7EeSNPorBlo7x9g";
+    let (mut set, id) = set_with("pcm/mediastore/MediaStore-Cacheless.allocation");
+    let d = beagle_pcm::Deployment::load(&mut set, id).unwrap();
+    let db = d.container("DatabaseServer").unwrap();
+    let rate = (d.processing_resource(db.id.as_deref().unwrap(), CPU))
+        .and_then(|r| r.rate.as_ref().ok())
+        .unwrap()
+        .value;
+    let units = DemandUnits {
+        environment: Some("MediaStore.resourceenvironment".into()),
+        demands: [
+            (
+                (FILE_STORAGE.to_string(), CPU.to_string()),
+                Ok(Conversion::new(rate, TimeUnit::Seconds, "DatabaseServer", "CPU")),
+            ),
+            (
+                (FILE_STORAGE.to_string(), HDD.to_string()),
+                Err("the rates disagree".to_string()),
+            ),
+        ]
+        .into(),
+    };
+    let file = read(MEDIASTORE);
+    let at = |needle: &str| offset_of(file.text(), needle, 0, needle.len() / 2);
+    let mut result = results().remove(0);
+    result.element = format!("_RXdHoL0XEeSAHuL4ItXOLQ/{CPU}");
+    result.action = "_RXdHoL0XEeSAHuL4ItXOLQ".into();
+    result.expression = "75".into();
+    let hover = |needle: &str, units: Option<&DemandUnits>| {
+        let validations = BTreeMap::new();
+        let results = std::slice::from_ref(&result);
+        beagle_ide::hover_with(&file, at(needle), results, &validations, None, units)
+            .unwrap()
+            .markdown
+    };
+    let store = hover("entityName=\"store file\"", Some(&units));
+    assert!(
+        store.contains("- CPU demand: `75182981.91` CPU units = `75.18` ms on DatabaseServer at 1E9/s"),
+        "{store}"
+    );
+    assert!(
+        store.contains("in ms; in work units: `7.5E7` CPU units on DatabaseServer at 1E9/s"),
+        "{store}"
+    );
+    let get = hover("entityName=\"get files\"", Some(&units));
+    assert!(
+        get.contains("CPU units = `audioRequest.Count.VALUE * 75.18298191` ms on DatabaseServer"),
+        "{get}"
+    );
+    assert!(get.contains("(work units; no time: the rates disagree)"), "{get}");
+    // Without a resource environment: the results are in ms and written so; the model's demand
+    // shows as written.
+    let ms = hover("entityName=\"store file\"", Some(&DemandUnits::milliseconds()));
+    assert!(ms.contains("- CPU demand: `75182981.91`\n"), "{ms}");
+    assert!(ms.contains("in ms (no resource environment: written in ms)"), "{ms}");
+    // Units not known (no workspace): as before.
+    assert!(!hover("entityName=\"store file\"", None).contains("in ms"));
 }

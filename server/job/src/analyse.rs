@@ -8,6 +8,10 @@
 //! as asked is not run again (`fresh` forces it); an analysis killed mid-way resumes from its
 //! last step; elements another finished analysis of the same measurements made final are reused.
 //!
+//! Demands stay in milliseconds in the store and the rows' `expression`; each repository's
+//! [`DemandUnits`] (from the deployment, [`crate::units`]) converts them where they are written
+//! and in the rows' `work_units`.
+//!
 //! Nothing here prints: progress and intermediate results go to an [`Observer`], the outcome is
 //! plain data ([`JobOutput`]), and [`Control`] pauses or aborts the job from another thread.
 //!
@@ -21,11 +25,12 @@ use crate::observer::{Event, Observer};
 use crate::output::{Analysed, JobOutput, MeasuredSummary};
 use crate::report::{self, Diagnostic, Report, ResultRow};
 use crate::request::Request;
+use crate::units::Rates;
 use crate::workspace::Source;
 use beagle_analysis::{
-    analyse_with_checkpoints, content_key, scope_elements, Blackboard, Control, ElementKind, FinalExpression,
-    FitnessFunction, MeasurableElement, MeasurementResult, Outcome, RecordedResults, RunDescription, Scope, Status,
-    StopRules, Store, Tools,
+    analyse_with_checkpoints, content_key, scope_elements, Blackboard, Control, DemandUnits, ElementKind,
+    FinalExpression, FitnessFunction, MeasurableElement, MeasurementResult, Outcome, RecordedResults, RunDescription,
+    Scope, Status, StopRules, Store, Tools,
 };
 use beagle_measure::FileError;
 use beagle_pcm::{ModelFile, Severity};
@@ -56,6 +61,8 @@ pub(crate) fn analyse(
 ) -> Result<JobOutput, JobError> {
     let ws = &request.workspace;
     let source = ws.source.clone().ok_or(JobError::NoMeasurements)?;
+    // Before measuring: a `measured_on` that names no container fails now, not after an hour.
+    let rates = Rates::load(ws)?;
     let mut store = Store::open(&ws.root)?;
     let mut report = Report::default();
     let mut cx = Context {
@@ -88,7 +95,11 @@ pub(crate) fn analyse(
         if control.cancel.is_cancelled() {
             break;
         }
-        analysed.push(analyse_repository(path, &request.scope, &measured, &mut cx)?);
+        analysed.push(analyse_repository(path, &request.scope, &measured, &rates, &mut cx)?);
+    }
+    let demands = (cx.report.results.iter()).any(|r| r.kind == "resource_demand");
+    if let (true, Some(note)) = (demands, rates.milliseconds_note()) {
+        cx.report.diagnostics.push(Diagnostic::info(None, note));
     }
     // The results as analysed, overridden by the raw observations where the analysis got medians.
     let mut raw: BTreeMap<String, MeasurementResult> = measured
@@ -129,7 +140,13 @@ pub(crate) fn model_elements(repositories: &[PathBuf]) -> Vec<MeasurableElement>
     out
 }
 
-fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut Context) -> Result<Analysed, JobError> {
+fn analyse_repository(
+    path: &Path,
+    scope: &Scope,
+    measured: &Measured,
+    rates: &Rates,
+    cx: &mut Context,
+) -> Result<Analysed, JobError> {
     let settings = cx.settings;
     let original = std::fs::read(path).map_err(JobError::unreadable(path))?;
     let file = ModelFile::from_bytes(path.to_path_buf(), original.clone());
@@ -304,18 +321,18 @@ fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut 
             });
         }
     }
+    let units = rates.units_for(repo);
     let rows: Vec<ResultRow> = finals
         .values()
-        .map(|(e, fe)| report::row(&file, e, fe, cached_ids.contains(&e.id)))
+        .map(|(e, fe)| report::row(&file, e, fe, cached_ids.contains(&e.id), &units))
         .collect();
     cx.report.results.extend(rows.iter().cloned());
+    cx.report.diagnostics.extend(unconverted(&file, path, &finals, &units));
     if settings.write {
-        let written =
-            beagle_analysis::write_back(&file, finals.values().map(|(e, fe)| (e, fe)), true).map_err(|source| {
-                JobError::WriteBack {
-                    repository: path.to_path_buf(),
-                    source,
-                }
+        let written = beagle_analysis::write_back(&file, finals.values().map(|(e, fe)| (e, fe)), true, &units)
+            .map_err(|source| JobError::WriteBack {
+                repository: path.to_path_buf(),
+                source,
             })?;
         for note in &written.notes {
             cx.report.diagnostics.push(Diagnostic {
@@ -336,9 +353,49 @@ fn analyse_repository(path: &Path, scope: &Scope, measured: &Measured, cx: &mut 
         rows,
         headline,
         finals,
+        units,
         blackboard: bb,
         aborted,
     })
+}
+
+/// One warning per reason a demand has no work units (a component on containers that disagree
+/// names them once, not per action), at the first such demand's line.
+fn unconverted(
+    file: &ModelFile,
+    path: &Path,
+    finals: &BTreeMap<String, (MeasurableElement, FinalExpression)>,
+    units: &DemandUnits,
+) -> Vec<Diagnostic> {
+    let Some(repo) = &file.repository else {
+        return Vec::new();
+    };
+    let mut by_reason: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for (e, _) in finals.values() {
+        if let ElementKind::ResourceDemand { action, resource } = &e.kind {
+            if let beagle_analysis::DemandUnit::Unconvertible(why) = units.of_action(repo, action, resource) {
+                by_reason.entry(why).or_default().push(action);
+            }
+        }
+    }
+    (by_reason.into_iter())
+        .map(|(why, actions)| Diagnostic {
+            severity: Severity::Warning,
+            file: Some(path.display().to_string()),
+            line: report::line_of(file, actions[0]),
+            element: Some(actions[0].to_string()),
+            message: format!(
+                "{}: {} without work units: {why}; shown in milliseconds and not written into the model \
+                 (Palladio would read milliseconds as work units)",
+                actions.join(", "),
+                if actions.len() == 1 {
+                    "a demand".to_string()
+                } else {
+                    format!("{} demands", actions.len())
+                }
+            ),
+        })
+        .collect()
 }
 
 /// A demand's evidence says what the probes' own cost was and that it was subtracted (the Java

@@ -90,6 +90,33 @@ pub enum JobError {
     AbortedWhileMeasuring,
     #[error("aborted")]
     Aborted,
+    /// `[model] measured_on` names no resource container: no demand could be converted with it.
+    #[error("{}", measured_on(name, environment.as_deref(), containers))]
+    MeasuredOn {
+        name: String,
+        /// The resource environment searched; `None` when the workspace has none.
+        environment: Option<PathBuf>,
+        /// Its containers' names (or ids).
+        containers: Vec<String>,
+    },
+}
+
+fn measured_on(name: &str, environment: Option<&std::path::Path>, containers: &[String]) -> String {
+    match environment {
+        None => format!(
+            "beagle.toml: [model] measured_on = \"{name}\" names a resource container, but the workspace has no \
+             resource environment (name it under [model] resource_environment, or put it beside the system)"
+        ),
+        Some(path) => format!(
+            "beagle.toml: [model] measured_on = \"{name}\" names no resource container of {} (its containers: {})",
+            path.display(),
+            if containers.is_empty() {
+                "none".to_string()
+            } else {
+                containers.join(", ")
+            }
+        ),
+    }
 }
 
 fn scope_errors(errors: &[(PathBuf, ScopeError)]) -> String {

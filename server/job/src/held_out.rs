@@ -81,7 +81,13 @@ pub(crate) fn held_out(
         budget_s: None,
         spread: ws.spread,
         system: system.clone(),
-        deployment: ws.deployment.clone(),
+        // The workspace's own allocation and resource environment (read, never written): the
+        // copy's demands are converted as `--write` converts the workspace's.
+        deployment: crate::workspace::DeploymentConfig {
+            allocation: ws.allocation(),
+            resource_environment: ws.resource_environment(),
+            ..ws.deployment.clone()
+        },
     };
     let request = Request {
         workspace: copy,

@@ -13,9 +13,9 @@
 //! [`beagle_analysis::Control`]. Synchronous: the language server runs a job on its own thread.
 
 mod analyse;
+pub mod atomic;
 mod calibration;
 mod calibration_write;
-pub mod atomic;
 mod context;
 mod error;
 mod held_out;
@@ -30,15 +30,16 @@ pub mod predict;
 pub mod rates;
 pub mod report;
 mod request;
+pub mod units;
 mod unmodelled_write;
 pub mod validate;
 mod validation;
 pub mod workspace;
 
+pub use calibration_write::write_calibration;
 pub use error::JobError;
 pub use job::{run, Analysed, JobOutput, MeasuredSummary, Request, Settings};
 pub use observer::{Event, Observer, Pass, Quiet};
 pub use report::{Diagnostic, InputsReport, Report, ResultRow, Unmeasured};
-pub use calibration_write::write_calibration;
 pub use unmodelled_write::write_unmodelled;
 pub use workspace::{resolve, DeploymentConfig, Source, Workspace};

@@ -3,7 +3,7 @@
 
 use crate::report::{Report, ResultRow};
 use crate::validation::ValidationReport;
-use beagle_analysis::{Blackboard, FinalExpression, MeasurableElement, MeasurementResult};
+use beagle_analysis::{Blackboard, DemandUnits, FinalExpression, MeasurableElement, MeasurementResult};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -28,6 +28,8 @@ pub struct Analysed {
     pub headline: String,
     /// Element id -> the element and its final expression (reused ones included).
     pub finals: BTreeMap<String, (MeasurableElement, FinalExpression)>,
+    /// The unit each demand is written in (from the deployment when the job ran).
+    pub units: DemandUnits,
     /// The blackboard as the analysis left it.
     pub blackboard: Blackboard,
     pub aborted: bool,

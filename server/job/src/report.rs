@@ -4,10 +4,12 @@
 //! "status", "reasons", "evidence"}], "diagnostics": [{"severity", "file", "line", "element",
 //! "message"}], "inputs": {"files": [...], "unmeasured": [...]}}` (`reasons` and `evidence`:
 //! why a result is preliminary, and the points, held-out error, band and intervals behind it;
-//! `inputs`: what each measurement file gave and the elements nothing measured).
+//! `inputs`: what each measurement file gave and the elements nothing measured). A resource
+//! demand's `expression` is in milliseconds, as measured; where the model has processing rates,
+//! `work_units` has the law `--write` writes and the rate that converts it.
 
 use beagle_analysis::model::{action_of, resource_name};
-use beagle_analysis::{Blackboard, ElementKind, FinalExpression, MeasurableElement, Status};
+use beagle_analysis::{Blackboard, DemandUnit, DemandUnits, ElementKind, FinalExpression, MeasurableElement, Status};
 use beagle_pcm::{ModelFile, Severity};
 use serde::Serialize;
 use std::path::Path;
@@ -29,11 +31,53 @@ pub struct ResultRow {
     /// constants, equivalent inputs (`beagle_analysis::ProposalEvidence`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evidence: Option<beagle_analysis::ProposalEvidence>,
+    /// A resource demand in the work units of its resource type (what `--write` writes), where
+    /// the model's processing rates convert it; `expression` stays in milliseconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub work_units: Option<WorkUnits>,
     /// The action's name in the model (for people; `element` is the id).
     #[serde(skip)]
     pub name: String,
     #[serde(skip)]
     pub cached: bool,
+}
+
+/// A demand's law converted into work units (`beagle_analysis::Conversion`).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct WorkUnits {
+    /// The law in work units of the row's resource type.
+    pub expression: String,
+    /// The container whose rate converts (the one measured on).
+    pub container: String,
+    /// Its processing rate: work units per `time_unit`.
+    pub rate: f64,
+    /// The simulation time unit of the rate: `"s"` or `"ms"`.
+    pub time_unit: &'static str,
+    /// Work units per measured millisecond.
+    pub per_ms: f64,
+}
+
+impl WorkUnits {
+    pub fn of(ms_law: &str, c: &beagle_analysis::Conversion) -> WorkUnits {
+        WorkUnits {
+            expression: c.to_units(ms_law),
+            container: c.container.clone(),
+            rate: c.rate,
+            time_unit: c.time_unit.as_str(),
+            per_ms: c.per_ms,
+        }
+    }
+
+    /// `7.5E7 CPU units on AppServer at 1E9/s`.
+    pub fn describe(&self, resource: &str) -> String {
+        format!(
+            "{} {resource} units on {} at {}/{}",
+            self.expression,
+            self.container,
+            beagle_analysis::units::short_number(self.rate),
+            self.time_unit
+        )
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -138,7 +182,13 @@ pub fn line_of(file: &ModelFile, action_id: &str) -> Option<u32> {
     Some(file.line_col(file.tree.element(node).span().start as usize).line)
 }
 
-pub fn row(file: &ModelFile, element: &MeasurableElement, fe: &FinalExpression, cached: bool) -> ResultRow {
+pub fn row(
+    file: &ModelFile,
+    element: &MeasurableElement,
+    fe: &FinalExpression,
+    cached: bool,
+    units: &DemandUnits,
+) -> ResultRow {
     let p = &fe.proposal;
     let action = action_of(&element.kind);
     let name = file
@@ -156,6 +206,14 @@ pub fn row(file: &ModelFile, element: &MeasurableElement, fe: &FinalExpression, 
         ElementKind::CallParameter { parameter, .. } => (None, format!("{name}: {parameter}")),
         ElementKind::Loop { .. } => (None, name),
     };
+    let work_units = match (&element.kind, &file.repository) {
+        (ElementKind::ResourceDemand { action, resource }, Some(repo)) => match units.of_action(repo, action, resource)
+        {
+            DemandUnit::WorkUnits(c) => Some(WorkUnits::of(&p.stoex, &c)),
+            _ => None,
+        },
+        _ => None,
+    };
     ResultRow {
         element: element.id.clone(),
         kind: element.kind.name(),
@@ -170,6 +228,7 @@ pub fn row(file: &ModelFile, element: &MeasurableElement, fe: &FinalExpression, 
         },
         reasons: fe.reasons.clone(),
         evidence: p.evidence.clone(),
+        work_units,
         name,
         cached,
     }

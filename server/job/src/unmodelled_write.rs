@@ -1,11 +1,16 @@
 //! Writing each validated SEFF's unmodelled time into its repository (`beagle validate
 //! --write-unmodelled`): an internal action `<Component.operation> (unmodelled)` right after the
 //! SEFF's start, its CPU demand the law of the time no other action carried
-//! (`beagle_analysis::unmodelled`). Each file is edited as a whole and written atomically.
+//! (`beagle_analysis::unmodelled`). Each file is edited as a whole and written atomically. The law
+//! is in milliseconds; where the model has processing rates it is written in CPU work units of the
+//! SEFF's component's container, like every demand ([`crate::units`]).
 
 use crate::atomic::replace_if_unchanged;
 use crate::error::JobError;
+use crate::units::Rates;
 use crate::validation::ValidationReport;
+use crate::workspace::Workspace;
+use beagle_analysis::DemandUnit;
 use beagle_pcm::edit_unmodelled::unmodelled_action_name;
 use beagle_pcm::ModelFile;
 use std::collections::BTreeMap;
@@ -15,7 +20,8 @@ use std::path::PathBuf;
 /// inside its caller's total, and would be counted twice); one line per action written or not.
 /// A model that has the action already (written by an earlier validation) predicted with it: its
 /// law then grows by what is still unmodelled.
-pub fn write_unmodelled(report: &ValidationReport) -> Result<Vec<String>, JobError> {
+pub fn write_unmodelled(ws: &Workspace, report: &ValidationReport) -> Result<Vec<String>, JobError> {
+    let rates = Rates::load(ws)?;
     let mut by_file: BTreeMap<PathBuf, Vec<(&str, &str, &beagle_analysis::unmodelled::Unmodelled, &str)>> =
         BTreeMap::new();
     for s in &report.services {
@@ -58,7 +64,22 @@ pub fn write_unmodelled(report: &ValidationReport) -> Result<Vec<String>, JobErr
                 ));
                 continue;
             }
-            let law = u.stoex.as_str();
+            let units = (file.repository.as_ref()).map_or_else(Default::default, |r| rates.units_for(r));
+            let component = (file.repository.as_ref())
+                .and_then(|r| r.seffs().find(|(_, s)| s.id.as_deref() == Some(seff)))
+                .and_then(|(c, _)| c.id.clone())
+                .unwrap_or_default();
+            let law = match units.of(&component, beagle_pcm::edit::resource_type_id("CPU")) {
+                DemandUnit::Milliseconds => u.stoex.clone(),
+                DemandUnit::WorkUnits(c) => c.to_units(&u.stoex),
+                DemandUnit::Unconvertible(why) => {
+                    written.push(format!(
+                        "{}: `{name}` not written: no work units: {why}",
+                        path.display()
+                    ));
+                    continue;
+                }
+            };
             if file.seff_is_called(seff) {
                 written.push(format!(
                     "{}: `{name}` not written: {seff} is called by another SEFF, whose measured total holds its time",
@@ -73,7 +94,7 @@ pub fn write_unmodelled(report: &ValidationReport) -> Result<Vec<String>, JobErr
                 .map(|i| file.specifications[i].text.clone());
             let spec = match existing {
                 Some(old) if old.trim() != "0" => format!("{old} + ({law})"),
-                _ => law.to_string(),
+                _ => law.clone(),
             };
             let edits = file
                 .set_unmodelled_action(seff, service, "CPU", &spec)

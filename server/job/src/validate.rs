@@ -42,19 +42,19 @@ pub fn validate(
 }
 
 /// The repositories with a job's results written in (in memory; the files are not touched):
-/// what `beagle analyse --validate` validates, written or not.
+/// what `beagle analyse --validate` validates, written or not: demands in the units `--write`
+/// writes, so that the model validated is the model written.
 pub fn analysed_models(output: &JobOutput) -> Result<Vec<ModelFile>, JobError> {
     output
         .repositories
         .iter()
         .map(|a| {
             let file = ModelFile::from_bytes(a.path.clone(), a.original.clone());
-            let written = beagle_analysis::write_back(&file, a.finals.values().map(|(e, fe)| (e, fe)), true).map_err(
-                |source| JobError::WriteBack {
+            let written = beagle_analysis::write_back(&file, a.finals.values().map(|(e, fe)| (e, fe)), true, &a.units)
+                .map_err(|source| JobError::WriteBack {
                     repository: a.path.clone(),
                     source,
-                },
-            )?;
+                })?;
             Ok(ModelFile::parse(a.path.clone(), written.text))
         })
         .collect()

@@ -40,9 +40,16 @@ pub async fn apply_results(session: &Handle, path: &Path) -> Result<bool, Server
             })?,
         };
         let owned = path.to_path_buf();
-        let edits = tokio::task::spawn_blocking(move || results_edits(&owned, &text, &finals))
-            .await
-            .map_err(|e| ServerError::Internal(e.to_string()))??;
+        let root = world.root_of(path);
+        let edits = tokio::task::spawn_blocking(move || {
+            // The units from the deployment as it is now, against the text as it is now.
+            let model = beagle_pcm::ModelFile::parse(owned.clone(), text.clone());
+            let units = crate::units::demand_units(&owned, root.as_deref(), &model)
+                .map_err(|message| ServerError::file(&owned, message))?;
+            results_edits(&owned, &text, &finals, &units)
+        })
+        .await
+        .map_err(|e| ServerError::Internal(e.to_string()))??;
         if edits.is_empty() {
             return Ok(false);
         }

@@ -278,7 +278,11 @@ pub async fn execute(session: &Handle, command: Command, args: &[Value]) -> Resu
                 let assembly = system
                     .as_ref()
                     .and_then(|(_, f)| beagle_pcm::model::system::assembly(f));
-                crate::queries::element_results(&model, results.as_deref(), &id, assembly.as_ref())
+                let mut found = crate::queries::element_results(&model, results.as_deref(), &id, assembly.as_ref());
+                if let Ok(units) = crate::units::demand_units(&path, Some(&root), &model) {
+                    crate::units::annotate_results(&mut found, &model, &units);
+                }
+                found
             })
             .await
             .map_err(|e| invalid(e.to_string()))?;
@@ -317,7 +321,13 @@ pub async fn execute(session: &Handle, command: Command, args: &[Value]) -> Resu
             let inputs = inputs_arg(args.get(2))?;
             answer(
                 read_graph(session, &world, &uri, move |set, req| {
-                    crate::graphs::seff_graph(set, req, &seff, &inputs)
+                    let mut graph = crate::graphs::seff_graph(set, req, &seff, &inputs)?;
+                    if let Some(model) = set.id_of(req.path).map(|id| set.file(id)) {
+                        if let Ok(units) = crate::units::demand_units(req.path, Some(req.root), model) {
+                            crate::units::annotate_graph(&mut graph, model, &units);
+                        }
+                    }
+                    Ok(graph)
                 })
                 .await?,
             )

@@ -176,6 +176,17 @@ fn of_config(doc: &Snapshot, root: Option<&Path>) -> Vec<Diagnostic> {
             ));
         }
     }
+    // A `measured_on` that names no container would stop every analysis: said where it is written.
+    if ws.deployment.measured_on.is_some() {
+        if let Err(e @ beagle_job::JobError::MeasuredOn { .. }) = beagle_job::units::Rates::load(&ws) {
+            out.push(diagnostic(
+                line_range(&doc.rope, line_mentioning(&text, "measured_on").unwrap_or(1)),
+                DiagnosticSeverity::ERROR,
+                "measured-on",
+                e.to_string(),
+            ));
+        }
+    }
     out
 }
 

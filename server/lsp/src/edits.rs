@@ -1,11 +1,12 @@
 //! Results into a document as a workspace edit: written into the document's current text (the
 //! user may have edited since the analysis began) and sent as the PCM crate's minimal edits
 //! (`WriteBack::edits`: the bytes of each value, or an inserted element), so nothing else in the
-//! document moves and the user's unsaved edits stay.
+//! document moves and the user's unsaved edits stay. Demands are written in the units `units`
+//! says (work units where the workspace has processing rates, `crate::units`).
 
 use crate::error::ServerError;
 use crate::position;
-use beagle_analysis::{FinalExpression, MeasurableElement};
+use beagle_analysis::{DemandUnits, FinalExpression, MeasurableElement};
 use beagle_pcm::ModelFile;
 use ropey::Rope;
 use std::collections::BTreeMap;
@@ -17,6 +18,7 @@ pub fn results_edits(
     path: &Path,
     text: &str,
     finals: &BTreeMap<String, (MeasurableElement, FinalExpression)>,
+    units: &DemandUnits,
 ) -> Result<Vec<TextEdit>, ServerError> {
     let file = ModelFile::parse(path.to_path_buf(), text.to_string());
     if file.repository.is_none() || !file.tree.errors.is_empty() {
@@ -25,7 +27,7 @@ pub fn results_edits(
             "the repository does not parse now; fix it, then apply the results",
         ));
     }
-    let written = beagle_analysis::write_back(&file, finals.values().map(|(e, f)| (e, f)), true)
+    let written = beagle_analysis::write_back(&file, finals.values().map(|(e, f)| (e, f)), true, units)
         .map_err(|e| ServerError::file(path, e.to_string()))?;
     let rope = Rope::from_str(text);
     Ok(written
@@ -80,7 +82,7 @@ mod tests {
             ),
         )]
         .into();
-        let edits = results_edits(&path, &text, &finals).unwrap();
+        let edits = results_edits(&path, &text, &finals, &DemandUnits::milliseconds()).unwrap();
         assert_eq!(edits.len(), 1, "{edits:?}");
         // Only the value's bytes: one line, not the whole line.
         assert_eq!(edits[0].range.start.line, edits[0].range.end.line);
@@ -92,10 +94,18 @@ mod tests {
         );
         // What the analysis crate writes, to the byte.
         let file = ModelFile::parse(path.clone(), text.clone());
-        let written = beagle_analysis::write_back(&file, finals.values().map(|(e, f)| (e, f)), true).unwrap();
+        let written = beagle_analysis::write_back(
+            &file,
+            finals.values().map(|(e, f)| (e, f)),
+            true,
+            &DemandUnits::milliseconds(),
+        )
+        .unwrap();
         assert_eq!(after, written.text);
         // Written already: nothing to do.
-        assert!(results_edits(&path, &after, &finals).unwrap().is_empty());
+        assert!(results_edits(&path, &after, &finals, &DemandUnits::milliseconds())
+            .unwrap()
+            .is_empty());
     }
 
     fn final_expression(element: &str, stoex: &str) -> FinalExpression {

@@ -167,7 +167,13 @@ pub fn hover(doc: &Snapshot, pos: Position, results: Option<&RepositoryResults>,
     let assembly = system
         .as_ref()
         .and_then(|(_, f)| beagle_pcm::model::system::assembly(f));
-    let h = beagle_ide::hover_with(&model, offset, list, validations, assembly.as_ref())?;
+    // Only an action's hover shows demands: read the deployment for that alone.
+    let on_action =
+        beagle_ide::element_at(&model, offset).is_some_and(|e| matches!(e.kind, beagle_ide::ElementAtKind::Action(_)));
+    let units = on_action
+        .then(|| crate::units::demand_units(&doc.path, root, &model).ok())
+        .flatten();
+    let h = beagle_ide::hover_with(&model, offset, list, validations, assembly.as_ref(), units.as_ref())?;
     let mut markdown = h.markdown;
     if let Some(r) = results {
         let about_this = beagle_ide::element_at(&model, offset)

@@ -281,6 +281,7 @@ impl Converter<'_, '_> {
                     },
                     r2: r.r2,
                     samples: r.samples as u32,
+                    work_units: None,
                 })
                 .collect(),
             bodies: n.bodies.iter().map(|b| self.body(b)).collect(),

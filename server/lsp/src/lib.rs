@@ -34,6 +34,7 @@ pub mod server;
 pub mod session;
 pub mod state;
 pub mod trust;
+pub mod units;
 pub mod unmodelled_fix;
 
 use tower_lsp_server::{ClientSocket, LspService, Server};

@@ -167,6 +167,7 @@ fn service_entry(
         points,
         reasons,
         evidence: None,
+        work_units: None,
     }
 }
 

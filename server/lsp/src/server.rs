@@ -301,7 +301,12 @@ impl LanguageServer for Beagle {
                 let root = world.root_of(&doc.path);
                 let mut actions = features::code_actions(doc, pos, has_results);
                 let results = world.results.get(&doc.path);
-                actions.extend(crate::unmodelled_fix::unmodelled_actions(doc, pos, results.as_deref()));
+                actions.extend(crate::unmodelled_fix::unmodelled_actions(
+                    doc,
+                    pos,
+                    results.as_deref(),
+                    root.as_deref(),
+                ));
                 actions.extend(crate::links_fix::reanchor_actions(doc, root.as_deref()));
                 actions
             })

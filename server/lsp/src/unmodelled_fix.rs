@@ -2,12 +2,16 @@
 //! found a law for the time no action of the SEFF carries (`beagle_analysis::unmodelled`), the
 //! cursor in that SEFF is offered an internal action `<Component.operation> (unmodelled)` right
 //! after its start, as one workspace edit of the PCM crate's minimal edits
-//! (`ModelFile::set_unmodelled_action`). Reported by default; written only when chosen.
+//! (`ModelFile::set_unmodelled_action`). Reported by default; written only when chosen. The law is
+//! in milliseconds; where the workspace has processing rates it is written in CPU work units
+//! (`crate::units`), and not offered where they cannot convert it.
 
 use crate::documents::{DocKind, Snapshot};
 use crate::position;
 use crate::results::RepositoryResults;
+use beagle_analysis::DemandUnit;
 use std::collections::HashMap;
+use std::path::Path;
 use tower_lsp_server::ls_types::{CodeAction, CodeActionKind, CodeActionOrCommand, Position, TextEdit, WorkspaceEdit};
 
 /// The action, when the cursor is in a SEFF whose validation has an unmodelled-time law.
@@ -15,6 +19,7 @@ pub fn unmodelled_actions(
     doc: &Snapshot,
     pos: Position,
     results: Option<&RepositoryResults>,
+    root: Option<&Path>,
 ) -> Vec<CodeActionOrCommand> {
     if doc.kind != DocKind::Model {
         return Vec::new();
@@ -33,7 +38,19 @@ pub fn unmodelled_actions(
     if model.seff_is_called(&seff) || u.median_share <= 0.0 {
         return Vec::new();
     }
-    let Ok(edits) = model.set_unmodelled_action(&seff, &v.service, "CPU", &u.stoex) else {
+    let component = (model.repository.as_ref())
+        .and_then(|r| r.seffs().find(|(_, s)| s.id.as_deref() == Some(seff.as_str())))
+        .and_then(|(c, _)| c.id.clone())
+        .unwrap_or_default();
+    let Ok(units) = crate::units::demand_units(&doc.path, root, &model) else {
+        return Vec::new();
+    };
+    let law = match units.of(&component, beagle_pcm::edit::resource_type_id("CPU")) {
+        DemandUnit::Milliseconds => u.stoex.clone(),
+        DemandUnit::WorkUnits(c) => c.to_units(&u.stoex),
+        DemandUnit::Unconvertible(_) => return Vec::new(),
+    };
+    let Ok(edits) = model.set_unmodelled_action(&seff, &v.service, "CPU", &law) else {
         return Vec::new();
     };
     let edits: Vec<TextEdit> = edits
@@ -84,6 +101,7 @@ mod tests {
             }],
             problems: Vec::new(),
             notes: Vec::new(),
+            calibration: None,
             unmodelled: with_law.then(|| Unmodelled {
                 median_share: 0.2,
                 share_spread: 0.05,
@@ -114,7 +132,7 @@ mod tests {
         let doc = Document::open(uri, PathBuf::from("/w/model/fileshare.repository"), 1, &text).snapshot();
         let inside = text.find("id=\"_fs_partition\"").unwrap();
         let pos = position::position(&doc.rope, inside);
-        let offered = unmodelled_actions(&doc, pos, Some(&results(true)));
+        let offered = unmodelled_actions(&doc, pos, Some(&results(true)), None);
         assert_eq!(offered.len(), 1);
         let CodeActionOrCommand::CodeAction(action) = &offered[0] else {
             panic!("a code action")
@@ -146,9 +164,9 @@ mod tests {
         assert_eq!(order[1].name.as_deref(), Some("BusinessCore.upload (unmodelled)"));
         assert_eq!(order[2].id.as_deref(), Some("_fs_partition"));
 
-        assert!(unmodelled_actions(&doc, pos, Some(&results(false))).is_empty());
-        assert!(unmodelled_actions(&doc, pos, None).is_empty());
+        assert!(unmodelled_actions(&doc, pos, Some(&results(false)), None).is_empty());
+        assert!(unmodelled_actions(&doc, pos, None, None).is_empty());
         let outside = position::position(&doc.rope, text.find("<repository:Repository").unwrap_or(0));
-        assert!(unmodelled_actions(&doc, outside, Some(&results(true))).is_empty());
+        assert!(unmodelled_actions(&doc, outside, Some(&results(true)), None).is_empty());
     }
 }

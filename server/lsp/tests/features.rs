@@ -224,6 +224,17 @@ async fn the_deployment_gets_diagnostics_in_the_unsaved_files() {
         d.starts_with("3: [not-allocated] assembly context `FileStorage`"),
         "{d}"
     );
+    // Issue 36: `measured_on` must name a container of the resource environment.
+    let config = ws.path().join("beagle.toml");
+    let toml = "[model]\nrepository = \"MediaStore.repository\"\nmeasured_on = \"AppServer\"\n";
+    std::fs::write(&config, toml).unwrap();
+    c.open(&config, toml).await;
+    let d = lines(&c.diagnostics(&config).await);
+    assert!(
+        d.starts_with("2: [measured-on] beagle.toml: [model] measured_on = \"AppServer\" names no resource container")
+            && d.contains("ApplicationServer, DatabaseServer"),
+        "{d}"
+    );
 }
 
 #[tokio::test]
@@ -414,4 +425,45 @@ async fn a_cancelled_read_is_answered_cancelled_and_leaves_no_half_built_model_b
         .map(|s| s["location"]["uri"].as_str().unwrap())
         .collect();
     assert_eq!(files.len(), COPIES);
+}
+
+/// Issue 36: a demand's hover shows its time beside its work units, at the rate of the container
+/// its component is allocated to, read from the workspace's allocation and resource environment
+/// (MediaStore: FileStorage on the DatabaseServer, Packaging on the ApplicationServer).
+#[tokio::test]
+async fn a_demands_hover_shows_its_time_on_its_container() {
+    let ws = fixture_copy("pcm/mediastore");
+    let path = ws.path().join("MediaStore.repository");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut c = Client::new();
+    c.initialize(ws.path(), json!({})).await;
+    c.open(&path, &text).await;
+    let hover = |needle: &'static str| {
+        let (line, col) = find(&text, needle);
+        (line, col + 10)
+    };
+    let (line, col) = hover("entityName=\"store file\"");
+    let store = c.position_request("textDocument/hover", &path, line, col).await;
+    let store = store["contents"]["value"].as_str().unwrap().to_string();
+    assert!(
+        store.contains("- CPU demand: `75182981.91` CPU units = `75.18` ms on DatabaseServer at 1E9/s"),
+        "{store}"
+    );
+    let (line, col) = hover("entityName=\"Zipping\"");
+    let zipping = c.position_request("textDocument/hover", &path, line, col).await;
+    let zipping = zipping["contents"]["value"].as_str().unwrap().to_string();
+    assert!(zipping.contains("ms on ApplicationServer at 1E9/s"), "{zipping}");
+    // Told that the measurements ran elsewhere, the time is the one there.
+    std::fs::write(
+        ws.path().join("beagle.toml"),
+        "[model]\nrepository = \"MediaStore.repository\"\nmeasured_on = \"ApplicationServer\"\n",
+    )
+    .unwrap();
+    let (line, col) = hover("entityName=\"get files\"");
+    let get = c.position_request("textDocument/hover", &path, line, col).await;
+    let get = get["contents"]["value"].as_str().unwrap().to_string();
+    assert!(
+        get.contains("- HDD demand: `audioRequest.Size.VALUE * audioRequest.Count.VALUE` HDD units = `2.0E-5 * (audioRequest.Size.VALUE * audioRequest.Count.VALUE)` ms on ApplicationServer at 5E7/s"),
+        "{get}"
+    );
 }

@@ -79,7 +79,9 @@ export function lawDetail(node: GraphNode): string {
     return node.results
       .map((r) => {
         const r2 = r.r2 === null ? '' : `, R² ${r.r2.toFixed(3)}`;
-        return `${r.what}: ${r.expression} (${r.status.toLowerCase()}${r2}, ${r.samples} samples)`;
+        // A demand's law is in ms (the shares are of time); the model holds it in work units.
+        const units = r.workUnits ? `\n  ${r.workUnits}` : '';
+        return `${r.what}: ${r.expression} (${r.status.toLowerCase()}${r2}, ${r.samples} samples)${units}`;
       })
       .join('\n');
   }

@@ -190,6 +190,8 @@ export function qualityRows(r: FittedResult): [string, string][] {
     ['Samples', String(r.samples)],
     ['Status', r.status],
     ...(r.guard ? ([['Guard', r.guard]] as [string, string][]) : []),
+    // A demand's expression is in ms; the model holds it in work units of its container's rate.
+    ...(r.workUnits ? ([['Written', r.workUnits]] as [string, string][]) : []),
   ];
 }
 

@@ -69,7 +69,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         }
     }
     if args.write_unmodelled {
-        for line in beagle_job::write_unmodelled(&report)? {
+        for line in beagle_job::write_unmodelled(&ws, &report)? {
             eprintln!("written: {line}");
         }
     }

@@ -117,6 +117,11 @@ pub struct GraphResult {
     pub status: FitStatus,
     pub r2: Option<f64>,
     pub samples: u32,
+    /// A demand's law (`expression`, ms) in work units and on which container, or why it is not
+    /// written (as `FittedResult::work_units`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub work_units: Option<String>,
 }
 
 /// A nested behaviour and what leads into it.

@@ -337,6 +337,12 @@ pub struct FittedResult {
     /// Why the result is preliminary (empty when final).
     pub reasons: Vec<String>,
     pub evidence: Option<Evidence>,
+    /// A demand's law (`expression` is in ms) in the work units it is written in, and on which
+    /// container: `in work units: 7.5E7 CPU units on AppServer at 1E9/s`; or why it is not
+    /// written. Absent without a resource environment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub work_units: Option<String>,
 }
 
 impl FittedResult {
@@ -359,6 +365,7 @@ impl FittedResult {
             points: r.points.iter().map(MeasuredPoint::from).collect(),
             reasons: r.reasons.clone(),
             evidence: r.evidence.as_ref().map(Evidence::from),
+            work_units: None,
         }
     }
 }

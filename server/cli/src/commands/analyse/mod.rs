@@ -148,7 +148,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         }
     }
     if let (true, Some(v)) = (args.write_unmodelled, validation) {
-        for line in beagle_job::write_unmodelled(v)? {
+        for line in beagle_job::write_unmodelled(&request.workspace, v)? {
             eprintln!("written: {line}");
         }
     }

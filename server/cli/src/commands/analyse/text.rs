@@ -1,5 +1,7 @@
 //! The text report of `beagle analyse`: per repository a headline, then per element its
-//! expression, quality and status in aligned columns.
+//! expression, quality and status in aligned columns. A demand's expression is in milliseconds;
+//! where the model has processing rates, a line below says what it is in work units (what
+//! `--write` writes).
 
 use beagle_job::ResultRow;
 use std::path::Path;
@@ -37,6 +39,9 @@ pub fn print(path: &Path, rows: &[ResultRow], headline: &str) {
             r.status,
             if r.cached { " (cached)" } else { "" },
         );
+        if let (Some(w), Some(resource)) = (&r.work_units, &r.resource) {
+            println!("  {:<name_w$}    in work units: {}", "", w.describe(resource));
+        }
         for reason in &r.reasons {
             println!("  {:<name_w$}    preliminary: {reason}", "");
         }
