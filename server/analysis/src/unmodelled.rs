@@ -111,7 +111,10 @@ impl Unmodelled {
             self.share_text(),
             self.points,
             if self.share_spread > 0.0 {
-                format!(", quartiles {} points apart", percent(self.share_spread).trim_end_matches(" %"))
+                format!(
+                    ", quartiles {} points apart",
+                    percent(self.share_spread).trim_end_matches(" %")
+                )
             } else {
                 String::new()
             },

@@ -252,7 +252,10 @@ fn mediastore_predicts_time_per_container_and_what_if_it_ran_elsewhere() {
         .iter()
         .map(|c| p["deployed"][c][CPU]["units"].as_f64().unwrap())
         .sum();
-    assert!((p["demands"][CPU].as_f64().unwrap() - cpu_units / 1e6).abs() < 1e-6 * cpu_units / 1e6, "{p:#}");
+    assert!(
+        (p["demands"][CPU].as_f64().unwrap() - cpu_units / 1e6).abs() < 1e-6 * cpu_units / 1e6,
+        "{p:#}"
+    );
     // The text says units, time and rate per container.
     let text = String::from_utf8_lossy(&run(&[]).stdout).to_string();
     assert!(
@@ -261,11 +264,17 @@ fn mediastore_predicts_time_per_container_and_what_if_it_ran_elsewhere() {
     );
     // What if FileStorage ran on the application server: its HDD at 5E7 per second, 150 ms.
     let moved = json(&run(&["--on", "FileStorage=ApplicationServer", "--json"]));
-    assert!((moved["demands"][HDD].as_f64().unwrap() - 150.0).abs() < 1e-9, "{moved:#}");
+    assert!(
+        (moved["demands"][HDD].as_f64().unwrap() - 150.0).abs() < 1e-9,
+        "{moved:#}"
+    );
     assert!(moved["deployed"].get("DatabaseServer").is_none(), "{moved:#}");
     let everything = json(&run(&["--on", "DatabaseServer", "--json"]));
     assert!((everything["demands"][HDD].as_f64().unwrap() - 12.5).abs() < 1e-9);
-    assert!(everything["deployed"].get("ApplicationServer").is_none(), "{everything:#}");
+    assert!(
+        everything["deployed"].get("ApplicationServer").is_none(),
+        "{everything:#}"
+    );
     let out = run(&["--on", "Nowhere"]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -32,7 +32,7 @@ const MAX_POINT_ROWS: usize = 12;
 /// The hover for the element under `offset`; `None` outside the root element. `results` may hold
 /// results for any action: those of the hovered one are picked by [`ElementResult::action`].
 pub fn hover(file: &ModelFile, offset: usize, results: &[ElementResult]) -> Option<HoverText> {
-    hover_with(file, offset, results, &BTreeMap::new(), None, None)
+    hover_with(file, offset, results, &BTreeMap::new(), None, None, None)
 }
 
 /// [`hover`], with the latest validation of each service (SEFF id -> validation): a SEFF's hover
@@ -45,6 +45,7 @@ pub fn hover_with(
     validations: &BTreeMap<String, ServiceValidation>,
     system: Option<&Assembly>,
     units: Option<&DemandUnits>,
+    rates: Option<&beagle_analysis::predict::rates::Rates>,
 ) -> Option<HoverText> {
     let at = element_at(file, offset)?;
     let typed = file
@@ -57,7 +58,7 @@ pub fn hover_with(
         Some(Typed::Seff(c, s)) => {
             let mut text = seff(file, c, s);
             if let Some(id) = &s.id {
-                prediction(file, id, system, &mut text);
+                prediction(file, id, system, rates, &mut text);
             }
             if let Some(v) = s.id.as_ref().and_then(|id| validations.get(id)) {
                 validation(v, &mut text);
@@ -200,10 +201,20 @@ const MAX_PREDICTION_PROBLEMS: usize = 3;
 
 /// The service's expected demand as a function of its inputs, composed from the SEFFs it calls
 /// (bound through `system` when given).
-fn prediction(file: &ModelFile, seff: &str, system: Option<&Assembly>, out: &mut String) {
+fn prediction(
+    file: &ModelFile,
+    seff: &str,
+    system: Option<&Assembly>,
+    rates: Option<&beagle_analysis::predict::rates::Rates>,
+    out: &mut String,
+) {
     let Some(p) = Predictor::new(file) else { return };
     let p = match system {
         Some(a) => p.with_system(a),
+        None => p,
+    };
+    let p = match rates {
+        Some(r) => p.with_rates(r),
         None => p,
     };
     let composed = p.compose(seff);

@@ -214,7 +214,7 @@ fn a_demand_shows_its_time_beside_its_work_units() {
     let hover = |needle: &str, units: Option<&DemandUnits>| {
         let validations = BTreeMap::new();
         let results = std::slice::from_ref(&result);
-        beagle_ide::hover_with(&file, at(needle), results, &validations, None, units)
+        beagle_ide::hover_with(&file, at(needle), results, &validations, None, units, None)
             .unwrap()
             .markdown
     };

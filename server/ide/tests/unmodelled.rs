@@ -129,7 +129,9 @@ fn the_seff_hover_says_a_negative_share_plainly() {
     let validations = stored();
     let hover = |seff: &str| {
         let offset = file.text().find(&format!("id=\"{seff}\"")).unwrap();
-        hover_with(&file, offset, &[], &validations, None).unwrap().markdown
+        hover_with(&file, offset, &[], &validations, None, None, None)
+            .unwrap()
+            .markdown
     };
     let upload = hover("_fs_upload_seff");
     assert!(

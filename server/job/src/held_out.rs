@@ -111,7 +111,14 @@ pub(crate) fn held_out(
     let measured = measured_totals(&split.held_out, 1e6);
     let models = read_models(&repositories)?;
     let rates = crate::rates::rates(ws, None, &[])?;
-    let services = compare(&ws.root, &ws.repositories, &models, system.as_deref(), rates.as_ref(), &measured)?;
+    let services = compare(
+        &ws.root,
+        &ws.repositories,
+        &models,
+        system.as_deref(),
+        rates.as_ref(),
+        &measured,
+    )?;
     let mut notes = whole.notes;
     notes.push(format!(
         "held out {} of {} entry executions (share {}, seed {}); the laws were fitted to the other {} into {}",

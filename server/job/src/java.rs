@@ -7,15 +7,15 @@
 
 use crate::context::Context;
 use crate::error::JobError;
+use crate::java_requests::{hole_plan, hole_report, wanted_holes, Requests, Seen, POINTS_PER_HOLE};
 use crate::measurements::Measured;
 use crate::observer::{Event, Pass};
 use crate::report::{Diagnostic, Report};
-use crate::java_requests::{hole_plan, hole_report, wanted_holes, Requests, Seen, POINTS_PER_HOLE};
-use beagle_java::launch::holes::Hole;
 use beagle_analysis::{
     analyse, content_key, scope_elements, Blackboard, Control, EventsSummary, MeasurableElement, MeasurementResult,
     ProbeCost, RecordedResults, Scope, StoredMeasurement, Tools,
 };
+use beagle_java::launch::holes::Hole;
 use beagle_java::launch::{coarse_points, describe, refine_points, JavaConfig, Launch, Point};
 use beagle_java::links::{CodeLink, LinkOrigin};
 use beagle_java::measure::{measure_point, point_key, PointMeasurement};
@@ -684,7 +684,14 @@ fn more_rounds(
             let (holes, points, again) = {
                 let mine: Vec<&Done> = done.iter().filter(|d| d.launch == launch.name).collect();
                 let seen: Vec<Seen> = mine.iter().map(|d| (&d.point, d.results.as_slice())).collect();
-                let holes = hole_plan(launch, &seen, &left, config.workload.refine.max(POINTS_PER_HOLE), seed + round as u64, &mut requests);
+                let holes = hole_plan(
+                    launch,
+                    &seen,
+                    &left,
+                    config.workload.refine.max(POINTS_PER_HOLE),
+                    seed + round as u64,
+                    &mut requests,
+                );
                 let measures =
                     |ids: &BTreeSet<String>| mine.iter().any(|d| d.results.iter().any(|(e, _)| ids.contains(&e.id)));
                 let points = if config.workload.refine > 0 && measures(&plan.points) {
@@ -717,7 +724,14 @@ fn more_rounds(
             }
             if !again.is_empty() && !stopped(cx) {
                 let replicate = 2 + round;
-                done.extend(measure_points(measurer, launch, &again, replicate, cx, Pass::MoreReplicates));
+                done.extend(measure_points(
+                    measurer,
+                    launch,
+                    &again,
+                    replicate,
+                    cx,
+                    Pass::MoreReplicates,
+                ));
             }
         }
         rounds = round + 1;

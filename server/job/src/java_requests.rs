@@ -94,7 +94,10 @@ pub(crate) fn hole_plan(
         match hole_points(launch, &seen, hole, POINTS_PER_HOLE, seed) {
             Ok(points) => {
                 // Said with every point chosen for it, also those another hole chose first.
-                let shown = points.iter().map(|p| format!("{} at {}", launch.name, describe(p))).collect();
+                let shown = points
+                    .iter()
+                    .map(|p| format!("{} at {}", launch.name, describe(p)))
+                    .collect();
                 let fresh: Vec<Point> = (points.into_iter())
                     .filter(|p| !out.contains(p) && !mine.iter().any(|(m, _)| *m == p))
                     .take(limit.saturating_sub(out.len()))
@@ -176,18 +179,32 @@ mod tests {
         let mut r = Requests::default();
         r.holes.insert(
             ("compress".into(), "data.BYTESIZE".into()),
-            (hole("compress", 1000.0), HoleFate::Measured(vec!["upload at size=3000".into()])),
+            (
+                hole("compress", 1000.0),
+                HoleFate::Measured(vec!["upload at size=3000".into()]),
+            ),
         );
         r.holes.insert(
             ("hash".into(), "data.BYTESIZE".into()),
-            (hole("hash", 10.0), HoleFate::Unreachable("the launch `upload` does not reach it".into())),
+            (
+                hole("hash", 10.0),
+                HoleFate::Unreachable("the launch `upload` does not reach it".into()),
+            ),
         );
         let lines = hole_report(&r, &[], 2);
         assert_eq!(lines.len(), 2);
-        assert!(!lines[0].0 && lines[0].1.starts_with("request met: the hole in data.BYTESIZE of compress between 1000 and 31800"));
+        assert!(
+            !lines[0].0
+                && lines[0]
+                    .1
+                    .starts_with("request met: the hole in data.BYTESIZE of compress between 1000 and 31800")
+        );
         assert!(lines[1].0 && lines[1].1.contains("does not reach it"), "{lines:?}");
         let left = [hole("compress", 1000.0)];
         let lines = hole_report(&r, &left, 2);
-        assert!(lines[0].0 && lines[0].1.contains("still unmeasured after 2 rounds"), "{lines:?}");
+        assert!(
+            lines[0].0 && lines[0].1.contains("still unmeasured after 2 rounds"),
+            "{lines:?}"
+        );
     }
 }

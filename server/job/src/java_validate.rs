@@ -132,14 +132,29 @@ pub(crate) fn validate(
     let measured = points_of(executions);
     let system = ws.system();
     let rates = crate::rates::rates(ws, None, &[])?;
-    let mut services = compare(&ws.root, &ws.repositories, models, system.as_deref(), rates.as_ref(), &measured)?;
+    let mut services = compare(
+        &ws.root,
+        &ws.repositories,
+        models,
+        system.as_deref(),
+        rates.as_ref(),
+        &measured,
+    )?;
     // The instrumented build's total at each (service, inputs), looked up once per plain point:
     // a nested service has a point per distinct argument (hotloop's checksum: thousands).
     let instrumented: HashMap<PointKey, f64> = points_of(instrumented)
         .into_iter()
         .map(|m| (point_key(&m.service, &m.inputs), m.total_ms))
         .collect();
-    calibrate(ws, models, system.as_deref(), rates.as_ref(), &mut services, &measured, &instrumented)?;
+    calibrate(
+        ws,
+        models,
+        system.as_deref(),
+        rates.as_ref(),
+        &mut services,
+        &measured,
+        &instrumented,
+    )?;
     Ok(ValidationReport { services, notes })
 }
 
@@ -228,7 +243,10 @@ fn calibrate(
         s.calibration = Some(c);
     }
     let mut store = beagle_analysis::Store::open(&ws.root)?;
-    for v in services.iter().filter(|v| v.calibration.is_some() || !v.notes.is_empty()) {
+    for v in services
+        .iter()
+        .filter(|v| v.calibration.is_some() || !v.notes.is_empty())
+    {
         store.save_validation(&v.repository, v)?;
     }
     Ok(())

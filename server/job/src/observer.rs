@@ -131,10 +131,11 @@ mod tests {
                 "quick pass",
                 "replicates",
                 "refining (more points)",
-                "replicates (more JVMs)"
+                "replicates (more JVMs)",
+                "filling holes"
             ]
         );
         let refining: Vec<bool> = all.iter().map(|p| p.refines()).collect();
-        assert_eq!(refining, [false, false, true, true]);
+        assert_eq!(refining, [false, false, true, true, true]);
     }
 }

@@ -53,7 +53,10 @@ pub fn deployment(ws: &Workspace, allocation: Option<&Path>) -> Result<Option<De
         Some(s) => Some(s),
         None => ws.system().map(|p| read(&p)).transpose()?,
     };
-    let environment = match (named(&alloc.resource_environment_uri)?, ws.deployment.resource_environment.as_deref()) {
+    let environment = match (
+        named(&alloc.resource_environment_uri)?,
+        ws.deployment.resource_environment.as_deref(),
+    ) {
         (_, Some(p)) => Some(read(p)?),
         (Some(e), None) => Some(e),
         (None, None) => ws.resource_environment().map(|p| read(&p)).transpose()?,
@@ -105,9 +108,8 @@ pub fn rates(ws: &Workspace, allocation: Option<&Path>, on: &[String]) -> Result
 /// A component's id from its name or id, among the components the system assembles (as their
 /// contexts name them: `Repository.repository#id`) and the workspace's repositories.
 fn component_id(ws: &Workspace, d: &Deployment, name: &str) -> Option<String> {
-    let in_system = |id: &str| {
-        (d.assembly.iter().flat_map(|a| &a.contexts)).any(|c| c.component.as_deref() == Some(id))
-    };
+    let in_system =
+        |id: &str| (d.assembly.iter().flat_map(|a| &a.contexts)).any(|c| c.component.as_deref() == Some(id));
     if in_system(name) {
         return Some(name.to_string());
     }

@@ -49,19 +49,32 @@ fn the_factor_multiplies_the_listed_demands_and_nothing_else_changes() {
     let before = std::fs::read_to_string(&path).unwrap();
     let lines = write_calibration(&report(&path, 0.5, None)).unwrap();
     assert_eq!(lines.len(), 1, "{lines:?}");
-    assert!(lines[0].contains("MediaStore.getFiles") && lines[0].contains("× 0.500"), "{lines:?}");
+    assert!(
+        lines[0].contains("MediaStore.getFiles") && lines[0].contains("× 0.500"),
+        "{lines:?}"
+    );
     let after = std::fs::read_to_string(&path).unwrap();
     // The law's constant takes the factor (4 significant digits: the factor is known to a few
     // per cent); the distribution is multiplied whole.
-    let get_files = (after.lines()).find(|l| l.contains("Parameteric") && l.contains("audioRequest.Count.VALUE")).unwrap_or_default();
-    assert!(get_files.contains(r#"specification="audioRequest.Count.VALUE * 37590000.0""#), "get files: {get_files}");
+    let get_files = (after.lines())
+        .find(|l| l.contains("Parameteric") && l.contains("audioRequest.Count.VALUE"))
+        .unwrap_or_default();
+    assert!(
+        get_files.contains(r#"specification="audioRequest.Count.VALUE * 37590000.0""#),
+        "get files: {get_files}"
+    );
     assert!(!after.contains("audioRequest.Count.VALUE*75182981.91"));
-    assert!(after.contains(r#"specification="0.5 * DoublePDF[(248240.0;"#), "the JNDI overhead");
+    assert!(
+        after.contains(r#"specification="0.5 * DoublePDF[(248240.0;"#),
+        "the JNDI overhead"
+    );
     // Only those attributes changed: the rest of the file keeps its bytes.
     let changed_lines: Vec<(&str, &str)> = before.lines().zip(after.lines()).filter(|(a, b)| a != b).collect();
     assert_eq!(before.lines().count(), after.lines().count());
     assert!(
-        changed_lines.iter().all(|(a, _)| a.contains("specification_ParametericResourceDemand")),
+        changed_lines
+            .iter()
+            .all(|(a, _)| a.contains("specification_ParametericResourceDemand")),
         "{changed_lines:?}"
     );
     // Every demand of both actions (get files has two), and no other.
@@ -78,7 +91,12 @@ fn the_factor_multiplies_the_listed_demands_and_nothing_else_changes() {
 fn a_factor_that_would_change_another_services_prediction_is_not_written() {
     let (_dir, path) = mediastore_copy();
     let before = std::fs::read(&path).unwrap();
-    let lines = write_calibration(&report(&path, 0.5, Some("a SEFF of Cache calls one of its callees too"))).unwrap();
+    let lines = write_calibration(&report(
+        &path,
+        0.5,
+        Some("a SEFF of Cache calls one of its callees too"),
+    ))
+    .unwrap();
     assert!(lines[0].contains("not calibrated: a SEFF of Cache"), "{lines:?}");
     assert_eq!(std::fs::read(&path).unwrap(), before, "the file is untouched");
 }

@@ -278,7 +278,9 @@ pub async fn execute(session: &Handle, command: Command, args: &[Value]) -> Resu
                 let assembly = system
                     .as_ref()
                     .and_then(|(_, f)| beagle_pcm::model::system::assembly(f));
-                let mut found = crate::queries::element_results(&model, results.as_deref(), &id, assembly.as_ref());
+                let rates = crate::queries::rates_of(&path, &root);
+                let mut found =
+                    crate::queries::element_results(&model, results.as_deref(), &id, assembly.as_ref(), rates.as_ref());
                 if let Ok(units) = crate::units::demand_units(&path, Some(&root), &model) {
                     crate::units::annotate_results(&mut found, &model, &units);
                 }

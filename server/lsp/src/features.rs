@@ -173,7 +173,18 @@ pub fn hover(doc: &Snapshot, pos: Position, results: Option<&RepositoryResults>,
     let units = on_action
         .then(|| crate::units::demand_units(&doc.path, root, &model).ok())
         .flatten();
-    let h = beagle_ide::hover_with(&model, offset, list, validations, assembly.as_ref(), units.as_ref())?;
+    let rates = on_seff
+        .then(|| crate::queries::rates_of(&doc.path, root.unwrap_or(Path::new("/"))))
+        .flatten();
+    let h = beagle_ide::hover_with(
+        &model,
+        offset,
+        list,
+        validations,
+        assembly.as_ref(),
+        units.as_ref(),
+        rates.as_ref(),
+    )?;
     let mut markdown = h.markdown;
     if let Some(r) = results {
         let about_this = beagle_ide::element_at(&model, offset)

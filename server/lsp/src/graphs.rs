@@ -38,8 +38,13 @@ pub fn seff_graph(set: &ModelSet, req: &GraphRequest, seff: &str, given: &Bindin
     let assembly = system
         .as_ref()
         .and_then(|(_, f)| beagle_pcm::model::system::assembly(f));
+    let rates = crate::queries::rates_of(req.path, req.root);
     let predictor = Predictor::new(file).map(|p| match &assembly {
         Some(a) => p.with_system(a),
+        None => p,
+    });
+    let predictor = predictor.map(|p| match &rates {
+        Some(r) => p.with_rates(r),
         None => p,
     });
     let (inputs, prediction) = match &predictor {

@@ -60,6 +60,7 @@ pub fn element_results(
     results: Option<&RepositoryResults>,
     id: &str,
     system: Option<&beagle_pcm::model::system::Assembly>,
+    rates: Option<&beagle_analysis::predict::rates::Rates>,
 ) -> ElementResults {
     let actions = model
         .repository
@@ -81,7 +82,7 @@ pub fn element_results(
     let mut name = name_of(id);
     // A validated SEFF: first, the whole service, its predicted total over the measured totals.
     if let Some(v) = results.and_then(|r| r.validations.get(id)) {
-        list.insert(0, service_entry(model, id, v, system));
+        list.insert(0, service_entry(model, id, v, system, rates));
         name = name.or(Some(v.service.clone()));
     }
     // Each SEFF's unmodelled time, a row per SEFF in the view.
@@ -106,10 +107,17 @@ fn service_entry(
     seff: &str,
     v: &beagle_analysis::validation::ServiceValidation,
     system: Option<&beagle_pcm::model::system::Assembly>,
+    rates: Option<&beagle_analysis::predict::rates::Rates>,
 ) -> FittedResult {
-    let composed = beagle_analysis::predict::Predictor::new(model).map(|p| match system {
-        Some(a) => p.with_system(a).compose(seff),
-        None => p.compose(seff),
+    let composed = beagle_analysis::predict::Predictor::new(model).map(|p| {
+        let p = match system {
+            Some(a) => p.with_system(a),
+            None => p,
+        };
+        match rates {
+            Some(r) => p.with_rates(r).compose(seff),
+            None => p.compose(seff),
+        }
     });
     let total = composed
         .as_ref()
@@ -268,6 +276,11 @@ pub fn predict(
         Some(a) => predictor.with_system(a),
         None => predictor,
     };
+    let rates = rates_of(path, root);
+    let predictor = match &rates {
+        Some(r) => predictor.with_rates(r),
+        None => predictor,
+    };
     let seff = predictor.find_service(seff)?;
     let prediction = predictor.predict(&seff, inputs);
     Ok(Prediction::of(
@@ -278,6 +291,16 @@ pub fn predict(
 
 /// The `.system` that binds the calls of the repository at `path` (its workspace's, see
 /// `beagle_job::Workspace::system`), read.
+/// The processing rates of the workspace around `path`'s deployment (`beagle_job::rates`), with
+/// which a prediction turns work units into time; `None` without a resource environment.
+pub fn rates_of(path: &std::path::Path, root: &std::path::Path) -> Option<beagle_analysis::predict::rates::Rates> {
+    let ws = match beagle_job::workspace::folder_above(path, Some(root)) {
+        Some(dir) => beagle_job::resolve(&dir).ok(),
+        None => beagle_job::resolve(path).ok(),
+    }?;
+    beagle_job::rates::rates(&ws, None, &[]).ok().flatten()
+}
+
 pub fn system_of(path: &std::path::Path, root: &std::path::Path) -> Option<(std::path::PathBuf, ModelFile)> {
     let ws = match beagle_job::workspace::folder_above(path, Some(root)) {
         Some(dir) => beagle_job::resolve(&dir).ok(),

@@ -116,6 +116,7 @@ mod tests {
                 ),
                 result("_JGRMMGrVEeajAsHLADMRRw", "_JGRMMGrVEeajAsHLADMRRw", "loop iterations"),
             ],
+            unmodelled: Vec::new(),
         };
         annotate_results(&mut results, &model, &units);
         assert_eq!(

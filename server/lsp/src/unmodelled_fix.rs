@@ -101,7 +101,6 @@ mod tests {
             }],
             problems: Vec::new(),
             notes: Vec::new(),
-            calibration: None,
             unmodelled: with_law.then(|| Unmodelled {
                 median_share: 0.2,
                 share_spread: 0.05,

@@ -10,8 +10,9 @@ use support::{command, find, fixture_copy, uri, Client};
 
 const UPLOAD: &str = "_fs_upload_seff";
 
-/// The file-share model with demands to predict: `partition files` costs `2 * files`, each
-/// compression 3, and the compress loop runs once per file.
+/// The file-share model with demands to predict, in work units of its `FileShareServer` (CPU at
+/// 1E9 per second, `model/fileshare.resourceenvironment`): `partition files` costs 2 ms per file,
+/// each compression 3 ms, and the compress loop runs once per file.
 fn with_demands(text: &str) -> String {
     let partition = text.find("id=\"_fs_partition\"").unwrap();
     let compress = text.find("id=\"_fs_compress\"").unwrap();
@@ -22,11 +23,11 @@ fn with_demands(text: &str) -> String {
     // The later one first, so the earlier offset holds.
     out.replace_range(
         c..c + spec.len(),
-        "specification_ParametericResourceDemand specification=\"3\"",
+        "specification_ParametericResourceDemand specification=\"3000000\"",
     );
     out.replace_range(
         p..p + spec.len(),
-        "specification_ParametericResourceDemand specification=\"files.NUMBER_OF_ELEMENTS * 2\"",
+        "specification_ParametericResourceDemand specification=\"files.NUMBER_OF_ELEMENTS * 2000000\"",
     );
     let loop_count = out.find("<iterationCount_LoopAction specification=\"1\"/>").unwrap();
     out.replace_range(
@@ -146,20 +147,23 @@ async fn the_upload_seff_is_a_graph_with_each_actions_share_of_the_prediction() 
         g["inputs"]
     );
     // The model's own specification is on the node.
-    assert_eq!(partition["specifications"][0]["text"], "files.NUMBER_OF_ELEMENTS * 2");
+    assert_eq!(
+        partition["specifications"][0]["text"],
+        "files.NUMBER_OF_ELEMENTS * 2000000"
+    );
 }
 
 #[tokio::test]
 async fn the_graph_follows_unsaved_edits() {
     let (_ws, path, text, mut c) = open_fileshare(json!({})).await;
-    let (line, ch) = find(&text, "files.NUMBER_OF_ELEMENTS * 2");
+    let (line, ch) = find(&text, "files.NUMBER_OF_ELEMENTS * 2000000");
     c.notify(
         "textDocument/didChange",
         json!({
             "textDocument": { "uri": uri(&path), "version": 2 },
             "contentChanges": [{
-                "range": { "start": { "line": line, "character": ch }, "end": { "line": line, "character": ch + 28 } },
-                "text": "5"
+                "range": { "start": { "line": line, "character": ch }, "end": { "line": line, "character": ch + 34 } },
+                "text": "5000000"
             }]
         }),
     )
@@ -172,8 +176,8 @@ async fn the_graph_follows_unsaved_edits() {
     .await
     .unwrap();
     let partition = node(&g["flow"], "_fs_partition");
-    assert_eq!(partition["specifications"][0]["text"], "5");
-    assert_eq!(partition["demandMs"], 5.0);
+    assert_eq!(partition["specifications"][0]["text"], "5000000");
+    assert!((partition["demandMs"].as_f64().unwrap() - 5.0).abs() < 1e-9);
     assert!((g["prediction"]["totalMs"].as_f64().unwrap() - 35.0).abs() < 1e-9);
 }
 

@@ -103,7 +103,7 @@ fn request<'a>(path: &'a Path, root: &'a Path, results: Option<&'a RepositoryRes
 fn element_results_have_a_row_per_seff_with_its_unmodelled_time() {
     let (_ws, path, results) = workspace();
     let model = ModelFile::read(&path).unwrap();
-    let of = |id: &str| serde_json::to_value(element_results(&model, Some(&results), id, None)).unwrap();
+    let of = |id: &str| serde_json::to_value(element_results(&model, Some(&results), id, None, None)).unwrap();
 
     let upload = of("_fs_upload_seff");
     assert_eq!(
@@ -133,7 +133,7 @@ fn element_results_have_a_row_per_seff_with_its_unmodelled_time() {
     // A SEFF validated without a law, an action, no stored results: no rows.
     assert_eq!(of("_fs_hash_seff")["unmodelled"], json!([]));
     assert_eq!(of("_fs_partition")["unmodelled"], json!([]));
-    let none = serde_json::to_value(element_results(&model, None, "_fs_upload_seff", None)).unwrap();
+    let none = serde_json::to_value(element_results(&model, None, "_fs_upload_seff", None, None)).unwrap();
     assert_eq!(none["unmodelled"], json!([]));
 }
 

@@ -114,7 +114,11 @@ mod tests {
         assert_eq!(scaled_text("0.5", 0.9, 4), "0.45");
         assert_eq!(scaled_text("1.1E-5 * data.BYTESIZE", 0.9, 4), "9.9E-6 * data.BYTESIZE");
         assert_eq!(scaled_text("2 * n.VALUE + 3", 1.1, 4), "2.2 * n.VALUE + 3.3");
-        assert_eq!(scaled_text("n.VALUE > 10 ? 4 : 2", 0.5, 4), "n.VALUE > 10 ? 2.0 : 1.0", "a condition's sides");
+        assert_eq!(
+            scaled_text("n.VALUE > 10 ? 4 : 2", 0.5, 4),
+            "n.VALUE > 10 ? 2.0 : 1.0",
+            "a condition's sides"
+        );
         assert_eq!(scaled_text("n.VALUE ^ 2", 2.0, 4), "2.0 * n.VALUE ^ 2");
         assert_eq!(scaled_text("1/3", 3.0, 4), "3.0 / 3", "a quotient's constant numerator");
     }

@@ -722,12 +722,23 @@ fn mediastore_download_in_time_is_its_units_over_each_containers_rate() {
         let want_cpu = ms(app_cpu, 1e9) + ms(db_cpu, 1e9);
         let want_hdd = ms(db_hdd, 6e8);
         let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b;
-        assert!(close(got.demands[CPU], want_cpu), "CPU {} vs {want_cpu}", got.demands[CPU]);
-        assert!(close(got.demands[HDD], want_hdd), "HDD {} vs {want_hdd}", got.demands[HDD]);
+        assert!(
+            close(got.demands[CPU], want_cpu),
+            "CPU {} vs {want_cpu}",
+            got.demands[CPU]
+        );
+        assert!(
+            close(got.demands[HDD], want_hdd),
+            "HDD {} vs {want_hdd}",
+            got.demands[HDD]
+        );
         let db = &got.deployed["DatabaseServer"];
         assert!(close(db[HDD].units, db_hdd) && close(db[HDD].ms, want_hdd) && db[HDD].rate == 6e8);
         assert!(close(got.deployed["ApplicationServer"][CPU].units, app_cpu));
-        assert!(!got.deployed["ApplicationServer"].contains_key(HDD), "no HDD demand there");
+        assert!(
+            !got.deployed["ApplicationServer"].contains_key(HDD),
+            "no HDD demand there"
+        );
     }
     // The time unit is the model's convention: read as rates per millisecond, the same model's
     // rates are 1000 times higher, its times 1000 times shorter.
@@ -762,9 +773,24 @@ fn a_component_moved_to_a_container_at_half_the_rate_takes_twice_the_time() {
     };
     let (before, after) = (predict(&rates), predict(&moved));
     let packaging = |p: &Prediction| {
-        let zip = repo.repository.as_ref().unwrap().components.iter().find(|c| c.name.as_deref() == Some("Packaging")).unwrap();
-        let ids: Vec<String> = zip.seffs.iter().flat_map(|s| s.behaviour.walk()).filter_map(|a| a.id.clone()).collect();
-        ids.iter().filter_map(|id| p.actions.get(id)).flat_map(|m| m.values()).sum::<f64>()
+        let zip = repo
+            .repository
+            .as_ref()
+            .unwrap()
+            .components
+            .iter()
+            .find(|c| c.name.as_deref() == Some("Packaging"))
+            .unwrap();
+        let ids: Vec<String> = zip
+            .seffs
+            .iter()
+            .flat_map(|s| s.behaviour.walk())
+            .filter_map(|a| a.id.clone())
+            .collect();
+        ids.iter()
+            .filter_map(|id| p.actions.get(id))
+            .flat_map(|m| m.values())
+            .sum::<f64>()
     };
     let (b, a) = (packaging(&before), packaging(&after));
     assert!(b > 0.0 && (a / b - 2.0).abs() < 1e-9, "Packaging: {b} ms, moved {a} ms");
@@ -794,20 +820,27 @@ fn a_demand_without_a_rate_is_a_problem_that_names_it() {
         &at(&[("audioRequest.Count.VALUE", 1.0), ("audioRequest.Size.VALUE", 1e6)]),
     );
     assert!(
-        got.problems.iter().any(|x| x.message.contains("`DatabaseServer` has no processing rate for resource type HDD")),
+        got.problems.iter().any(|x| x
+            .message
+            .contains("`DatabaseServer` has no processing rate for resource type HDD")),
         "{:?}",
         got.problems
     );
     let mut unplaced = rates.clone();
     unplaced.placed.clear();
     unplaced.of_component.clear();
-    let p = Predictor::new(&repo).unwrap().with_system(&system).with_rates(&unplaced);
+    let p = Predictor::new(&repo)
+        .unwrap()
+        .with_system(&system)
+        .with_rates(&unplaced);
     let got = p.predict(
         &p.find_service("MediaManagement.download").unwrap(),
         &at(&[("audioRequest.Count.VALUE", 1.0), ("audioRequest.Size.VALUE", 1e6)]),
     );
     assert!(
-        got.problems.iter().any(|x| x.message.contains("runs on no resource container")),
+        got.problems
+            .iter()
+            .any(|x| x.message.contains("runs on no resource container")),
         "{:?}",
         got.problems
     );

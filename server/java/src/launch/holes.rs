@@ -85,7 +85,11 @@ pub fn hole_points(
             .collect()
     };
     if seen.len() < 3 {
-        return Err(format!("{} launch points saw {}: too few to map it to the launch's parameters", seen.len(), hole.input));
+        return Err(format!(
+            "{} launch points saw {}: too few to map it to the launch's parameters",
+            seen.len(),
+            hole.input
+        ));
     }
     let (Some(low), Some(high)) = (Map::fit(launch, &stat(f64::min)), Map::fit(launch, &stat(f64::max))) else {
         return Err(format!("{} could not be mapped to the launch's parameters", hole.input));
@@ -103,7 +107,13 @@ pub fn hole_points(
         })
         .collect();
     let inside = |v: f64| v > hole.below && v < hole.above;
-    let log_gap = |v: f64, t: f64| if v > 0.0 { (v.ln() - t.ln()).abs() } else { f64::INFINITY };
+    let log_gap = |v: f64, t: f64| {
+        if v > 0.0 {
+            (v.ln() - t.ln()).abs()
+        } else {
+            f64::INFINITY
+        }
+    };
     let mut out: Vec<Point> = Vec::new();
     for j in 0..n {
         // Targets spread evenly over the hole on the logarithm, away from its edges.
@@ -184,10 +194,17 @@ mod tests {
     /// Measured launch points where a callee saw `input(size)`; the coarse pass's sizes leave
     /// nothing between 1 000 and 31 800 bytes.
     fn seen(input: impl Fn(f64) -> f64) -> Vec<(Point, Vec<f64>)> {
-        [(1.0, 1000.0), (40.0, 400000.0), (7.0, 31800.0), (23.0, 95000.0), (12.0, 150000.0), (30.0, 270000.0)]
-            .iter()
-            .map(|(f, s)| (point(*f, *s), vec![input(*s)]))
-            .collect()
+        [
+            (1.0, 1000.0),
+            (40.0, 400000.0),
+            (7.0, 31800.0),
+            (23.0, 95000.0),
+            (12.0, 150000.0),
+            (30.0, 270000.0),
+        ]
+        .iter()
+        .map(|(f, s)| (point(*f, *s), vec![input(*s)]))
+        .collect()
     }
 
     fn size(p: &Point) -> f64 {
@@ -223,7 +240,10 @@ mod tests {
             ..hole.clone()
         };
         let points = hole_points(&launch((1000.0, 400000.0)), &seen(|s| 0.3 * s), &packed, 2, 1).unwrap();
-        assert!(points.iter().all(|p| size(p) > 1000.0 && size(p) < 31800.0), "{points:?}");
+        assert!(
+            points.iter().all(|p| size(p) > 1000.0 && size(p) < 31800.0),
+            "{points:?}"
+        );
     }
 
     /// A hole below what the launch's range can make is reported as unreachable, with how near
