@@ -208,14 +208,8 @@ fn prediction(
     rates: Option<&beagle_analysis::predict::rates::Rates>,
     out: &mut String,
 ) {
-    let Some(p) = Predictor::new(file) else { return };
-    let p = match system {
-        Some(a) => p.with_system(a),
-        None => p,
-    };
-    let p = match rates {
-        Some(r) => p.with_rates(r),
-        None => p,
+    let Some(p) = Predictor::bound(file, system, rates) else {
+        return;
     };
     let composed = p.compose(seff);
     if composed.demands.is_empty() && composed.problems.is_empty() {

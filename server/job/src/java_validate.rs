@@ -227,16 +227,11 @@ fn calibrate(
             continue;
         }
         let Some(mut c) = factor(s, d.1) else { continue };
-        let (Some(repo), Some(predictor)) = (file.repository.as_ref(), Predictor::new(file)) else {
+        let (Some(repo), Some(predictor)) = (
+            file.repository.as_ref(),
+            Predictor::bound(file, assembly.as_ref(), rates),
+        ) else {
             continue;
-        };
-        let predictor = match &assembly {
-            Some(a) => predictor.with_system(a),
-            None => predictor,
-        };
-        let predictor = match rates {
-            Some(r) => predictor.with_rates(r),
-            None => predictor,
         };
         scope(&mut c, &predictor, repo, s);
         s.notes.push(c.describe());

@@ -66,16 +66,8 @@ pub(crate) fn compare(
     let assembly = system_file.as_ref().and_then(assembly);
     let mut services = Vec::new();
     for (path, file) in repositories.iter().zip(models) {
-        let Some(predictor) = Predictor::new(file) else {
+        let Some(predictor) = Predictor::bound(file, assembly.as_ref(), rates) else {
             continue;
-        };
-        let predictor = match &assembly {
-            Some(a) => predictor.with_system(a),
-            None => predictor,
-        };
-        let predictor = match rates {
-            Some(r) => predictor.with_rates(r),
-            None => predictor,
         };
         let key = path
             .canonicalize()

@@ -39,14 +39,7 @@ pub fn seff_graph(set: &ModelSet, req: &GraphRequest, seff: &str, given: &Bindin
         .as_ref()
         .and_then(|(_, f)| beagle_pcm::model::system::assembly(f));
     let rates = crate::queries::rates_of(req.path, req.root);
-    let predictor = Predictor::new(file).map(|p| match &assembly {
-        Some(a) => p.with_system(a),
-        None => p,
-    });
-    let predictor = predictor.map(|p| match &rates {
-        Some(r) => p.with_rates(r),
-        None => p,
-    });
+    let predictor = Predictor::bound(file, assembly.as_ref(), rates.as_ref());
     let (inputs, prediction) = match &predictor {
         Some(p) => predict(p, seff, given, req.results),
         None => (Vec::new(), None),

@@ -109,16 +109,7 @@ fn service_entry(
     system: Option<&beagle_pcm::model::system::Assembly>,
     rates: Option<&beagle_analysis::predict::rates::Rates>,
 ) -> FittedResult {
-    let composed = beagle_analysis::predict::Predictor::new(model).map(|p| {
-        let p = match system {
-            Some(a) => p.with_system(a),
-            None => p,
-        };
-        match rates {
-            Some(r) => p.with_rates(r).compose(seff),
-            None => p.compose(seff),
-        }
-    });
+    let composed = beagle_analysis::predict::Predictor::bound(model, system, rates).map(|p| p.compose(seff));
     let total = composed
         .as_ref()
         .and_then(|c| {

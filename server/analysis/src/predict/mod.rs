@@ -123,6 +123,18 @@ impl<'a> Predictor<'a> {
         })
     }
 
+    /// A predictor bound as a workspace binds it: through `system` and with `rates`, where given.
+    pub fn bound(
+        file: &'a ModelFile,
+        system: Option<&'a Assembly>,
+        rates: Option<&'a rates::Rates>,
+    ) -> Option<Predictor<'a>> {
+        let mut p = Predictor::new(file)?;
+        p.system = system;
+        p.rates = rates;
+        Some(p)
+    }
+
     /// Demands are work units, turned into time by the rates of the containers their
     /// components run on.
     pub fn with_rates(mut self, rates: &'a rates::Rates) -> Self {
