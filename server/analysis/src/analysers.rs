@@ -368,6 +368,7 @@ mod tests {
                 .collect(),
             overflow: Vec::new(),
             thinned: 0,
+            resolution: None,
         };
         let mut bb = Blackboard::new([element]);
         assert!(MeasurementToolView::new(&mut bb, "test").add_result(result.clone()));

@@ -142,6 +142,11 @@ pub struct MeasurementResult {
     /// ([`crate::point_sample::KEPT_PER_ELEMENT`]).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub thinned: u64,
+    /// The measurement's resolution in the values' unit, where the tool knows it (for Java: the
+    /// probes' cost subtracted per run, the largest of the points'): a law's relative error is
+    /// taken to at least this much (`beagle_fit::Dataset::resolution`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolution: Option<f64>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -183,6 +188,7 @@ impl MeasurementResult {
             _ => data,
         };
         // Means only where every row carries one (else a row's value is its own mean).
+        let data = data.with_resolution(self.resolution.unwrap_or(0.0));
         let means: Option<Vec<f64>> = self.observations.iter().map(|o| o.mean).collect();
         match means {
             Some(means) if !means.is_empty() => data.with_means(means),
@@ -288,6 +294,11 @@ pub struct ProposalEvidence {
     /// The measurements that would settle the reasons.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub wants: Vec<Want>,
+    /// Why more measurements will not settle the reasons, where the measurement tool has
+    /// already measured what the judge asked for and the reasons stayed, or cannot reach what it
+    /// asks (then `wants` is empty): a result preliminary for good, not for want of measuring.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settled: Option<String>,
     /// Holes of more than a decade in an input of the law: (input, measured below, above).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub holes: Vec<(String, f64, f64)>,
@@ -350,6 +361,7 @@ impl From<&beagle_fit::Evidence> for ProposalEvidence {
             is_final: e.is_final,
             reasons: e.reasons.clone(),
             wants: e.wants.iter().map(|w| (*w).into()).collect(),
+            settled: None,
             holes: (e.holes.iter()).map(|h| (h.input.clone(), h.below, h.above)).collect(),
             notes: e.notes.clone(),
         }
@@ -751,6 +763,7 @@ mod tests {
             }],
             overflow: Vec::new(),
             thinned: 0,
+            resolution: None,
         });
         bb.add_proposal(ProposedExpression {
             element: e.id.clone(),
@@ -802,6 +815,7 @@ mod tests {
             observations: vec![o.clone(), o],
             overflow: Vec::new(),
             thinned: 0,
+            resolution: None,
         };
         bb.add_result(r);
         let kept: Vec<&String> = bb.results()["_l"].observations[1].parameters.keys().collect();
@@ -879,6 +893,7 @@ mod tests {
             ],
             overflow: Vec::new(),
             thinned: 0,
+            resolution: None,
         };
         let d = r.dataset().unwrap();
         assert_eq!(d.names, vec!["a".to_string()]);

@@ -121,6 +121,7 @@ impl MeasurementResult {
             observations: Vec::new(),
             overflow: Vec::new(),
             thinned: 0,
+            resolution: None,
         };
         r.absorb(observations);
         r
@@ -137,6 +138,10 @@ impl MeasurementResult {
     pub fn merge(&mut self, other: MeasurementResult) {
         self.absorb(other.observations.iter().cloned());
         self.thinned += other.thinned;
+        self.resolution = match (self.resolution, other.resolution) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
         for t in other.overflow {
             // What `t` counts beyond its kept observations (those were just absorbed).
             let kept: Vec<&Observation> = other

@@ -187,7 +187,10 @@ pub fn medians(result: &MeasurementResult) -> MeasurementResult {
             mean: Some(s.mean),
         })
         .collect();
-    MeasurementResult::new(result.element.clone(), observations)
+    MeasurementResult {
+        resolution: result.resolution,
+        ..MeasurementResult::new(result.element.clone(), observations)
+    }
 }
 
 /// One observation per parameter point: the mean of all its values, exact where a full point's
@@ -209,7 +212,10 @@ pub fn means(result: &MeasurementResult) -> MeasurementResult {
             }
         })
         .collect();
-    MeasurementResult::new(result.element.clone(), observations)
+    MeasurementResult {
+        resolution: result.resolution,
+        ..MeasurementResult::new(result.element.clone(), observations)
+    }
 }
 
 #[cfg(test)]
@@ -233,6 +239,7 @@ mod tests {
                 .collect(),
             overflow: Vec::new(),
             thinned: 0,
+            resolution: None,
         }
     }
 

@@ -95,6 +95,7 @@ pub fn complete_untaken_transitions(bb: &mut Blackboard) -> Vec<String> {
                     observations: observations.clone(),
                     overflow: overflow.clone(),
                     thinned: first.thinned,
+                    resolution: None,
                 },
             );
             bb.to_measure.remove(&id);
@@ -169,6 +170,7 @@ mod tests {
             observations,
             overflow: Vec::new(),
             thinned: 0,
+            resolution: None,
         }
     }
 

@@ -303,6 +303,14 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     if target == Target::Value && reg.scale == ErrorScale::Auto {
         reg.scale = ErrorScale::Absolute;
     }
+    // Times measured at a resolution: relative errors down to it, absolute below.
+    if target == Target::Time
+        && reg.scale == ErrorScale::Auto
+        && data.resolution > 0.0
+        && data.y.iter().all(|v| *v >= 0.0)
+    {
+        reg.scale = ErrorScale::RelativeAbove(data.resolution);
+    }
     let seed = options.gp.as_ref().map_or(1, |g| g.seed);
     // Counts and passed values with integer observations: integer forms are expected.
     let counts = matches!(target, Target::Count | Target::Value) && data.integer_target();
@@ -472,8 +480,10 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         }
         _ => (c.expr.clone(), work),
     };
+    // In printed form first: a level set by a factor (`1.04 * (a·x + b)`) has a coefficient too
+    // many, whose intervals are unbounded, and nothing would be rounded.
     let rounded = canonical(
-        &evidence::intervals::round_to_evidence(&levelled, &work, &scales),
+        &evidence::intervals::round_to_evidence(&canonical(&levelled, &work), &work, &scales),
         &work,
     );
     if !evidence::is_exact(c) {

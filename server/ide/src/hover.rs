@@ -503,6 +503,9 @@ fn result(r: &ElementResult, out: &mut String) {
     for reason in &r.reasons {
         let _ = writeln!(out, "\npreliminary: {reason}");
     }
+    if let Some(settled) = r.evidence.as_ref().and_then(|e| e.settled.as_ref()) {
+        let _ = writeln!(out, "\nsettled: {settled}");
+    }
     if !r.points.is_empty() {
         out.push('\n');
         point_table(&r.points, out);

@@ -241,3 +241,19 @@ fn a_demand_shows_its_time_beside_its_work_units() {
     // Units not known (no workspace): as before.
     assert!(!hover("entityName=\"store file\"", None).contains("in ms"));
 }
+
+/// Issue 37: a result preliminary for good says why more measurements will not change it.
+#[test]
+fn a_settled_result_says_why_more_measuring_will_not_help() {
+    let mut r = results();
+    r[1].evidence = Some(beagle_analysis::ProposalEvidence {
+        points: 1,
+        settled: Some("more measurements will not settle it: 8 more launch points left it preliminary".into()),
+        ..Default::default()
+    });
+    let markdown = hover_on(FILESHARE, "entityName=\"compress loop\"", &r);
+    assert!(
+        markdown.contains("settled: more measurements will not settle it: 8 more launch points"),
+        "{markdown}"
+    );
+}

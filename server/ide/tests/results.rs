@@ -27,6 +27,7 @@ fn observations(element: &str, points: &[(f64, &[f64])]) -> MeasurementResult {
             .collect(),
         overflow: Vec::new(),
         thinned: 0,
+        resolution: None,
     }
 }
 

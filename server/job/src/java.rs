@@ -7,8 +7,8 @@
 
 use crate::context::Context;
 use crate::error::JobError;
-use crate::java_requests::{hole_plan, hole_report, wanted_holes, Requests, Seen, POINTS_PER_HOLE};
-use crate::measurements::Measured;
+use crate::java_requests::{corner_plan, hole_plan, hole_report, wanted_holes, Requests, Seen, POINTS_PER_HOLE};
+use crate::measurements::{Measured, Requested};
 use crate::observer::{Event, Pass};
 use crate::report::{Diagnostic, Report};
 use beagle_analysis::{
@@ -171,6 +171,11 @@ fn measure_points(
     out
 }
 
+/// What each launch point measured.
+fn seen(done: &[Done]) -> Vec<Seen<'_>> {
+    done.iter().map(|d| (&d.point, d.results.as_slice())).collect()
+}
+
 /// Observations of every point, per element. A timing is one median per JVM and parameter
 /// point (carrying the JVM's mean, which sets the published level: `beagle_fit::level`), a
 /// passed value one mean: the runs inside one JVM share its JIT decisions and heap layout and are no independent
@@ -249,6 +254,29 @@ fn drop_too_short(
                 }
                 None => true,
             }
+        })
+        .collect()
+}
+
+/// Each demand at the resolution its probes allow: the cost subtracted per run (in ms, the
+/// values' unit). The probes' cost is calibrated in every JVM, in a loop of its own; around a
+/// short section the JIT may treat them otherwise, so a net time of the order of the cost is
+/// known only to about the cost. The small-file write of 1-3 KB records came out at 13-50 ns
+/// per call in some JVMs' medians, net of 150 ns: relative to 13 ns, every law missed by
+/// 1,000 % and more, and the write was published as a constant with a band of ±6,400 %.
+fn at_resolution(
+    results: Vec<(MeasurableElement, MeasurementResult)>,
+    costs: &BTreeMap<String, ProbeCost>,
+) -> Vec<(MeasurableElement, MeasurementResult)> {
+    results
+        .into_iter()
+        .map(|(e, mut r)| {
+            if let beagle_analysis::ElementKind::ResourceDemand { action, .. } = &e.kind {
+                if let Some(cost) = costs.get(action).filter(|c| c.runs > 0) {
+                    r.resolution = Some(cost.subtracted_per_run() * 1e-6);
+                }
+            }
+            (e, r)
         })
         .collect()
 }
@@ -586,8 +614,9 @@ pub(crate) fn measure(
         }
     }
     let asks_more = config.workload.refine > 0 || config.workload.replicates > 0;
+    let mut requested = BTreeMap::new();
     if asks_more && !done.is_empty() && !stopped(cx) {
-        more_rounds(&measurer, &elements, &mut done, cx)?;
+        requested = more_rounds(&measurer, &elements, &mut done, cx)?;
     }
     if cx.control.cancel.is_cancelled() {
         return Err(JobError::AbortedWhileMeasuring);
@@ -604,7 +633,10 @@ pub(crate) fn measure(
     summary.probe_costs = probe_costs(&done);
     let keys: Vec<&[u8]> = done.iter().map(|d| d.key.as_bytes()).collect();
     let key = content_key(&keys);
-    let raw = drop_too_short(merge(&done), &summary.probe_costs, cx.report);
+    let raw = at_resolution(
+        drop_too_short(merge(&done), &summary.probe_costs, cx.report),
+        &summary.probe_costs,
+    );
     // The observations under the measurements' key, so that whoever shows the results later
     // (a restarted language server) finds every repetition.
     let stored = StoredMeasurement {
@@ -633,19 +665,21 @@ pub(crate) fn measure(
         notes: Vec::new(),
         inputs: Vec::new(),
         constants: prepared.constants.clone(),
+        requested,
     })
 }
 
 /// Rounds of what the judge of a preliminary analysis asks for (`java_requests`): holes in an
 /// element's input mapped to launch points, more points where the laws err or disagree, more
 /// JVMs where the noise is not measured. Until nothing is asked or [`MAX_ROUNDS`] rounds ran;
-/// the report then says which hole requests were met, and why the others were not.
+/// the report then says which hole requests were met, and why the others were not. Returns what
+/// was measured for each element at its request.
 fn more_rounds(
     measurer: &Measurer,
     elements: &[MeasurableElement],
     done: &mut Vec<Done>,
     cx: &mut Context,
-) -> Result<(), JobError> {
+) -> Result<BTreeMap<String, Requested>, JobError> {
     let config = measurer.config;
     let seed = cx.settings.seed;
     let mut requests = Requests::default();
@@ -694,7 +728,7 @@ fn more_rounds(
                 );
                 let measures =
                     |ids: &BTreeSet<String>| mine.iter().any(|d| d.results.iter().any(|(e, _)| ids.contains(&e.id)));
-                let points = if config.workload.refine > 0 && measures(&plan.points) {
+                let mut points = if config.workload.refine > 0 && measures(&plan.points) {
                     let scored: Vec<(Point, &[(MeasurableElement, MeasurementResult)])> =
                         mine.iter().map(|d| (d.point.clone(), d.results.as_slice())).collect();
                     let scores = beagle_java::refine::point_scores_of(&bb, &scored, &|id| plan.points.contains(id));
@@ -702,6 +736,15 @@ fn more_rounds(
                 } else {
                     Vec::new()
                 };
+                // Elements that few points reach get points where they are reached: the refinement
+                // goes where the laws err, which may be anywhere but their corner.
+                if config.workload.refine > 0 {
+                    for p in corner_plan(launch, &seen, &plan.points) {
+                        if !points.contains(&p) {
+                            points.push(p);
+                        }
+                    }
+                }
                 // A further JVM at the replicated points: the noise gets as many degrees of
                 // freedom again, and a spread that one pair of JVMs hid shows.
                 let again = if measures(&plan.repetitions) {
@@ -717,21 +760,20 @@ fn more_rounds(
                 (holes, points, again)
             };
             if !holes.is_empty() && !stopped(cx) {
-                done.extend(measure_points(measurer, launch, &holes, 0, cx, Pass::FillingHoles));
+                let measured = measure_points(measurer, launch, &holes, 0, cx, Pass::FillingHoles);
+                requests.served(&seen(&measured), |r, n| r.points += n);
+                done.extend(measured);
             }
             if !points.is_empty() && !stopped(cx) {
-                done.extend(measure_points(measurer, launch, &points, 0, cx, Pass::Refining));
+                let measured = measure_points(measurer, launch, &points, 0, cx, Pass::Refining);
+                requests.served(&seen(&measured), |r, n| r.points += n);
+                done.extend(measured);
             }
             if !again.is_empty() && !stopped(cx) {
                 let replicate = 2 + round;
-                done.extend(measure_points(
-                    measurer,
-                    launch,
-                    &again,
-                    replicate,
-                    cx,
-                    Pass::MoreReplicates,
-                ));
+                let measured = measure_points(measurer, launch, &again, replicate, cx, Pass::MoreReplicates);
+                requests.served(&seen(&measured), |r, n| r.jvms += n);
+                done.extend(measured);
             }
         }
         rounds = round + 1;
@@ -743,7 +785,7 @@ fn more_rounds(
         let severity = if warning { Severity::Warning } else { Severity::Info };
         info(cx.report, severity, None, line);
     }
-    Ok(())
+    Ok(requests.requested(&left))
 }
 
 #[cfg(test)]
@@ -784,6 +826,7 @@ mod tests {
                         observations: observations(values),
                         overflow: Vec::new(),
                         thinned: 0,
+                        resolution: None,
                     },
                 ),
                 (
@@ -793,6 +836,7 @@ mod tests {
                         observations: observations(&[3.0, 3.0, 3.0]),
                         overflow: Vec::new(),
                         thinned: 0,
+                        resolution: None,
                     },
                 ),
             ],

@@ -6,13 +6,16 @@
 //! is asked or the rounds run out, and the report says which requests were met and why the
 //! others were not.
 
+use crate::measurements::Requested;
 use beagle_analysis::{Blackboard, MeasurableElement, MeasurementResult};
 use beagle_java::launch::holes::{hole_points, Hole};
 use beagle_java::launch::{describe, Launch, Point};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Points asked per hole and round.
 pub(crate) const POINTS_PER_HOLE: usize = 3;
+/// Points asked per round for an element that wants more and that few launch points reach.
+pub(crate) const POINTS_PER_CORNER: usize = 3;
 
 /// One launch point's measurements: the point and what each element measured there.
 pub(crate) type Seen<'a> = (&'a Point, &'a [(MeasurableElement, MeasurementResult)]);
@@ -26,10 +29,45 @@ pub(crate) enum HoleFate {
     Unreachable(String),
 }
 
-/// The holes asked about so far, by (element, input).
+/// The holes asked about so far, by (element, input), and what was measured for the other
+/// requests, by element.
 #[derive(Debug, Default)]
 pub(crate) struct Requests {
     pub holes: BTreeMap<(String, String), (Hole, HoleFate)>,
+    pub served: BTreeMap<String, Requested>,
+}
+
+impl Requests {
+    /// Counts, for every element, the launch points of `measured` that reached it: whichever
+    /// element a round's points were chosen for, they are more evidence for each they reach.
+    pub(crate) fn served(&mut self, measured: &[Seen], add: impl Fn(&mut Requested, usize)) {
+        let mut reached: BTreeMap<&str, usize> = BTreeMap::new();
+        for (_, results) in measured {
+            let ids: BTreeSet<&str> = (results.iter())
+                .filter(|(_, r)| !r.observations.is_empty())
+                .map(|(e, _)| e.id.as_str())
+                .collect();
+            for id in ids {
+                *reached.entry(id).or_default() += 1;
+            }
+        }
+        for (id, n) in reached {
+            add(self.served.entry(id.to_string()).or_default(), n);
+        }
+    }
+
+    /// Per element, what was measured at its request, with the holes still `left` that no launch
+    /// point reaches.
+    pub(crate) fn requested(mut self, left: &[Hole]) -> BTreeMap<String, Requested> {
+        for ((element, input), (hole, fate)) in &self.holes {
+            let still = left.iter().any(|h| &h.element == element && &h.input == input);
+            if let (HoleFate::Unreachable(why), true) = (fate, still) {
+                (self.served.entry(element.clone()).or_default().unreachable)
+                    .push((input.clone(), format!("the hole in {}: {why}", range(hole))));
+            }
+        }
+        self.served
+    }
 }
 
 /// The holes the preliminary results ask about: per element and input, the widest.
@@ -131,15 +169,6 @@ pub(crate) fn hole_plan(
 /// last preliminary analysis still found.
 pub(crate) fn hole_report(requests: &Requests, left: &[Hole], rounds: usize) -> Vec<(bool, String)> {
     let still = |element: &str, input: &str| left.iter().any(|h| h.element == element && h.input == input);
-    let range = |h: &Hole| {
-        format!(
-            "{} of {} between {} and {}",
-            h.input,
-            h.element,
-            beagle_fit::print::format_number(beagle_fit::numeric::round_significant(h.below, 3)),
-            beagle_fit::print::format_number(beagle_fit::numeric::round_significant(h.above, 3))
-        )
-    };
     let mut out = Vec::new();
     for ((element, input), (hole, fate)) in &requests.holes {
         let line = match (fate, still(element, input)) {
@@ -159,6 +188,52 @@ pub(crate) fn hole_report(requests: &Requests, left: &[Hole], rounds: usize) -> 
         out.push(line);
     }
     out
+}
+
+/// Launch points for the elements of `asked` that fewer than half of the launch points of
+/// `mine` reach (the large-file write: compressed files above 200 KB): up to
+/// [`POINTS_PER_CORNER`] each, in the corner where they are reached
+/// (`beagle_java::launch::reaching_points`), none already measured or chosen.
+pub(crate) fn corner_plan(launch: &Launch, mine: &[Seen], asked: &BTreeSet<String>) -> Vec<Point> {
+    let mut measured: Vec<Point> = Vec::new();
+    for (p, _) in mine {
+        if !measured.contains(p) {
+            measured.push((*p).clone());
+        }
+    }
+    let mut out: Vec<Point> = Vec::new();
+    for id in asked {
+        let mut reaching: Vec<Point> = Vec::new();
+        for (p, results) in mine {
+            let reached = results.iter().any(|(e, r)| &e.id == id && !r.observations.is_empty());
+            if reached && !reaching.contains(p) {
+                reaching.push((*p).clone());
+            }
+        }
+        if reaching.is_empty() || 2 * reaching.len() >= measured.len() {
+            continue;
+        }
+        let mut taken = measured.clone();
+        taken.extend(out.iter().cloned());
+        out.extend(beagle_java::launch::reaching_points(
+            launch,
+            &reaching,
+            &taken,
+            POINTS_PER_CORNER,
+        ));
+    }
+    out
+}
+
+/// `input of element between below and above`.
+fn range(h: &Hole) -> String {
+    format!(
+        "{} of {} between {} and {}",
+        h.input,
+        h.element,
+        beagle_fit::print::format_number(beagle_fit::numeric::round_significant(h.below, 3)),
+        beagle_fit::print::format_number(beagle_fit::numeric::round_significant(h.above, 3))
+    )
 }
 
 #[cfg(test)]

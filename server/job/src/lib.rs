@@ -30,6 +30,7 @@ pub mod predict;
 pub mod rates;
 pub mod report;
 mod request;
+mod settled;
 pub mod units;
 mod unmodelled_write;
 pub mod validate;

@@ -27,6 +27,23 @@ pub struct Measured {
     pub inputs: Vec<InputFile>,
     /// Element id -> constants in and around its code (from the Java tool's static analysis).
     pub constants: std::collections::BTreeMap<String, Vec<f64>>,
+    /// Element id -> what the measurement tool measured at the judge's request (the Java tool's
+    /// rounds): a result still preliminary for the same want after it is settled
+    /// (`crate::settled`).
+    pub requested: std::collections::BTreeMap<String, Requested>,
+}
+
+/// What a measurement tool measured because the judge of a preliminary analysis asked for it,
+/// for one element.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Requested {
+    /// Launch points measured after the first pass that reached it (chosen for it or for
+    /// another element: where the laws erred or disagreed most, in its corner, in a hole).
+    pub points: usize,
+    /// Further JVMs at points measured before, that reached it.
+    pub jvms: usize,
+    /// Holes in its inputs that no launch point reaches: the input, and why.
+    pub unreachable: Vec<(String, String)>,
 }
 
 impl Measured {
@@ -119,6 +136,7 @@ pub fn load(source: &Source, store: &mut Store, model: &[MeasurableElement]) -> 
             notes: m.notes,
             inputs: m.inputs,
             constants: Default::default(),
+            requested: Default::default(),
         });
     }
     let mut notes = Vec::new();
@@ -343,6 +361,7 @@ fn stored(store: &mut Store, key: String, tool: &str, read: Read) -> Result<Meas
         notes: m.notes,
         inputs: m.inputs,
         constants: Default::default(),
+        requested: Default::default(),
     })
 }
 

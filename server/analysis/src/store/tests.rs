@@ -31,6 +31,7 @@ fn result(element: &str, values: &[f64]) -> MeasurementResult {
             .collect(),
         overflow: Vec::new(),
         thinned: 0,
+        resolution: None,
     }
 }
 

@@ -41,6 +41,10 @@ pub struct Args {
     /// (`DoublePDF`, `IntPMF` for counts) in the `--stoex` expression and a `log: distribution:` line.
     #[arg(long, value_enum, default_value_t = SpreadArg::Constant)]
     spread: SpreadArg,
+    /// The measurement's resolution, in `y`'s unit: relative errors of times are taken to at
+    /// least this much (`beagle analyse` uses the Java probes' cost subtracted per run).
+    #[arg(long, default_value_t = 0.0)]
+    resolution: f64,
 }
 
 /// `--spread`: how a constant answer is published (`beagle fit`, `beagle analyse`).
@@ -87,7 +91,9 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     }
     let path = || args.file.clone();
     let text = std::fs::read_to_string(&args.file).map_err(|source| CliError::Unreadable { path: path(), source })?;
-    let data = parse_csv(&text).map_err(|source| CliError::Csv { path: path(), source })?;
+    let data = parse_csv(&text)
+        .map_err(|source| CliError::Csv { path: path(), source })?
+        .with_resolution(args.resolution);
     let options = FitOptions {
         gp: (!args.no_gp).then(|| GpOptions {
             seed: args.seed,

@@ -80,6 +80,7 @@ mod tests {
             target_name: "y".into(),
             runs: Vec::new(),
             means: Vec::new(),
+            resolution: 0.0,
         }
     }
 

@@ -135,6 +135,7 @@ mod tests {
             target_name: "y".into(),
             runs: Vec::new(),
             means: Vec::new(),
+            resolution: 0.0,
         }
     }
 
@@ -186,6 +187,7 @@ mod tests {
             target_name: "y".into(),
             runs: Vec::new(),
             means: Vec::new(),
+            resolution: 0.0,
         };
         let law = parse_infix("if(x1 > 20000, 8e-7*x1 + 0.0177, 0.00027*x1 - 0.864*log(x1) + 5.444)").unwrap();
         let measured = crate::eval::eval(&law, &d.columns, d.len());

@@ -73,6 +73,7 @@ pub fn drop_equivalent(data: &Dataset) -> (Dataset, Vec<usize>, Vec<Equivalence>
         target_name: data.target_name.clone(),
         runs: data.runs.clone(),
         means: data.means.clone(),
+        resolution: data.resolution,
     };
     (reduced, keep, dropped)
 }

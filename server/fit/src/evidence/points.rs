@@ -157,6 +157,7 @@ impl Points {
             target_name: data.target_name.clone(),
             runs: Vec::new(),
             means: Vec::new(),
+            resolution: data.resolution,
         }
     }
 

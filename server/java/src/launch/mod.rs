@@ -7,5 +7,5 @@ pub mod points;
 pub mod run;
 
 pub use config::{read_java_config, JavaConfig, Launch, ParameterSpec, PointValue, Target, Workload};
-pub use points::{coarse_points, describe, fresh_points, refine_points, Point};
+pub use points::{coarse_points, describe, fresh_points, reaching_points, refine_points, Point};
 pub use run::{run_point, Classpath, RunError, RunFailure, RunOutput};

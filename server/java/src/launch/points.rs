@@ -222,6 +222,35 @@ pub fn refine_points(launch: &Launch, measured: &[(Point, f64)], n: usize, seed:
     dedup(launch, out)
 }
 
+/// `n` new points for an element that only some launch points reach (the large-file write: only
+/// compressed files above 200 KB): midpoints of two points of `reaching` (snapped to what can be
+/// run), which lie in the same corner where it is convex, farthest first from everything
+/// `measured`. Fewer when the pairs give fewer new points.
+pub fn reaching_points(launch: &Launch, reaching: &[Point], measured: &[Point], n: usize) -> Vec<Point> {
+    let reach: Vec<Vec<f64>> = reaching.iter().map(|p| unit(launch, p)).collect();
+    let mut candidates: Vec<Vec<f64>> = Vec::new();
+    for (i, a) in reach.iter().enumerate() {
+        for b in &reach[i + 1..] {
+            let mid: Vec<f64> = a.iter().zip(b).map(|(x, y)| (x + y) / 2.0).collect();
+            candidates.push(unit(launch, &from_unit(launch, &mid)));
+        }
+    }
+    let mut taken: Vec<Vec<f64>> = measured.iter().map(|p| unit(launch, p)).collect();
+    let mut out = Vec::new();
+    while out.len() < n {
+        let gap = |c: &Vec<f64>| taken.iter().map(|t| distance(c, t)).fold(f64::INFINITY, f64::min);
+        let Some(best) = candidates.iter().max_by(|a, b| gap(a).total_cmp(&gap(b))).cloned() else {
+            break;
+        };
+        if gap(&best) < 1e-9 {
+            break;
+        }
+        taken.push(best.clone());
+        out.push(from_unit(launch, &best));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -263,6 +292,32 @@ mod tests {
             PointValue::Number(x) => x,
             _ => panic!(),
         }
+    }
+
+    fn at(files: f64, share: f64) -> Point {
+        [
+            ("files".to_string(), PointValue::Number(files)),
+            ("share".to_string(), PointValue::Number(share)),
+        ]
+        .into()
+    }
+
+    /// Issue 37: an element reached only in a corner (here: 30 files and more, a share of 0.5 or
+    /// 1) gets new points in that corner, none measured before.
+    #[test]
+    fn points_for_a_corner_element_stay_in_its_corner() {
+        let l = launch();
+        let reaching = [at(30.0, 1.0), at(40.0, 0.5), at(34.0, 1.0)];
+        let mut measured: Vec<Point> = reaching.to_vec();
+        measured.extend([at(1.0, 0.0), at(20.0, 0.5), at(10.0, 1.0)]);
+        let new = reaching_points(&l, &reaching, &measured, 3);
+        assert_eq!(new.len(), 3, "{new:?}");
+        for p in &new {
+            assert!(files(p) >= 30.0 && p["share"] != PointValue::Number(0.0), "{p:?}");
+            assert!(!measured.contains(p), "{p:?}");
+        }
+        // Nothing new between points already measured.
+        assert!(reaching_points(&l, &reaching[..1], &measured, 2).is_empty());
     }
 
     #[test]

@@ -45,6 +45,9 @@ pub fn print(path: &Path, rows: &[ResultRow], headline: &str) {
         for reason in &r.reasons {
             println!("  {:<name_w$}    preliminary: {reason}", "");
         }
+        if let Some(settled) = r.evidence.as_ref().and_then(|e| e.settled.as_ref()) {
+            println!("  {:<name_w$}    settled: {settled}", "");
+        }
         if let Some(e) = &r.evidence {
             for note in &e.notes {
                 println!("  {:<name_w$}    note: {note}", "");
