@@ -35,7 +35,7 @@ fn settled(evidence: &ProposalEvidence, r: &Requested) -> Option<String> {
     for want in &evidence.wants {
         match want {
             Want::Points if r.points > 0 => parts.push(format!(
-                "{} more launch point{} reaching it, measured after the first pass",
+                "{} more launch point{} reaching it (measured after the first pass)",
                 r.points,
                 plural(r.points)
             )),
