@@ -274,22 +274,7 @@ fn over_three_seeds_the_main_job_ends_final_or_settled() {
         let dir = fileshare_copy();
         let out = beagle(&["analyse", dir.path().to_str().unwrap(), "--json", "--seed", seed]);
         let report = json(&out);
-        for r in report["results"].as_array().unwrap() {
-            if r["kind"] != "resource_demand" || r["status"] == "final" {
-                continue;
-            }
-            let settled = r["evidence"]["settled"].as_str().unwrap_or_default();
-            assert!(
-                settled.starts_with("more measurements will not settle it: "),
-                "seed {seed}: {} preliminary ({}) with nothing saying why more measuring would not help: {r:#}",
-                r["element"],
-                r["reasons"]
-            );
-            assert!(
-                r["evidence"]["wants"].as_array().is_none_or(Vec::is_empty),
-                "seed {seed}: {r:#}"
-            );
-        }
+        final_or_settled(&report, &format!("fileshare, seed {seed}"));
         let x = expressions(&report);
         for id in ["_fs_compress", "_fs_hash", "_fs_frame"] {
             let law = &x[&format!("{id}/{CPU}")];
@@ -657,6 +642,29 @@ fn a_service_looping_100000_times_per_call_keeps_its_laws() {
     match samples {
         Some(n) => assert!(n > 100_000 && !too_short, "{report}"),
         None => assert!(too_short, "neither a result nor 'too short to measure': {report}"),
+    }
+    // Issue 37: its timings end final, or preliminary with what measuring more could not change.
+    final_or_settled(&report, "hotloop");
+}
+
+/// Every timing of `report` final, or preliminary with a `settled` reason and nothing more
+/// wanted (issue 37).
+fn final_or_settled(report: &serde_json::Value, what: &str) {
+    for r in report["results"].as_array().unwrap() {
+        if r["kind"] != "resource_demand" || r["status"] == "final" {
+            continue;
+        }
+        let settled = r["evidence"]["settled"].as_str().unwrap_or_default();
+        assert!(
+            settled.starts_with("more measurements will not settle it: "),
+            "{what}: {} preliminary ({}) with nothing saying why more measuring would not help: {r:#}",
+            r["element"],
+            r["reasons"]
+        );
+        assert!(
+            r["evidence"]["wants"].as_array().is_none_or(Vec::is_empty),
+            "{what}: {r:#}"
+        );
     }
 }
 
