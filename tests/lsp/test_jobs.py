@@ -49,8 +49,10 @@ async def test_queue_runs_jobs_in_order(workspace, state_dir):
         status = await execute(client, "beagle.status")
         assert [q["id"] for q in status["queued"]] == [second["job"]], status
 
-        await wait_progress_end(client, first["job"], 120)
-        await wait_progress_end(client, second["job"], 120)
+        # Real measurements, with the judge's rounds (issue 37: holes, corner points, more
+        # JVMs): a local CI run took over 120 s for the first job on a busy 2-core machine.
+        await wait_progress_end(client, first["job"], 360)
+        await wait_progress_end(client, second["job"], 360)
         for job in (first, second):
             ks = kinds(client, job["job"])
             assert ks[0] == "begin" and ks[-1] == "end", ks
