@@ -13,4 +13,4 @@ if ! "$venv/bin/python" -c 'import pytest_lsp, pytest_timeout' 2>/dev/null; then
 fi
 cd "$here"
 # pytest-timeout limits each test; the outer timeout is the last resort against a hang.
-exec timeout 600 "$venv/bin/python" -m pytest -q -p no:cacheprovider --durations=5 "$@"
+exec timeout 1500 "$venv/bin/python" -m pytest -q -p no:cacheprovider --durations=5 "$@"

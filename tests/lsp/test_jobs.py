@@ -1,5 +1,6 @@
 """The job queue, cancelling through the progress token, and workspace trust."""
 
+import pytest
 from lsprotocol import types as t
 
 from conftest import (
@@ -38,6 +39,7 @@ async def test_cancel_through_progress_token_aborts(workspace, state_dir):
         assert symbols
 
 
+@pytest.mark.timeout(780)
 async def test_queue_runs_jobs_in_order(workspace, state_dir):
     async with session(workspace, state_dir, dict(FAST, trustedWorkspace=True)) as client:
         uri = open_doc(client, workspace / MODEL)
