@@ -4,8 +4,8 @@
 
 use beagle_analysis::{medians, scope_elements, MeasurementResult, Scope};
 use beagle_java::launch::{read_java_config, JavaConfig, Point, PointValue};
-use beagle_java::measure::measure_point;
-use beagle_java::prepare::prepare;
+use beagle_java::measure::{measure_batch, measure_point, PointMeasurement};
+use beagle_java::prepare::{prepare, Prepared};
 use beagle_pcm::ModelFile;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -96,17 +96,7 @@ const FRESH_ROUNDS: usize = 3;
 /// Measures `points` afresh (not through the analysis), in `FRESH_ROUNDS` interleaved rounds, and
 /// returns each element's observations.
 fn measure_fresh(dir: &Path, name: &str, points: &[Point]) -> BTreeMap<String, MeasurementResult> {
-    let config = config(dir);
-    let repo_path = dir.join("model/fileshare.repository");
-    let file = ModelFile::from_bytes(repo_path.clone(), std::fs::read(&repo_path).unwrap());
-    let repo = file.repository.as_ref().unwrap();
-    let scope = scope_elements(repo, &Scope::Repository).unwrap();
-    let links = beagle_java::links::read_links(&dir.join("model/links.toml"), &config.root, &config.sources)
-        .unwrap()
-        .links;
-    let services = scope.services.keys().cloned().collect();
-    let work = dir.join(".beagle").join(name);
-    let prepared = prepare(&config, &[repo], &scope.elements, &services, &links, &work).unwrap();
+    let (config, prepared, work) = prepared_fileshare(dir, name);
     let mut out: BTreeMap<String, MeasurementResult> = BTreeMap::new();
     let rounds = (0..FRESH_ROUNDS).flat_map(|round| points.iter().enumerate().map(move |(i, p)| (round, i, p)));
     for (round, i, p) in rounds {
@@ -126,6 +116,22 @@ fn measure_fresh(dir: &Path, name: &str, points: &[Point]) -> BTreeMap<String, M
         }
     }
     out
+}
+
+/// The file-share copy at `dir` instrumented and compiled under `.beagle/<name>` (that folder returned).
+fn prepared_fileshare(dir: &Path, name: &str) -> (JavaConfig, Prepared, PathBuf) {
+    let config = config(dir);
+    let repo_path = dir.join("model/fileshare.repository");
+    let file = ModelFile::from_bytes(repo_path.clone(), std::fs::read(&repo_path).unwrap());
+    let repo = file.repository.as_ref().unwrap();
+    let scope = scope_elements(repo, &Scope::Repository).unwrap();
+    let links = beagle_java::links::read_links(&dir.join("model/links.toml"), &config.root, &config.sources)
+        .unwrap()
+        .links;
+    let services = scope.services.keys().cloned().collect();
+    let work = dir.join(".beagle").join(name);
+    let prepared = prepare(&config, &[repo], &scope.elements, &services, &links, &work).unwrap();
+    (config, prepared, work)
 }
 
 /// How a law predicts the per-point means of fresh measurements (outliers beyond the far-out
@@ -669,6 +675,69 @@ fn final_or_settled(report: &serde_json::Value, what: &str) {
 }
 
 /// A small, fast workload for the failure tests, and extra launches.
+/// What a point's runs counted, element by element: loop counts, branch decisions and the sizes
+/// passed on (every value, sorted), and how many timings each timed element got.
+fn counted(m: &PointMeasurement) -> BTreeMap<String, Vec<String>> {
+    m.results
+        .iter()
+        .map(|(e, r)| {
+            let mut values: Vec<String> = match e.kind {
+                beagle_analysis::blackboard::ElementKind::ResourceDemand { .. } => {
+                    vec![format!("{} timings", r.observations.len())]
+                }
+                _ => r
+                    .observations
+                    .iter()
+                    .map(|o| format!("{:?} {}", o.parameters, o.value))
+                    .collect(),
+            };
+            values.sort();
+            (e.id.clone(), values)
+        })
+        .collect()
+}
+
+/// `points_per_jvm`: points measured in one JVM get each its own events and results, the same
+/// counts a JVM of its own measures at that point, and a timing per repetition.
+#[test]
+fn points_sharing_a_jvm_are_each_measured_as_if_alone() {
+    let _alone = one_at_a_time();
+    let dir = fileshare_copy();
+    quick_config(dir.path(), "");
+    let (config, prepared, work) = prepared_fileshare(dir.path(), "batch");
+    let launch = &config.launches[0];
+    // Small and large files, none, some and all already compressed: different paths per point.
+    let points = [
+        point(3.0, 1_500.0, 0.0),
+        point(4.0, 250_000.0, 1.0),
+        point(2.0, 2_500.0, 0.5),
+    ];
+    let dirs: Vec<PathBuf> = (0..points.len()).map(|i| work.join(format!("batch-{i}"))).collect();
+    let tags: Vec<String> = (0..points.len()).map(|i| format!("b{i}")).collect();
+    let batch = measure_batch(&config, &prepared, launch, &points, &dirs, &work.join("jvm"), &tags).unwrap();
+    assert_eq!(batch.len(), points.len());
+    for (i, (p, shared)) in points.iter().zip(&batch).enumerate() {
+        assert_eq!(&shared.point, p);
+        let alone = measure_point(
+            &config,
+            &prepared,
+            launch,
+            p,
+            &work.join(format!("alone-{i}")),
+            &format!("a{i}"),
+        )
+        .unwrap();
+        assert!(!counted(&alone).is_empty());
+        assert_eq!(counted(shared), counted(&alone), "at point {i}");
+        assert!(shared.notes.is_empty(), "{:?}", shared.notes);
+        // The calibration reached each point's events (the probe cost is subtracted and shown).
+        assert!(
+            !shared.summary.probe_costs.is_empty(),
+            "point {i}: no calibration in its events"
+        );
+    }
+}
+
 fn quick_config(dir: &Path, extra: &str) {
     let text = std::fs::read_to_string(dir.join("beagle.toml")).unwrap();
     let text = text
@@ -702,6 +771,13 @@ args = ["--files", "{files}", "--size", "1000", "--compressed", "0"]
 files = { from = -3, to = -1 }
 
 [[launch]]
+name = "mixed"
+main = "fileshare.Driver"
+args = ["--files", "{files}", "--size", "1000", "--compressed", "0"]
+[launch.parameters]
+files = { from = -1, to = 3 }
+
+[[launch]]
 name = "hang"
 main = "fileshare.Hang"
 
@@ -733,6 +809,11 @@ n = { from = 1, to = 9 }
         !negative.is_empty() && negative[0].contains("exited with code 2"),
         "{errors:#?}"
     );
+    // Its points share a JVM (`points_per_jvm` in the fixture): the failing one is named alone,
+    // and the other measured.
+    let mixed: Vec<&String> = errors.iter().filter(|e| e.starts_with("launch `mixed`")).collect();
+    assert_eq!(mixed.len(), 1, "{errors:#?}");
+    assert!(mixed[0].starts_with("launch `mixed` at files=-1:"), "{}", mixed[0]);
     let hang: Vec<&String> = errors.iter().filter(|e| e.starts_with("launch `hang`")).collect();
     assert_eq!(hang.len(), 1, "{errors:#?}");
     assert!(

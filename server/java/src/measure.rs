@@ -1,7 +1,7 @@
 //! Measuring one parameter point: run it, decode what the probes wrote, turn the events into
 //! results per element, and remove outliers from the timings.
 
-use crate::launch::{describe, run_point, JavaConfig, Launch, Point, RunError};
+use crate::launch::{describe, run_batch, run_point, JavaConfig, Launch, Point, RunError, RunOutput};
 use crate::prepare::Prepared;
 use crate::probe::decode::Decoded;
 use crate::sections::SectionTable;
@@ -9,7 +9,7 @@ use beagle_analysis::blackboard::ElementKind;
 use beagle_analysis::{
     remove_outliers, EventDigest, EventsSummary, MeasurableElement, MeasurementResult, ResultOptions, SummaryBuilder,
 };
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// What one point's runs measured.
@@ -61,6 +61,46 @@ pub fn measure_point(
     run_tag: &str,
 ) -> Result<PointMeasurement, RunError> {
     let out = run_point(&config.java, &prepared.classpath, launch, point, &config.workload, dir)?;
+    Ok(measurement_of(prepared, launch, point, &out, run_tag))
+}
+
+/// Runs `launch` at each of `points` in one JVM ([`run_batch`]; point `i`'s files under
+/// `dirs[i]`, the JVM's under `dir`) and returns their results in the same order. A failure is the
+/// batch's: measure the points one by one ([`measure_point`]) to tell which fails.
+pub fn measure_batch(
+    config: &JavaConfig,
+    prepared: &Prepared,
+    launch: &Launch,
+    points: &[Point],
+    dirs: &[PathBuf],
+    dir: &Path,
+    run_tags: &[String],
+) -> Result<Vec<PointMeasurement>, RunError> {
+    let outs = run_batch(
+        &config.java,
+        &prepared.classpath,
+        launch,
+        points,
+        dirs,
+        &config.workload,
+        dir,
+    )?;
+    Ok(points
+        .iter()
+        .zip(&outs)
+        .zip(run_tags)
+        .map(|((point, out), tag)| measurement_of(prepared, launch, point, out, tag))
+        .collect())
+}
+
+/// Decodes what the probes wrote at `point` into its results.
+fn measurement_of(
+    prepared: &Prepared,
+    launch: &Launch,
+    point: &Point,
+    out: &RunOutput,
+    run_tag: &str,
+) -> PointMeasurement {
     let options = crate::probe::decode::DecodeOptions {
         warmup: 1,
         service_times: false,
@@ -135,7 +175,7 @@ pub fn measure_point(
     }
     let mut summary = summary.finish();
     summary.probe_costs = s.probe_costs;
-    Ok(PointMeasurement {
+    PointMeasurement {
         launch: launch.name.clone(),
         point: point.clone(),
         results,
@@ -143,7 +183,7 @@ pub fn measure_point(
         outliers,
         wall: out.wall,
         notes,
-    })
+    }
 }
 
 #[cfg(test)]

@@ -16,9 +16,9 @@ use beagle_analysis::{
     ProbeCost, RecordedResults, Scope, StoredMeasurement, Tools,
 };
 use beagle_java::launch::holes::Hole;
-use beagle_java::launch::{coarse_points, describe, refine_points, JavaConfig, Launch, Point};
+use beagle_java::launch::{can_batch, coarse_points, describe, refine_points, JavaConfig, Launch, Point};
 use beagle_java::links::{CodeLink, LinkOrigin};
-use beagle_java::measure::{measure_point, point_key, PointMeasurement};
+use beagle_java::measure::{measure_batch, measure_point, point_key, PointMeasurement};
 use beagle_java::prepare::{prepare, Prepared};
 use beagle_pcm::{ModelFile, Severity};
 use std::collections::{BTreeMap, BTreeSet};
@@ -66,7 +66,9 @@ fn stopped(cx: &Context) -> bool {
 /// Measures `points` of `launch` (from the store where it has them); a failed point is an error
 /// diagnostic, and a failure every point would share ends the launch's pass.
 /// `replicate`: 0 for a point's first measurement, n for its n-th repetition in a fresh JVM
-/// (stored under a key of its own).
+/// (stored under a key of its own). Up to `points_per_jvm` points not in the store share a JVM
+/// ([`measure_batch`]); when such a JVM fails, its points are measured one by one, so that a
+/// point that fails is an error about that point and the others are still measured.
 fn measure_points(
     m: &Measurer,
     launch: &Launch,
@@ -81,25 +83,19 @@ fn measure_points(
         launch: &launch.name,
         points: points.len(),
     });
+    let folder = |i: usize| match replicate {
+        0 => work.join("runs").join(&launch.name).join(i.to_string()),
+        n => work.join("runs").join(&launch.name).join(format!("{i}-replicate-{n}")),
+    };
     let mut out = Vec::new();
+    let mut to_run: Vec<(usize, String)> = Vec::new();
     for (i, point) in points.iter().enumerate() {
-        if stopped(cx) {
-            break;
-        }
-        let shown = describe(point);
-        cx.observer.on(Event::Point {
-            pass,
-            launch: &launch.name,
-            index: i,
-            points: points.len(),
-            point: &shown,
-        });
         let key = match (point_key(prepared, config, launch, point), replicate) {
             (first, 0) => first,
             (first, n) => content_key(&[first.as_bytes(), b"replicate", n.to_string().as_bytes()]),
         };
-        if let Ok(Some(m)) = cx.store.cached_measurement(&key) {
-            out.push(Done {
+        match cx.store.cached_measurement(&key) {
+            Ok(Some(m)) => out.push(Done {
                 launch: launch.name.clone(),
                 point: point.clone(),
                 replicate,
@@ -107,68 +103,131 @@ fn measure_points(
                 summary: m.summary,
                 key,
                 cached: true,
-            });
-            continue;
+            }),
+            _ => to_run.push((i, key)),
         }
-        let dir = match replicate {
-            0 => work.join("runs").join(&launch.name).join(i.to_string()),
-            n => work.join("runs").join(&launch.name).join(format!("{i}-replicate-{n}")),
-        };
-        match measure_point(config, prepared, launch, point, &dir, &key[..12]) {
-            Ok(PointMeasurement {
-                results,
-                summary,
-                notes,
-                outliers,
-                ..
-            }) => {
-                for n in notes {
-                    info(cx.report, Severity::Warning, None, n);
+    }
+    let per_jvm = config.workload.points_per_jvm.max(1);
+    'batches: for batch in to_run.chunks(per_jvm) {
+        if stopped(cx) {
+            break;
+        }
+        let batch_points: Vec<Point> = batch.iter().map(|(i, _)| points[*i].clone()).collect();
+        for (i, _) in batch {
+            cx.observer.on(Event::Point {
+                pass,
+                launch: &launch.name,
+                index: *i,
+                points: points.len(),
+                point: &describe(&points[*i]),
+            });
+        }
+        let measured: Vec<Result<PointMeasurement, beagle_java::launch::RunError>> =
+            match batch.len() > 1 && can_batch(launch, &batch_points) {
+                true => {
+                    let dirs: Vec<PathBuf> = batch.iter().map(|(i, _)| folder(*i)).collect();
+                    let tags: Vec<String> = batch.iter().map(|(_, key)| key[..12].to_string()).collect();
+                    let jvm_dir = work
+                        .join("runs")
+                        .join(&launch.name)
+                        .join(format!("jvm-{}", &batch[0].1[..12]));
+                    match measure_batch(config, prepared, launch, &batch_points, &dirs, &jvm_dir, &tags) {
+                        Ok(all) => all.into_iter().map(Ok).collect(),
+                        Err(e) => {
+                            cx.observer.on(Event::Note(&format!(
+                                "{} points in one JVM failed ({}); measuring them one by one",
+                                batch.len(),
+                                e.failure_summary()
+                            )));
+                            one_by_one(m, launch, points, batch, &folder)
+                        }
+                    }
                 }
-                if outliers > 0 {
-                    cx.observer
-                        .on(Event::Note(&format!("{shown}: {outliers} timings removed as outliers")));
-                }
-                let stored = StoredMeasurement {
-                    input_key: key.clone(),
-                    tool: "java".into(),
-                    summary: summary.clone(),
-                    results: results.clone(),
-                    inputs: Vec::new(),
-                    notes: Vec::new(),
-                };
-                if let Err(e) = cx.store.save_measurement(&stored) {
-                    info(
-                        cx.report,
-                        Severity::Warning,
-                        None,
-                        format!("cannot store the measurement of {shown}: {e}"),
-                    );
-                }
-                out.push(Done {
-                    launch: launch.name.clone(),
-                    point: point.clone(),
-                    replicate,
+                false => one_by_one(m, launch, points, batch, &folder),
+            };
+        for ((i, key), result) in batch.iter().zip(measured) {
+            let point = &points[*i];
+            let shown = describe(point);
+            match result {
+                Ok(PointMeasurement {
                     results,
                     summary,
-                    key,
-                    cached: false,
-                });
-            }
-            Err(e) => {
-                let fatal = e.is_fatal();
-                info(cx.report, Severity::Error, None, e.to_string());
-                if fatal {
-                    break;
+                    notes,
+                    outliers,
+                    ..
+                }) => {
+                    for n in notes {
+                        info(cx.report, Severity::Warning, None, n);
+                    }
+                    if outliers > 0 {
+                        cx.observer
+                            .on(Event::Note(&format!("{shown}: {outliers} timings removed as outliers")));
+                    }
+                    let stored = StoredMeasurement {
+                        input_key: key.clone(),
+                        tool: "java".into(),
+                        summary: summary.clone(),
+                        results: results.clone(),
+                        inputs: Vec::new(),
+                        notes: Vec::new(),
+                    };
+                    if let Err(e) = cx.store.save_measurement(&stored) {
+                        info(
+                            cx.report,
+                            Severity::Warning,
+                            None,
+                            format!("cannot store the measurement of {shown}: {e}"),
+                        );
+                    }
+                    out.push(Done {
+                        launch: launch.name.clone(),
+                        point: point.clone(),
+                        replicate,
+                        results,
+                        summary,
+                        key: key.clone(),
+                        cached: false,
+                    });
+                }
+                Err(e) => {
+                    let fatal = e.is_fatal();
+                    info(cx.report, Severity::Error, None, e.to_string());
+                    if fatal {
+                        break 'batches;
+                    }
                 }
             }
         }
     }
+    // In the order of `points`, whichever came from the store: the analysis sees the same list
+    // however the points were grouped into JVMs.
+    out.sort_by_key(|d| points.iter().position(|p| *p == d.point));
     cx.observer.on(Event::PassDone {
         pass,
         launch: &launch.name,
     });
     out
+}
+
+/// Measures each point of `batch` in a JVM of its own, stopping at a failure every point would
+/// share (the others are reported as not run).
+fn one_by_one(
+    m: &Measurer,
+    launch: &Launch,
+    points: &[Point],
+    batch: &[(usize, String)],
+    folder: &dyn Fn(usize) -> PathBuf,
+) -> Vec<Result<PointMeasurement, beagle_java::launch::RunError>> {
+    let mut results = Vec::new();
+    for (i, key) in batch {
+        let result = measure_point(m.config, m.prepared, launch, &points[*i], &folder(*i), &key[..12]);
+        let fatal = matches!(&result, Err(e) if e.is_fatal());
+        results.push(result);
+        if fatal {
+            break;
+        }
+    }
+    results
 }
 
 /// What each launch point measured.

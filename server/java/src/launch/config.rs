@@ -12,6 +12,7 @@
 //! points = 12                  # parameter points of the quick first pass
 //! refine = 8                   # points added by the second pass
 //! replicates = 6               # quick-pass points measured again in a fresh JVM (the noise)
+//! points_per_jvm = 1           # parameter points measured in one JVM (one start, one warm-up)
 //! encoding = "iso-8859-1"      # of the sources (default: UTF-8, non-UTF-8 files as windows-1252)
 //! exclude = ["src/legacy/**"]  # files left out of the copy and the compilation (globs)
 //! release = 8                  # javac --release: the Java version the code is written for
@@ -105,6 +106,10 @@ pub struct Workload {
     /// (JIT decisions, heap layout) is the noise a law must predict within; repetitions inside
     /// one JVM are not independent and understate it.
     pub replicates: usize,
+    /// Parameter points of a pass measured in one JVM (a `main` launch): the JVM start and the
+    /// warm-up (2 s by default) are paid once for them, and the JIT compiles for their mix of
+    /// inputs, as a server's JIT does for its requests. 1: a JVM per point.
+    pub points_per_jvm: usize,
 }
 
 impl Default for Workload {
@@ -120,6 +125,7 @@ impl Default for Workload {
             points: 12,
             refine: 8,
             replicates: 6,
+            points_per_jvm: 1,
         }
     }
 }
@@ -167,6 +173,7 @@ struct JavaTable {
     points: Option<usize>,
     refine: Option<usize>,
     replicates: Option<usize>,
+    points_per_jvm: Option<usize>,
     automatic_links: Option<bool>,
     encoding: Option<String>,
     #[serde(default)]
@@ -238,7 +245,11 @@ fn java_config(toml_path: &Path, file: File) -> Result<Option<JavaConfig>, Strin
         points: java.points.unwrap_or(defaults.points),
         refine: java.refine.unwrap_or(defaults.refine),
         replicates: java.replicates.unwrap_or(defaults.replicates),
+        points_per_jvm: java.points_per_jvm.unwrap_or(defaults.points_per_jvm),
     };
+    if workload.points_per_jvm == 0 {
+        return Err("[java] points_per_jvm must be at least 1".to_string());
+    }
     if workload.repetitions == 0 {
         return Err("[java] repetitions must be at least 1".to_string());
     }

@@ -1,5 +1,6 @@
 //! Running one parameter point of a launch: one JVM through Beagle's launcher (warm-up and
-//! repetitions inside), or, for a `command`, one process per run. Every process gets its own
+//! repetitions inside), or, for a `command`, one process per run; or several points of a main
+//! launch in one JVM ([`run_batch`]). Every process gets its own
 //! process group and a timeout; on timeout the whole group is killed (a build tool's child JVM
 //! too). Errors name the launch and the point, and keep stderr's last lines.
 
@@ -56,6 +57,17 @@ impl RunError {
     /// Whether other points of the launch will fail the same way (so there is no use trying them).
     pub fn is_fatal(&self) -> bool {
         matches!(self.failure, RunFailure::MainNotFound { .. } | RunFailure::Spawn(_))
+    }
+
+    /// What happened, in a few words (without the error output).
+    pub fn failure_summary(&self) -> String {
+        match &self.failure {
+            RunFailure::Timeout { seconds } => format!("timed out after {seconds} s"),
+            RunFailure::Exit { code: Some(c), .. } => format!("exited with code {c}"),
+            RunFailure::Exit { code: None, .. } => "killed by a signal".to_string(),
+            RunFailure::MainNotFound { stderr } => stderr.trim().lines().next().unwrap_or_default().to_string(),
+            RunFailure::Spawn(e) => format!("cannot start: {e}"),
+        }
     }
 }
 
@@ -230,6 +242,95 @@ pub fn run_point(
         events,
         wall: start.elapsed(),
     })
+}
+
+/// Whether `points` of `launch` can share a JVM ([`run_batch`]): a main launch (a `command` runs
+/// its own processes), and arguments the batch file can carry (no tab or line break in them).
+pub fn can_batch(launch: &Launch, points: &[Point]) -> bool {
+    matches!(launch.target, Target::Main(_))
+        && points
+            .iter()
+            .all(|p| arguments(launch, p).iter().all(|a| !a.contains(['\t', '\n', '\r'])))
+}
+
+/// Runs `launch` at each of `points` in one JVM (see `Launcher.java`, `--batch`): one JVM start
+/// and one warm-up for them all, then the repetitions round the points, each point's records in
+/// `dirs[i]/events.bin` (those folders are emptied first). The JVM's own files (stdout, stderr,
+/// the warm-up's records, its working folder) go to `dir`. A failure is the batch's: the caller
+/// measures its points one by one to find which point fails ([`run_point`]).
+pub fn run_batch(
+    java: &Path,
+    classpath: &Classpath,
+    launch: &Launch,
+    points: &[Point],
+    dirs: &[PathBuf],
+    workload: &Workload,
+    dir: &Path,
+) -> Result<Vec<RunOutput>, RunError> {
+    let error = |failure| RunError {
+        launch: launch.name.clone(),
+        point: points.iter().map(describe).collect::<Vec<_>>().join("; "),
+        failure,
+    };
+    let Target::Main(main) = &launch.target else {
+        return Err(error(RunFailure::Spawn(
+            "a `command` launch runs one point per process".into(),
+        )));
+    };
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let mut lines = String::new();
+    let mut outputs = Vec::new();
+    for (point, point_dir) in points.iter().zip(dirs) {
+        let _ = std::fs::remove_dir_all(point_dir);
+        std::fs::create_dir_all(point_dir)
+            .map_err(|e| error(RunFailure::Spawn(format!("{}: {e}", point_dir.display()))))?;
+        let events = absolute(point_dir).join("events.bin");
+        lines.push_str(&events.display().to_string());
+        for a in arguments(launch, point) {
+            lines.push('\t');
+            lines.push_str(&a);
+        }
+        lines.push('\n');
+        outputs.push(events);
+    }
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).map_err(|e| error(RunFailure::Spawn(format!("{}: {e}", dir.display()))))?;
+    let dir = &absolute(dir);
+    let batch_file = dir.join("points.tsv");
+    std::fs::write(&batch_file, lines)
+        .map_err(|e| error(RunFailure::Spawn(format!("{}: {e}", batch_file.display()))))?;
+    let classpath = Classpath {
+        entries: classpath.entries.iter().map(|p| absolute(p)).collect(),
+    };
+    let cwd = match &launch.cwd {
+        Some(c) => absolute(c),
+        None => dir.join("cwd"),
+    };
+    std::fs::create_dir_all(&cwd).map_err(|e| error(RunFailure::Spawn(format!("{}: {e}", cwd.display()))))?;
+    // The warm-up's records (iteration 0, dropped by the decoder anyway) go to a file of the batch.
+    let warmup_events = dir.join("warmup-events.bin");
+    let start = Instant::now();
+    let mut cmd = Command::new(java);
+    cmd.args(&launch.jvm_args)
+        .arg(format!("-Dbeagle.events={}", warmup_events.display()))
+        .arg("-cp")
+        .arg(classpath.joined())
+        .arg("beagle.probe.Launcher")
+        .arg("--batch")
+        .arg(&batch_file)
+        .arg(workload.warmup.to_string())
+        .arg(workload.warmup_ms.to_string())
+        .arg(workload.repetitions.to_string())
+        .arg(main)
+        .envs(&launch.env)
+        .current_dir(&cwd);
+    // Each point has the time a point alone would have.
+    let timeout = Duration::from_secs_f64(workload.timeout_s * points.len().max(1) as f64);
+    let result = run_process(cmd, dir, timeout);
+    let _ = std::fs::remove_file(&warmup_events);
+    result.map_err(error)?;
+    let wall = start.elapsed() / points.len().max(1) as u32;
+    Ok(outputs.into_iter().map(|events| RunOutput { events, wall }).collect())
 }
 
 #[cfg(test)]

@@ -83,10 +83,15 @@ public final class Probe {
     /** The costs subtracted now: the last calibration's ({@link Calibration#NONE} before the first). */
     static volatile Calibration costs = Calibration.NONE;
     private static final List<State> STATES = new ArrayList<>();
-    private static final FileChannel OUT = open();
+    /**
+     * Where records go: the events file, or another one a launcher measuring several points in
+     * one JVM switched to ({@link #redirect}). Null: nowhere (no events file named).
+     */
+    private static volatile FileChannel OUT = open(System.getProperty("beagle.events", System.getenv("BEAGLE_EVENTS")));
     /** Whether flushAll syncs the file: not for /dev/null and pipes (benchmarks), which cannot. */
-    private static final boolean SYNC =
-            OUT != null && Files.isRegularFile(Paths.get(System.getProperty("beagle.events")));
+    private static volatile boolean SYNC = OUT != null && isRegularFile(System.getProperty("beagle.events", System.getenv("BEAGLE_EVENTS")));
+    /** The files {@link #redirect} opened, by path: each is opened once and gets the calibration once. */
+    private static final java.util.Map<String, FileChannel> REDIRECTED = new java.util.HashMap<>();
 
     private static final ThreadLocal<State> STATE = ThreadLocal.withInitial(() -> {
         State s = new State();
@@ -261,11 +266,12 @@ public final class Probe {
 
         synchronized void flush() {
             buffer.flip();
-            if (OUT != null) {
-                synchronized (OUT) {
+            FileChannel out = OUT;
+            if (out != null) {
+                synchronized (out) {
                     try {
                         while (buffer.hasRemaining()) {
-                            OUT.write(buffer);
+                            out.write(buffer);
                         }
                     } catch (IOException e) {
                         System.err.println("beagle probe: cannot write events: " + e);
@@ -315,8 +321,42 @@ public final class Probe {
         }
     }
 
-    private static FileChannel open() {
-        String path = System.getProperty("beagle.events", System.getenv("BEAGLE_EVENTS"));
+    private static boolean isRegularFile(String path) {
+        return path != null && Files.isRegularFile(Paths.get(path));
+    }
+
+    /**
+     * Sends the records from now on to the events file at `path` (created if missing, appended
+     * to): a launcher measuring several parameter points in one JVM gives each point its own
+     * file. Every thread's buffered records go to the previous file first. A file opened for the
+     * first time gets the calibration in force, so that each point's file carries its own.
+     */
+    public static void redirect(String path) {
+        flushAll();
+        boolean first;
+        synchronized (REDIRECTED) {
+            FileChannel channel = REDIRECTED.get(path);
+            first = channel == null;
+            if (first) {
+                channel = open(path);
+                if (channel == null) {
+                    return;
+                }
+                REDIRECTED.put(path, channel);
+            }
+            OUT = channel;
+            SYNC = isRegularFile(path);
+        }
+        if (first && CALIBRATE && costs != Calibration.NONE) {
+            State s = STATE.get();
+            if (s.depth == 0 && s.sections == 0) {
+                costs.write(s);
+                flushAll();
+            }
+        }
+    }
+
+    private static FileChannel open(String path) {
         if (path == null) {
             return null;
         }
@@ -348,9 +388,10 @@ public final class Probe {
                 }
             }
         }
-        if (SYNC) {
+        FileChannel out = OUT;
+        if (SYNC && out != null) {
             try {
-                OUT.force(false);
+                out.force(false);
             } catch (IOException e) {
                 System.err.println("beagle probe: cannot sync events: " + e);
             }

@@ -1,0 +1,193 @@
+//! Several parameter points in one JVM (`Launcher --batch`, [`run_batch`]): each point's records
+//! land in its own events file, with the calibration in force, one execution per repetition, and
+//! only that point's inputs; a JVM start and a warm-up are shared.
+
+mod probe_common;
+
+use beagle_analysis::events::MeasurementEvent;
+use beagle_java::launch::{can_batch, run_batch, Classpath, Launch, Point, PointValue, Target, Workload};
+use beagle_java::probe::decode::{decode_file, DecodeOptions};
+use beagle_java::sections::{Section, SectionTable};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::Command;
+
+/// `Main N`: one execution of `_work` with parameter n = N, looping N times; its own argument
+/// counted into a file of the working folder, so the test sees the warm-up's runs too.
+const MAIN: &str = r#"
+import beagle.probe.Probe;
+import java.nio.file.*;
+
+public class Main {
+    public static void main(String[] args) throws Exception {
+        int n = Integer.parseInt(args[0]);
+        if (n < 0) {
+            throw new IllegalArgumentException("negative n");
+        }
+        long e = Probe.enter(0);
+        try {
+            Probe.param(e, 0, n);
+            long sum = 0;
+            for (int i = 0; i < n; i++) sum += i;
+            Probe.loop(1, n);
+        } finally {
+            Probe.exit(e);
+        }
+        Files.writeString(Paths.get("runs.txt"), n + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+}
+"#;
+
+fn table() -> SectionTable {
+    let mut t = SectionTable::default();
+    assert_eq!(
+        t.add(Section::Service {
+            service: "_work".into()
+        }),
+        0
+    );
+    t.add(Section::Loop {
+        loop_id: "_loop".into(),
+    });
+    t.add_slot("n");
+    t
+}
+
+fn point(n: f64) -> Point {
+    [("n".to_string(), PointValue::Number(n))].into()
+}
+
+fn launch(cwd: PathBuf) -> Launch {
+    Launch {
+        name: "work".into(),
+        target: Target::Main("Main".into()),
+        args: vec!["{n}".into()],
+        parameters: BTreeMap::new(),
+        env: BTreeMap::new(),
+        jvm_args: vec![],
+        cwd: Some(cwd),
+    }
+}
+
+fn javac_available() -> bool {
+    Command::new("javac").arg("-version").output().is_ok()
+}
+
+#[test]
+fn each_point_of_a_shared_jvm_gets_its_own_events_and_calibration() {
+    if !javac_available() {
+        eprintln!("skipped: no javac");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let classpath = probe_common::compile_with_probe(dir.path(), "Main.java", MAIN);
+    let classpath = Classpath {
+        entries: std::env::split_paths(&classpath).collect(),
+    };
+    let cwd = dir.path().join("cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let launch = launch(cwd.clone());
+    let points = [point(3.0), point(7.0), point(11.0)];
+    assert!(can_batch(&launch, &points));
+    let dirs: Vec<PathBuf> = (0..3).map(|i| dir.path().join(format!("p{i}"))).collect();
+    let workload = Workload {
+        warmup: 4,
+        warmup_ms: 0,
+        repetitions: 2,
+        timeout_s: 60.0,
+        ..Workload::default()
+    };
+    let outs = run_batch(
+        std::path::Path::new("java"),
+        &classpath,
+        &launch,
+        &points,
+        &dirs,
+        &workload,
+        &dir.path().join("jvm"),
+    )
+    .unwrap();
+    assert_eq!(outs.len(), 3);
+    // One JVM: the warm-up went round the points (at least 4 runs, each point at least once), then
+    // two rounds of measured runs, point after point.
+    let runs = std::fs::read_to_string(cwd.join("runs.txt")).unwrap();
+    let runs: Vec<&str> = runs.lines().collect();
+    assert_eq!(
+        runs,
+        ["3", "7", "11", "3", "3", "7", "11", "3", "7", "11"],
+        "four warm-up runs round the points, then two rounds"
+    );
+    let options = DecodeOptions {
+        run: "b".into(),
+        warmup: 1,
+        service_times: false,
+    };
+    for (i, (out, n)) in outs.iter().zip([3.0, 7.0, 11.0]).enumerate() {
+        assert_eq!(out.events, std::path::absolute(dirs[i].join("events.bin")).unwrap());
+        let (events, summary) = decode_file(&out.events, &table(), &options).unwrap();
+        assert!(summary.calibrations >= 1, "point {i}: no calibration in its events");
+        let calls: Vec<f64> = events
+            .iter()
+            .filter_map(|e| match e {
+                MeasurementEvent::ServiceCall { parameters, .. } => Some(parameters["n.VALUE"]),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            calls,
+            [n, n],
+            "point {i}: one execution per repetition, its own input only"
+        );
+        let loops: Vec<u64> = events
+            .iter()
+            .filter_map(|e| match e {
+                MeasurementEvent::Loop { count, .. } => Some(*count),
+                MeasurementEvent::LoopTotal { iterations, .. } => Some(*iterations),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(loops, [n as u64, n as u64], "point {i}");
+    }
+    // The warm-up's records are not left behind.
+    assert!(!dir.path().join("jvm/warmup-events.bin").exists());
+}
+
+#[test]
+fn a_failing_point_fails_its_batch_naming_every_point() {
+    if !javac_available() {
+        eprintln!("skipped: no javac");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let classpath = probe_common::compile_with_probe(dir.path(), "Main.java", MAIN);
+    let classpath = Classpath {
+        entries: std::env::split_paths(&classpath).collect(),
+    };
+    let launch = launch(dir.path().to_path_buf());
+    let points = [point(2.0), point(-1.0)];
+    let dirs: Vec<PathBuf> = (0..2).map(|i| dir.path().join(format!("p{i}"))).collect();
+    let workload = Workload {
+        warmup: 1,
+        warmup_ms: 0,
+        repetitions: 1,
+        timeout_s: 60.0,
+        ..Workload::default()
+    };
+    let e = run_batch(
+        std::path::Path::new("java"),
+        &classpath,
+        &launch,
+        &points,
+        &dirs,
+        &workload,
+        &dir.path().join("jvm"),
+    )
+    .unwrap_err();
+    assert_eq!(e.point, "n=2; n=-1");
+    assert!(e.to_string().contains("negative n"), "{e}");
+    assert_eq!(e.failure_summary(), "exited with code 1");
+    // A `command` launch, or arguments a tab-separated line cannot carry, run a JVM per point.
+    let mut tabbed = launch.clone();
+    tabbed.args = vec!["a\tb".into()];
+    assert!(!can_batch(&tabbed, &points));
+}
