@@ -588,3 +588,32 @@ fn an_opentelemetry_trace_gives_the_documented_laws() {
     assert!(executions > 0 && spans > executions, "{file}");
     assert_eq!(file["skipped"], 0, "{file}");
 }
+
+/// A Java workspace where nothing links (the file-share model over code whose classes have other
+/// names, no link file): the run fails before measuring anything, and its error says, per SEFF,
+/// why automatic linking found nothing, and what to do.
+#[test]
+fn a_workspace_where_nothing_links_says_why_per_seff() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("model")).unwrap();
+    std::fs::copy(
+        root().join("fixtures/fileshare/model/fileshare.repository"),
+        dir.path().join("model/fileshare.repository"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.path().join("src/app")).unwrap();
+    std::fs::write(
+        dir.path().join("src/app/Uploader.java"),
+        "package app;\npublic class Uploader {\n    public int send(byte[][] files) { return files.length; }\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("beagle.toml"),
+        "[model]\nrepository = \"model/fileshare.repository\"\n[java]\nsources = [\"src\"]\n[[launch]]\nname = \"send\"\nmain = \"app.Uploader\"\n",
+    )
+    .unwrap();
+    let out = beagle(dir.path(), &["analyse", "."]);
+    assert_eq!(out.status.code(), Some(2), "an error, not a run with failed points");
+    let stderr = String::from_utf8_lossy(&out.stderr).replace(&dir.path().display().to_string(), "<workspace>");
+    insta::assert_snapshot!(stderr);
+}

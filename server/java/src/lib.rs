@@ -24,6 +24,7 @@ pub mod instrument;
 pub mod launch;
 pub mod links;
 pub mod measure;
+pub mod params;
 pub mod prepare;
 pub mod probe;
 pub mod refine;

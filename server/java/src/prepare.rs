@@ -5,6 +5,7 @@
 use crate::instrument::{InstrumentError, Site, SiteKind};
 use crate::launch::{Classpath, JavaConfig};
 use crate::links::CodeLink;
+use crate::params::{java_type_class, match_parameters, pcm_type_class, MatchedBy, TypeClass};
 use crate::probe::ProbeError;
 use crate::sections::{Section, SectionTable};
 use beagle_analysis::blackboard::ElementKind;
@@ -64,7 +65,7 @@ pub struct Prepared {
     pub unlinked: Vec<(String, String)>,
     /// Warnings about the code: files left out because they do not compile.
     pub notes: Vec<String>,
-    /// What was decided about the code: parameters matched to the signature by position.
+    /// What was decided about the code: parameters matched to the signature (by name, type or position).
     pub infos: Vec<String>,
 }
 
@@ -76,8 +77,8 @@ fn by_element(links: &[CodeLink]) -> BTreeMap<&str, &CodeLink> {
 /// Every transition id of each branch, in model order; every external call of each SEFF; the SEFFs
 /// that may answer each call (those describing the signature it calls).
 struct ModelFacts {
-    /// SEFF id -> the parameter names of the signature it describes.
-    parameters_of_seff: BTreeMap<String, Vec<String>>,
+    /// SEFF id -> the parameters (name, kind) of the signature it describes.
+    parameters_of_seff: BTreeMap<String, Vec<(String, TypeClass)>>,
     transitions: BTreeMap<String, Vec<String>>,
     calls_of_seff: BTreeMap<String, Vec<String>>,
     callees_of_call: BTreeMap<String, Vec<String>>,
@@ -102,7 +103,11 @@ fn model_facts(repositories: &[&Repository]) -> ModelFacts {
                 .as_ref()
                 .and_then(|r| signatures.get(r.target.fragment()))
             {
-                let names: Option<Vec<String>> = signature.parameters.iter().map(|p| p.name.clone()).collect();
+                let names: Option<Vec<(String, TypeClass)>> = signature
+                    .parameters
+                    .iter()
+                    .map(|p| Some((p.name.clone()?, pcm_type_class(repositories, p.data_type.as_ref()))))
+                    .collect();
                 if let Some(names) = names {
                     parameters_of_seff.insert(seff_id.clone(), names);
                 }
@@ -367,11 +372,12 @@ fn javac(
 
 /// Parameter slots of services whose method names its parameters unlike the signature it
 /// implements (`upload(byte[][] uploadFiles, int[] compressedIndices)` for `upload(files,
-/// alreadyCompressed)`): with as many parameters on both sides, they are matched by position
-/// and the slots renamed to the signature's names, so that the measurements are inputs of the
-/// service. `slots`: the slots this file's instrumentation added (each service's are its
-/// parameters in order). Returns what was matched, for the user.
-fn match_by_position(
+/// alreadyCompressed)`, or the same names in another order): the method's parameters are matched
+/// to the signature's by name, then similar name, type and position ([`match_parameters`]), and
+/// the slots of matched ones renamed to the signature's names, so that the measurements are
+/// inputs of the service. `slots`: the slots this file's instrumentation added (each service's
+/// are its parameters in order). Returns what was matched and how, for the user.
+fn match_to_signature(
     text: &str,
     services: &[(String, std::ops::Range<usize>)],
     facts: &ModelFacts,
@@ -392,22 +398,56 @@ fn match_by_position(
         else {
             continue;
         };
-        let code = java.method(method).parameters;
-        if code.len() != model.len() || code == *model || code.is_empty() {
+        let method = java.method(method);
+        let code = &method.parameters;
+        let model_names: Vec<&String> = model.iter().map(|(n, _)| n).collect();
+        if code.is_empty() || code.iter().eq(model_names.iter().copied()) {
             continue;
         }
         let Some(at) = (0..=slots.len().saturating_sub(code.len())).find(|i| slots[*i..*i + code.len()] == code[..])
         else {
             continue;
         };
-        for (slot, name) in slots[at..at + code.len()].iter_mut().zip(model) {
-            *slot = name.clone();
+        let typed: Vec<(String, TypeClass)> = code
+            .iter()
+            .zip(&method.parameter_types)
+            .map(|(n, t)| (n.clone(), java_type_class(t)))
+            .collect();
+        let matches = match_parameters(&typed, model);
+        let mut said = Vec::new();
+        for (i, name) in code.iter().enumerate() {
+            match matches.iter().find(|m| m.code == i) {
+                Some(m) => {
+                    let target = &model[m.model].0;
+                    slots[at + i] = target.clone();
+                    if m.by == MatchedBy::Name && name == target {
+                        said.push(format!("{name} by name"));
+                    } else {
+                        said.push(format!("{name} as {target} ({})", m.by.describe()));
+                    }
+                }
+                None => said.push(format!("{name}: not in the signature (not an input of the model)")),
+            }
         }
-        out.push(format!(
-            "{seff}: the method's parameters ({}) are named unlike its signature's ({}): matched by position",
+        let unmatched: Vec<&str> = model
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| !matches.iter().any(|m| m.model == *j))
+            .map(|(_, (n, _))| n.as_str())
+            .collect();
+        let mut line = format!(
+            "{seff}: the method's parameters ({}) matched to its signature's ({}): {}",
             code.join(", "),
-            model.join(", ")
-        ));
+            model_names.iter().map(|n| n.as_str()).collect::<Vec<_>>().join(", "),
+            said.join("; ")
+        );
+        if !unmatched.is_empty() {
+            line.push_str(&format!(
+                "; no parameter of the method stands for {} (link or rename it to measure it)",
+                unmatched.join(", ")
+            ));
+        }
+        out.push(line);
     }
     out
 }
@@ -558,7 +598,7 @@ pub fn prepare(
                 out.text
             };
             if let Some(services) = plan.services_in.get(&key) {
-                let renamed = match_by_position(&text, services, &facts, &mut plan.table.slots[slots_before..]);
+                let renamed = match_to_signature(&text, services, &facts, &mut plan.table.slots[slots_before..]);
                 infos.extend(renamed.into_iter().map(|m| format!("{}: {m}", key.display())));
             }
             for (element, (file, range)) in &plan.code_of {

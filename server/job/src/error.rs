@@ -74,14 +74,15 @@ pub enum JobError {
     JavaNotFromFiles,
     #[error("not a Java workspace")]
     NotJava,
-    /// Not one SEFF element is linked to code; `links`: the link file, if one is named.
-    #[error(
-        "nothing to measure: no SEFF element is linked to code ({}; automatic linking found no class and method for any SEFF{}). \
-         Name the link file under [model] `links`, fix the links the warnings above name, or name the components like their classes",
-        links.as_ref().map_or("no link file".to_string(), |p| format!("{} gave no usable link", p.display())),
-        if *automatic { "" } else { ", and is off" }
-    )]
-    NothingLinked { links: Option<PathBuf>, automatic: bool },
+    /// Not one SEFF element is linked to code; `links`: the link file, if one is named;
+    /// `reasons`: what the linking said, per link and SEFF (printed with the error: a failed job
+    /// prints no report).
+    #[error("{}", nothing_linked(links.as_deref(), *automatic, reasons))]
+    NothingLinked {
+        links: Option<PathBuf>,
+        automatic: bool,
+        reasons: Vec<String>,
+    },
     #[error("no parameter point could be measured (see the errors above)")]
     NoPointMeasured,
     #[error("{entries} entry executions: too few to hold {:.0} % of them out", share * 100.0)]
@@ -99,6 +100,34 @@ pub enum JobError {
         /// Its containers' names (or ids).
         containers: Vec<String>,
     },
+}
+
+/// Reasons listed under a "nothing to measure" error, at most.
+const MOST_REASONS: usize = 20;
+
+fn nothing_linked(links: Option<&std::path::Path>, automatic: bool, reasons: &[String]) -> String {
+    let mut out = format!(
+        "nothing to measure: no SEFF element is linked to code ({}; automatic linking found no class and method for any SEFF{}).",
+        links.map_or("no link file".to_string(), |p| format!("{} gave no usable link", p.display())),
+        if automatic { "" } else { ", and is off" }
+    );
+    if reasons.is_empty() {
+        out.push_str(" The model has no SEFF the linking could look at.");
+    } else {
+        out.push_str(" Why, per link and SEFF:");
+        for r in reasons.iter().take(MOST_REASONS) {
+            out.push_str("\n  ");
+            out.push_str(r);
+        }
+        if reasons.len() > MOST_REASONS {
+            out.push_str(&format!("\n  ... and {} more", reasons.len() - MOST_REASONS));
+        }
+    }
+    out.push_str(
+        "\nWhat to do: name a link file under [model] `links` (or fix the links named above), name the \
+         components like their classes, or link an automatic candidate named above by hand.",
+    );
+    out
 }
 
 fn measured_on(name: &str, environment: Option<&std::path::Path>, containers: &[String]) -> String {

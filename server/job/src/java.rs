@@ -572,12 +572,18 @@ pub(crate) fn prepare_workspace(
         return Err(JobError::NothingInScope(errors));
     }
     cx.observer.on(Event::Stage("linking the model to the code"));
+    let said_before = cx.report.diagnostics.len();
     let links = links_for(config, links_path, repositories, &repos, cx.report)?;
-    // Measuring without a single link runs every launch for nothing: stop here and say why.
+    // Measuring without a single link runs every launch for nothing: stop here and say why, with
+    // every reason the linking gave (the report with them is not printed when the job fails).
     if links.is_empty() {
         return Err(JobError::NothingLinked {
             links: links_path.map(Path::to_path_buf),
             automatic: config.automatic_links,
+            reasons: cx.report.diagnostics[said_before..]
+                .iter()
+                .map(|d| d.message.clone())
+                .collect(),
         });
     }
     let work = root.join(".beagle").join("java");
