@@ -155,3 +155,43 @@ fn skips_what_is_linked_already() {
     assert!(links.iter().all(|l| !linked.contains(&l.element)));
     assert!(links.iter().any(|l| l.element == "_p_queue"));
 }
+
+/// Issue 38: the component's class inherits the operation from an abstract base (whose body
+/// runs for it): the SEFF and its actions are linked in the base's file, and the reason says so.
+#[test]
+fn an_operation_inherited_from_an_abstract_base_is_linked_there() {
+    let original = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/links/shop");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src/shop")).unwrap();
+    std::fs::copy(original.join("Shop.repository"), dir.path().join("Shop.repository")).unwrap();
+    std::fs::copy(
+        original.join("src/shop/Pricing.java"),
+        dir.path().join("src/shop/Pricing.java"),
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(original.join("src/shop/OrderServiceImpl.java")).unwrap();
+    // The whole body moves into an abstract base; the component's class keeps a constructor.
+    let base = text
+        .replace("public class OrderServiceImpl implements IOrders", "public abstract class AbstractOrders implements IOrders")
+        .replace("private final", "protected final")
+        .replace("public OrderServiceImpl(", "protected AbstractOrders(");
+    std::fs::write(dir.path().join("src/shop/AbstractOrders.java"), base).unwrap();
+    std::fs::write(
+        dir.path().join("src/shop/OrderServiceImpl.java"),
+        "package shop;\n\npublic class OrderServiceImpl extends AbstractOrders {\n    public OrderServiceImpl(IInventory inventory, IShipping shipping) {\n        super(inventory, shipping);\n    }\n}\n",
+    )
+    .unwrap();
+    let models = load(&dir.path().join("Shop.repository"));
+    let links = auto(&models, dir.path(), &[PathBuf::from("src")]);
+    let place = links.iter().find(|l| l.element == "_place_seff").expect("the SEFF is linked");
+    assert_eq!(place.file, Path::new("src/shop/AbstractOrders.java"));
+    assert!(
+        reason(place).ends_with(
+            "method placeOrder(order, express) matches signature placeOrder, inherited from AbstractOrders (its body runs for OrderServiceImpl)"
+        ),
+        "{}",
+        reason(place)
+    );
+    let items = links.iter().find(|l| l.element == "_p_items").expect("the loop is linked");
+    assert_eq!(items.file, Path::new("src/shop/AbstractOrders.java"));
+}

@@ -8,8 +8,10 @@
 //! confident links and show the rest as proposals.
 
 mod behaviour;
+mod inherit;
 
 use super::{CodeLink, LinkOrigin, Sources};
+use inherit::Resolved;
 use crate::syntax::{JavaFile, Method};
 use beagle_pcm::model::{Component, ComponentKind, Interface, Repository, Signature};
 use std::collections::BTreeSet;
@@ -214,7 +216,7 @@ fn link_component(
         misses.extend(seffs().map(|s| (s, why.clone())));
         return;
     };
-    let (file, java) = &files[file_index];
+    let java = &files[file_index].1;
     let Some(class) = java.classes().into_iter().find(|c| c.start_byte() == start) else {
         return;
     };
@@ -226,7 +228,9 @@ fn link_component(
     if tied.len() > 1 {
         class_reason.push_str(&format!(" (one of {} classes of that name)", tied.len()));
     }
-    let methods = java.methods(class);
+    // Its own methods and those it inherits (a template method in an abstract base runs for it).
+    let resolved = inherit::resolvable_methods(files, file_index, class);
+    let methods: Vec<Method> = resolved.iter().map(|r| r.method.clone()).collect();
     for seff in &component.seffs {
         let Some(seff_id) = &seff.id else { continue };
         let Some(signature) = seff
@@ -237,7 +241,7 @@ fn link_component(
         else {
             continue;
         };
-        let Some((method, method_confidence, method_reason)) = pick_method(&methods, signature) else {
+        let Some((picked, method_confidence, mut method_reason)) = pick_method(&methods, signature) else {
             misses.push((
                 seff_id.clone(),
                 format!(
@@ -247,6 +251,19 @@ fn link_component(
             ));
             continue;
         };
+        let Some(at) = methods.iter().position(|m| std::ptr::eq(m, picked)) else {
+            continue;
+        };
+        let Resolved {
+            file: declared_in,
+            class: declaring,
+            method,
+            inherited_from,
+        } = &resolved[at];
+        if let Some(base) = inherited_from {
+            method_reason.push_str(&format!(", inherited from {base} (its body runs for {class_name})"));
+        }
+        let (file, java) = &files[*declared_in];
         let confidence = class_confidence * method_confidence;
         let reason = format!("{class_reason}; {method_reason}");
         out.push(CodeLink {
@@ -267,7 +284,7 @@ fn link_component(
             component,
             java,
             file,
-            class,
+            class: *declaring,
             method,
             confidence,
             reason: &reason,
