@@ -172,7 +172,10 @@ fn an_operation_inherited_from_an_abstract_base_is_linked_there() {
     let text = std::fs::read_to_string(original.join("src/shop/OrderServiceImpl.java")).unwrap();
     // The whole body moves into an abstract base; the component's class keeps a constructor.
     let base = text
-        .replace("public class OrderServiceImpl implements IOrders", "public abstract class AbstractOrders implements IOrders")
+        .replace(
+            "public class OrderServiceImpl implements IOrders",
+            "public abstract class AbstractOrders implements IOrders",
+        )
         .replace("private final", "protected final")
         .replace("public OrderServiceImpl(", "protected AbstractOrders(");
     std::fs::write(dir.path().join("src/shop/AbstractOrders.java"), base).unwrap();
@@ -183,7 +186,10 @@ fn an_operation_inherited_from_an_abstract_base_is_linked_there() {
     .unwrap();
     let models = load(&dir.path().join("Shop.repository"));
     let links = auto(&models, dir.path(), &[PathBuf::from("src")]);
-    let place = links.iter().find(|l| l.element == "_place_seff").expect("the SEFF is linked");
+    let place = links
+        .iter()
+        .find(|l| l.element == "_place_seff")
+        .expect("the SEFF is linked");
     assert_eq!(place.file, Path::new("src/shop/AbstractOrders.java"));
     assert!(
         reason(place).ends_with(
@@ -192,6 +198,38 @@ fn an_operation_inherited_from_an_abstract_base_is_linked_there() {
         "{}",
         reason(place)
     );
-    let items = links.iter().find(|l| l.element == "_p_items").expect("the loop is linked");
+    let items = links
+        .iter()
+        .find(|l| l.element == "_p_items")
+        .expect("the loop is linked");
     assert_eq!(items.file, Path::new("src/shop/AbstractOrders.java"));
+}
+
+/// Issue 38: a method under a longer name (`placeCustomerOrder` for the signature's `placeOrder`)
+/// is found by its words and its parameters' names, as a candidate below the threshold of use
+/// (the class's name has an `Impl` suffix too): a proposal, with why.
+#[test]
+fn a_method_under_another_name_is_a_candidate_with_its_reason() {
+    let original = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/links/shop");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src/shop")).unwrap();
+    std::fs::copy(original.join("Shop.repository"), dir.path().join("Shop.repository")).unwrap();
+    let text = std::fs::read_to_string(original.join("src/shop/OrderServiceImpl.java")).unwrap();
+    std::fs::write(
+        dir.path().join("src/shop/OrderServiceImpl.java"),
+        text.replace("placeOrder(", "placeCustomerOrder("),
+    )
+    .unwrap();
+    let models = load(&dir.path().join("Shop.repository"));
+    let links = auto(&models, dir.path(), &[PathBuf::from("src")]);
+    let place = links.iter().find(|l| l.element == "_place_seff").expect("a candidate");
+    assert!(
+        reason(place).ends_with(
+            "method placeCustomerOrder(order, express) has a name like signature placeOrder's, and 2 of its 2 parameters by name"
+        ),
+        "{}",
+        reason(place)
+    );
+    let c = confidence(place);
+    assert!((0.7..0.8).contains(&c), "{c}: a proposal, not used");
 }

@@ -512,11 +512,31 @@ fn links_for(
                 format!("{seff}: no automatic link: {why}"),
             );
         }
+        let seffs: BTreeSet<&str> = repositories
+            .iter()
+            .flat_map(|r| r.seffs())
+            .filter_map(|(_, s)| s.id.as_deref())
+            .collect();
         for l in found {
             let LinkOrigin::Automatic { confidence, reason } = &l.origin else {
                 continue;
             };
             let used = *confidence >= TRUSTED_CONFIDENCE;
+            // A SEFF's candidate that is not used leaves the SEFF unmeasured: a warning that
+            // names it, so that the user can link it (an action's is an info: its SEFF is measured).
+            if !used && seffs.contains(l.element.as_str()) {
+                info(
+                    report,
+                    Severity::Warning,
+                    Some(l.element.clone()),
+                    format!(
+                        "{}: not linked: did you mean {} (confidence {confidence:.2}, below {TRUSTED_CONFIDENCE}: {reason})? Link it in the link file to measure it",
+                        l.element,
+                        l.file.display(),
+                    ),
+                );
+                continue;
+            }
             info(
                 report,
                 Severity::Info,

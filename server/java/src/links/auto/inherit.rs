@@ -24,7 +24,11 @@ pub(super) struct Resolved<'f> {
 const MOST_LEVELS: usize = 8;
 
 /// The methods of `class` (in `files[file]`) and those it inherits, own first, then level by level.
-pub(super) fn resolvable_methods<'f>(files: &'f [(PathBuf, JavaFile)], file: usize, class: Node<'f>) -> Vec<Resolved<'f>> {
+pub(super) fn resolvable_methods<'f>(
+    files: &'f [(PathBuf, JavaFile)],
+    file: usize,
+    class: Node<'f>,
+) -> Vec<Resolved<'f>> {
     let mut out: Vec<Resolved<'f>> = files[file]
         .1
         .methods(class)
@@ -59,9 +63,9 @@ pub(super) fn resolvable_methods<'f>(files: &'f [(PathBuf, JavaFile)], file: usi
                         continue;
                     }
                     // Overridden below: the nearest declaration wins.
-                    let overridden = out.iter().any(|r| {
-                        r.method.name == method.name && r.method.parameter_types == method.parameter_types
-                    });
+                    let overridden = out
+                        .iter()
+                        .any(|r| r.method.name == method.name && r.method.parameter_types == method.parameter_types);
                     if !overridden {
                         out.push(Resolved {
                             file: sf,
@@ -133,9 +137,7 @@ fn find_type<'f>(files: &'f [(PathBuf, JavaFile)], from: usize, name: &str) -> O
 /// The modifier keywords of a declaration (`public`, `abstract`, `default`, `static`).
 fn modifiers<'f>(java: &'f JavaFile, declaration: Node<'f>) -> Vec<&'f str> {
     let mut cursor = declaration.walk();
-    let list = declaration
-        .children(&mut cursor)
-        .find(|c| c.kind() == "modifiers");
+    let list = declaration.children(&mut cursor).find(|c| c.kind() == "modifiers");
     let Some(list) = list else {
         return Vec::new();
     };
@@ -163,7 +165,15 @@ mod tests {
         let (i, node) = find_type(files, 0, class).unwrap();
         resolvable_methods(files, i, node)
             .iter()
-            .map(|r| format!("{}{}", r.method.name, r.inherited_from.as_ref().map_or(String::new(), |f| format!(" from {f}"))))
+            .map(|r| {
+                format!(
+                    "{}{}",
+                    r.method.name,
+                    r.inherited_from
+                        .as_ref()
+                        .map_or(String::new(), |f| format!(" from {f}"))
+                )
+            })
             .collect()
     }
 

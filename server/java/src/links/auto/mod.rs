@@ -11,9 +11,9 @@ mod behaviour;
 mod inherit;
 
 use super::{CodeLink, LinkOrigin, Sources};
-use inherit::Resolved;
 use crate::syntax::{JavaFile, Method};
 use beagle_pcm::model::{Component, ComponentKind, Interface, Repository, Signature};
+use inherit::Resolved;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -301,11 +301,11 @@ fn pick_method<'m, 't>(methods: &'m [Method<'t>], signature: &Signature) -> Opti
     let name = signature.name.as_deref()?;
     let params: Vec<&str> = signature.parameters.iter().filter_map(|p| p.name.as_deref()).collect();
     let same_name: Vec<&Method> = methods.iter().filter(|m| m.name == name).collect();
-    let (pool, mut confidence) = if same_name.is_empty() {
-        let folded: Vec<&Method> = methods.iter().filter(|m| m.name.eq_ignore_ascii_case(name)).collect();
-        (folded, 0.8)
-    } else {
-        (same_name, 1.0)
+    let folded: Vec<&Method> = methods.iter().filter(|m| m.name.eq_ignore_ascii_case(name)).collect();
+    let (pool, mut confidence) = match (same_name.is_empty(), folded.is_empty()) {
+        (false, _) => (same_name, 1.0),
+        (true, false) => (folded, 0.8),
+        (true, true) => return similar_method(methods, name, &params),
     };
     let same_count: Vec<&Method> = pool
         .iter()
@@ -337,6 +337,59 @@ fn pick_method<'m, 't>(methods: &'m [Method<'t>], signature: &Signature) -> Opti
         ));
     } else if pool.len() > 1 {
         reason.push_str(" (by parameter names, among overloads)");
+    }
+    Some((method, confidence, reason))
+}
+
+/// Confidence of a method found by a similar name alone (`findMatches` for `find`): below the
+/// threshold of use, so it is a proposal ("did you mean"), unless its parameters bear it out.
+const SIMILAR_NAME: f64 = 0.6;
+
+/// A method whose name shares its words with the signature's (`findMatches` for `find`,
+/// `doRank` for `rank`), when none has its name: the one whose parameters carry most of the
+/// signature's names (`currentItems` for `items`). Confidence [`SIMILAR_NAME`], raised by the
+/// share of the signature's parameters found by name (to 0.85), lowered when the counts differ.
+fn similar_method<'m, 't>(
+    methods: &'m [Method<'t>],
+    name: &str,
+    params: &[&str],
+) -> Option<(&'m Method<'t>, f64, String)> {
+    let carried = |m: &Method| {
+        params
+            .iter()
+            .filter(|p| m.parameters.iter().any(|q| crate::params::similar(q, p)))
+            .count()
+    };
+    let candidates: Vec<&Method> = methods
+        .iter()
+        .filter(|m| m.node.kind() == "method_declaration" && crate::params::similar(&m.name, name))
+        .collect();
+    let best = candidates.iter().map(|m| carried(m)).max()?;
+    let tied: Vec<&Method> = candidates.iter().copied().filter(|m| carried(m) == best).collect();
+    let method = tied[0];
+    let share = if params.is_empty() {
+        1.0
+    } else {
+        best as f64 / params.len() as f64
+    };
+    let mut confidence = SIMILAR_NAME + 0.25 * share;
+    if method.parameters.len() != params.len() {
+        confidence *= 0.9;
+    }
+    if tied.len() > 1 {
+        confidence *= 0.5;
+    }
+    let mut reason = format!(
+        "method {}({}) has a name like signature {name}'s, and {best} of its {} parameters by name",
+        method.name,
+        method.parameters.join(", "),
+        params.len()
+    );
+    if tied.len() > 1 {
+        reason.push_str(&format!(
+            " (one of {} methods that fit equally well: a guess)",
+            tied.len()
+        ));
     }
     Some((method, confidence, reason))
 }
