@@ -29,6 +29,9 @@ enum Command {
     /// Print a SEFF's diagram as JSON (`--seff`), or the repository's components, roles and
     /// SEFFs: what the editor's diagram draws (the `beagle.seffGraph` command's answer).
     Graph(commands::graph::Args),
+    /// Print the links automatic linking suggests for a Java workspace, as a link file
+    /// (`--suggest`): every candidate with its confidence and reason.
+    Link(commands::link::Args),
     /// Serve the Language Server Protocol on stdin/stdout (what editors start).
     Lsp(commands::lsp::Args),
     /// Predict a service's expected demand per resource type for given inputs, composed from the
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
         Command::Stoex(cmd) => commands::stoex::run(&cmd),
         Command::Fit(args) => commands::fit::run(&args),
         Command::Graph(args) => commands::graph::run(&args),
+        Command::Link(args) => commands::link::run(&args),
         Command::Lsp(args) => commands::lsp::run(&args),
         Command::Predict(args) => commands::predict::run(&args),
         Command::Validate(args) => commands::validate::run(&args),

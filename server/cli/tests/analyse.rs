@@ -617,3 +617,47 @@ fn a_workspace_where_nothing_links_says_why_per_seff() {
     let stderr = String::from_utf8_lossy(&out.stderr).replace(&dir.path().display().to_string(), "<workspace>");
     insta::assert_snapshot!(stderr);
 }
+
+/// `beagle link --suggest`: the file-share workspace's automatic links as a link file that reads
+/// back (every link resolving to the code), each with its confidence; a SEFF without candidate is
+/// listed with why.
+#[test]
+fn suggested_links_are_a_link_file_that_reads_back() {
+    let dir = root().join("fixtures/fileshare");
+    let out = beagle(&dir, &["link", "--suggest", "."]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut sources = beagle_java::links::Sources::new(&dir);
+    let set = beagle_java::links::own::parse(&text, &dir.join("suggested.toml"), &mut sources).unwrap();
+    assert!(set.problems.is_empty(), "{:?}", set.problems);
+    assert_eq!(set.links.len(), text.matches("[[link]]").count());
+    assert_eq!(set.links.len(), text.matches("# automatic, confidence ").count());
+    for seff in [
+        "_fs_upload_seff",
+        "_fs_compress_seff",
+        "_fs_hash_seff",
+        "_fs_large_write_seff",
+    ] {
+        assert!(set.links.iter().any(|l| l.element == seff), "{seff} suggested");
+    }
+    // A workspace whose code has none of the model's classes: every SEFF named, with why.
+    let empty = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(empty.path().join("model")).unwrap();
+    std::fs::create_dir_all(empty.path().join("src")).unwrap();
+    std::fs::copy(
+        dir.join("model/fileshare.repository"),
+        empty.path().join("model/fileshare.repository"),
+    )
+    .unwrap();
+    std::fs::write(
+        empty.path().join("beagle.toml"),
+        "[model]\nrepository = \"model/fileshare.repository\"\n[java]\nsources = [\"src\"]\n[[launch]]\nname = \"main\"\nmain = \"app.Main\"\n",
+    )
+    .unwrap();
+    let out = beagle(empty.path(), &["link", "--suggest"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("# _fs_upload_seff: no class named BusinessCore (or with an Impl or Component suffix) under the source roots"),
+        "{text}"
+    );
+}

@@ -124,8 +124,9 @@ fn nothing_linked(links: Option<&std::path::Path>, automatic: bool, reasons: &[S
         }
     }
     out.push_str(
-        "\nWhat to do: name a link file under [model] `links` (or fix the links named above), name the \
-         components like their classes, or link an automatic candidate named above by hand.",
+        "\nWhat to do: `beagle link --suggest` prints every candidate link with its confidence, as a link \
+         file to review and name under [model] `links`; or fix the links named above, or name the \
+         components like their classes.",
     );
     out
 }

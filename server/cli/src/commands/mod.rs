@@ -2,6 +2,7 @@ pub mod analyse;
 pub mod check;
 pub mod fit;
 pub mod graph;
+pub mod link;
 pub mod lsp;
 pub mod predict;
 pub mod source;
