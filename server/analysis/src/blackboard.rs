@@ -610,6 +610,10 @@ pub struct Blackboard {
     /// the fitting as candidate constants and thresholds.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub(crate) code_constants: BTreeMap<String, Vec<f64>>,
+    /// Per element, why its cost follows a parameter its signature does not declare
+    /// ([`crate::undeclared`]): reasons every proposal for it carries.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) undeclared: BTreeMap<String, Vec<String>>,
 }
 
 impl Blackboard {
@@ -702,6 +706,16 @@ impl Blackboard {
         }
         self.to_measure.remove(&result.element);
         if let Some(element) = self.elements.get(&result.element) {
+            // Before they are dropped: does the cost follow a parameter the signature lacks?
+            let observed: Vec<(&Parameters, f64)> = result.observations.iter().map(|o| (&o.parameters, o.value)).collect();
+            let found = crate::undeclared::influences(&observed, &|n| element.accepts(n));
+            let reasons: Vec<String> = found
+                .iter()
+                .map(|i| crate::undeclared::reason(&result.element, i))
+                .collect();
+            if !reasons.is_empty() {
+                self.undeclared.insert(result.element.clone(), reasons);
+            }
             let mut dropped = BTreeSet::new();
             let tallied = result.overflow.iter_mut().map(|t| &mut t.parameters);
             for parameters in result.observations.iter_mut().map(|o| &mut o.parameters).chain(tallied) {
@@ -730,7 +744,16 @@ impl Blackboard {
         into.merge(result);
     }
 
-    pub(crate) fn add_proposal(&mut self, proposal: ProposedExpression) {
+    pub(crate) fn add_proposal(&mut self, mut proposal: ProposedExpression) {
+        // A cost that follows an input the signature lacks: no law in the declared inputs is final.
+        if let (Some(reasons), Some(evidence)) = (self.undeclared.get(&proposal.element), proposal.evidence.as_mut()) {
+            for r in reasons {
+                if !evidence.reasons.contains(r) {
+                    evidence.reasons.push(r.clone());
+                }
+            }
+            evidence.is_final = false;
+        }
         self.proposals
             .entry(proposal.element.clone())
             .or_default()

@@ -29,6 +29,7 @@ pub mod results;
 pub mod store;
 pub mod units;
 pub mod unmodelled;
+pub mod undeclared;
 pub mod untaken;
 pub mod validation;
 pub mod views;

@@ -1,0 +1,163 @@
+//! Inputs the model does not declare. A measurement may name parameters the service's signature
+//! lacks (a method with a parameter more than its operation: `findMatches(ownerId,
+//! currentItems)` for `find(items)`). Laws use the signature's inputs only, so those parameters
+//! are dropped before fitting (`Blackboard::add_result`); but first each is tested: where the
+//! values at equal declared inputs rise or fall with it, the element's cost depends on an input
+//! the model cannot express, and no law in the declared inputs can be final. The result says so,
+//! and which parameter to add to the signature.
+
+use crate::events::Parameters;
+use beagle_fit::evidence::hypothesis::trend_p;
+use std::collections::BTreeMap;
+
+/// An undeclared parameter the observed values follow.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Influence {
+    pub parameter: String,
+    /// The rank test's p value (Spearman, two-sided), before the correction for several tests.
+    pub p: f64,
+    /// Mean value at the upper third of the parameter over that at the lower third (at equal
+    /// declared inputs).
+    pub ratio: f64,
+}
+
+/// Significance after Bonferroni over the undeclared parameters tested: strict, as an identifier
+/// passed along (an owner id) must not pass for a cost input by chance.
+const ALPHA: f64 = 0.001;
+/// The least effect worth a reason: the upper third 10 % above or below the lower.
+const LEAST_RATIO: f64 = 1.1;
+
+/// The undeclared parameters (`declared` says which are not) that the observed values follow at
+/// equal declared inputs, strongest first. `observations`: each one's parameters and value.
+pub fn influences(observations: &[(&Parameters, f64)], declared: &dyn Fn(&str) -> bool) -> Vec<Influence> {
+    let mut undeclared: Vec<&String> = observations
+        .iter()
+        .flat_map(|(parameters, _)| parameters.keys())
+        .filter(|n| !declared(n))
+        .collect();
+    undeclared.sort();
+    undeclared.dedup();
+    let tests = undeclared.len().max(1) as f64;
+    // Observations grouped by their declared inputs; each value relative to its group's median.
+    let mut groups: BTreeMap<Vec<(String, u64)>, Vec<usize>> = BTreeMap::new();
+    for (i, (parameters, _)) in observations.iter().enumerate() {
+        let key = parameters
+            .iter()
+            .filter(|(n, _)| declared(n))
+            .map(|(n, v)| (n.clone(), v.to_bits()))
+            .collect();
+        groups.entry(key).or_default().push(i);
+    }
+    let mut out = Vec::new();
+    for name in undeclared {
+        let mut x = Vec::new();
+        let mut y = Vec::new();
+        for members in groups.values() {
+            let with: Vec<usize> = members
+                .iter()
+                .copied()
+                .filter(|i| observations[*i].0.contains_key(name))
+                .collect();
+            let values: Vec<f64> = with.iter().map(|i| observations[*i].1).collect();
+            let xs: Vec<f64> = with.iter().map(|i| observations[*i].0[name]).collect();
+            let varies = xs.iter().any(|v| *v != xs[0]);
+            let centre = beagle_fit::stats::median(&values);
+            if !varies || !(centre > 0.0) {
+                continue;
+            }
+            x.extend(xs);
+            y.extend(values.iter().map(|v| v / centre));
+        }
+        let Some(p) = trend_p(&x, &y) else { continue };
+        if p * tests >= ALPHA {
+            continue;
+        }
+        let ratio = thirds_ratio(&x, &y);
+        if ratio.is_finite() && (ratio >= LEAST_RATIO || ratio <= 1.0 / LEAST_RATIO) {
+            out.push(Influence {
+                parameter: name.clone(),
+                p,
+                ratio,
+            });
+        }
+    }
+    out.sort_by(|a, b| a.p.total_cmp(&b.p));
+    out
+}
+
+/// Mean of `y` where `x` is in its upper third over its mean where `x` is in its lower third.
+fn thirds_ratio(x: &[f64], y: &[f64]) -> f64 {
+    let mut order: Vec<usize> = (0..x.len()).collect();
+    order.sort_by(|a, b| x[*a].total_cmp(&x[*b]));
+    let third = (order.len() / 3).max(1);
+    let mean = |idx: &[usize]| idx.iter().map(|i| y[*i]).sum::<f64>() / idx.len() as f64;
+    mean(&order[order.len() - third..]) / mean(&order[..third])
+}
+
+/// The reason an element's laws stay preliminary.
+pub fn reason(element: &str, influence: &Influence) -> String {
+    let (how, factor) = if influence.ratio >= 1.0 {
+        ("rises", influence.ratio)
+    } else {
+        ("falls", 1.0 / influence.ratio)
+    };
+    format!(
+        "{element}: its cost {how} with `{}` ({factor:.1} times from its lower to its upper third, at equal declared inputs; rank test p = {}), which the service's signature does not declare: add it to the signature to get a law",
+        influence.parameter,
+        beagle_fit::evidence::p_text(influence.p)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn observation(items: f64, owner: f64, extra: f64, value: f64) -> (Parameters, f64) {
+        let parameters: Parameters = [
+            ("items.NUMBER_OF_ELEMENTS".to_string(), items),
+            ("ownerId.VALUE".to_string(), owner),
+            ("currentItems.NUMBER_OF_ELEMENTS".to_string(), extra),
+        ]
+        .into();
+        (parameters, value)
+    }
+
+    fn refs(obs: &[(Parameters, f64)]) -> Vec<(&Parameters, f64)> {
+        obs.iter().map(|(p, v)| (p, *v)).collect()
+    }
+
+    #[test]
+    fn a_cost_that_follows_an_undeclared_input_is_found_and_an_identifier_is_not() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut obs = Vec::new();
+        for items in [10.0, 20.0, 40.0] {
+            for _ in 0..20 {
+                let extra: f64 = rng.random_range(1.0..200.0);
+                let owner: f64 = rng.random_range(1.0..1e6);
+                let noise: f64 = rng.random_range(0.95..1.05);
+                obs.push(observation(items, owner, extra, (0.01 * items + 0.002 * extra) * noise));
+            }
+        }
+        let declared = |n: &str| n.starts_with("items.");
+        let found = influences(&refs(&obs), &declared);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].parameter, "currentItems.NUMBER_OF_ELEMENTS");
+        assert!(found[0].ratio > 2.0, "{found:?}");
+        let text = reason("_find", &found[0]);
+        assert!(text.contains("rises with `currentItems.NUMBER_OF_ELEMENTS`"), "{text}");
+        assert!(text.ends_with("add it to the signature to get a law"), "{text}");
+        // Noise alone, over other seeds: nothing.
+        for seed in 0..20 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let obs: Vec<(Parameters, f64)> = (0..60)
+                .map(|i| {
+                    let v: f64 = rng.random_range(0.9..1.1);
+                    observation(10.0 * (1 + i % 3) as f64, rng.random_range(1.0..1e6), rng.random_range(1.0..200.0), v)
+                })
+                .collect();
+            assert!(influences(&refs(&obs), &declared).is_empty(), "seed {seed}");
+        }
+    }
+}
