@@ -707,7 +707,8 @@ impl Blackboard {
         self.to_measure.remove(&result.element);
         if let Some(element) = self.elements.get(&result.element) {
             // Before they are dropped: does the cost follow a parameter the signature lacks?
-            let observed: Vec<(&Parameters, f64)> = result.observations.iter().map(|o| (&o.parameters, o.value)).collect();
+            let observed: Vec<(&Parameters, f64)> =
+                result.observations.iter().map(|o| (&o.parameters, o.value)).collect();
             let found = crate::undeclared::influences(&observed, &|n| element.accepts(n));
             let reasons: Vec<String> = found
                 .iter()

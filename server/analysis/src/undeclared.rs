@@ -21,9 +21,11 @@ pub struct Influence {
     pub ratio: f64,
 }
 
-/// Significance after Bonferroni over the undeclared parameters tested: strict, as an identifier
-/// passed along (an owner id) must not pass for a cost input by chance.
-const ALPHA: f64 = 0.001;
+/// Significance after Bonferroni over the undeclared parameters tested. With the effect size below
+/// it keeps an identifier passed along (an owner id) from passing for a cost input by chance; a
+/// perfectly monotone run of 11 points reaches p = 0.0016 (the normal approximation), so a
+/// stricter level would need dozens of points at equal declared inputs.
+const ALPHA: f64 = 0.01;
 /// The least effect worth a reason: the upper third 10 % above or below the lower.
 const LEAST_RATIO: f64 = 1.1;
 
@@ -144,7 +146,7 @@ mod tests {
         let found = influences(&refs(&obs), &declared);
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].parameter, "currentItems.NUMBER_OF_ELEMENTS");
-        assert!(found[0].ratio > 2.0, "{found:?}");
+        assert!(found[0].ratio > 1.5, "{found:?}");
         let text = reason("_find", &found[0]);
         assert!(text.contains("rises with `currentItems.NUMBER_OF_ELEMENTS`"), "{text}");
         assert!(text.ends_with("add it to the signature to get a law"), "{text}");
@@ -154,7 +156,12 @@ mod tests {
             let obs: Vec<(Parameters, f64)> = (0..60)
                 .map(|i| {
                     let v: f64 = rng.random_range(0.9..1.1);
-                    observation(10.0 * (1 + i % 3) as f64, rng.random_range(1.0..1e6), rng.random_range(1.0..200.0), v)
+                    observation(
+                        10.0 * (1 + i % 3) as f64,
+                        rng.random_range(1.0..1e6),
+                        rng.random_range(1.0..200.0),
+                        v,
+                    )
                 })
                 .collect();
             assert!(influences(&refs(&obs), &declared).is_empty(), "seed {seed}");

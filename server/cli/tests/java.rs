@@ -1112,3 +1112,50 @@ fn an_older_code_base_with_its_original_links_is_analysed_as_it_comes() {
     assert!(!x.keys().any(|k| k.starts_with("_old_")), "{x:?}");
     branch_probabilities_sum_to_one(&report);
 }
+
+/// Issue 38: a cost that follows a parameter the signature does not declare. The upload's
+/// signature without `alreadyCompressed`: the code's parameter of that name is then no input of
+/// the model, and at equal declared inputs (20 files of 2,000 bytes) the compress loop runs 20 to 0
+/// times as it varies. No law in the declared inputs can be final, and the result says which
+/// parameter to add.
+#[test]
+fn a_cost_that_follows_an_undeclared_parameter_says_so() {
+    let _alone = one_at_a_time();
+    let dir = fileshare_copy();
+    let repository = dir.path().join("model/fileshare.repository");
+    let text = std::fs::read_to_string(&repository).unwrap();
+    let without = text.replace(
+        "<parameters__OperationSignature dataType__Parameter=\"_fs_NameSet\" parameterName=\"alreadyCompressed\"/>",
+        "",
+    );
+    assert_ne!(without, text);
+    std::fs::write(&repository, without).unwrap();
+    let toml = std::fs::read_to_string(dir.path().join("beagle.toml")).unwrap();
+    let toml = toml
+        .replace(
+            "sources = [\"src\"]",
+            "sources = [\"src\"]\nwarmup = 2\nwarmup_ms = 0\nrepetitions = 1\npoints = 11\nrefine = 0\nreplicates = 0\ntimeout = 30",
+        )
+        .replace("files = { from = 1, to = 40 }", "files = { values = [20] }")
+        .replace("size = { from = 1000, to = 400000 }", "size = { values = [2000] }")
+        .replace(
+            "compressed = { values = [0.0, 0.5, 1.0] }",
+            "compressed = { values = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0] }",
+        );
+    std::fs::write(dir.path().join("beagle.toml"), toml).unwrap();
+    let out = beagle(&["analyse", dir.path().to_str().unwrap(), "--json", "--no-gp"]);
+    let report = json(&out);
+    let result = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["element"] == "_fs_compress_loop")
+        .expect("the compress loop is measured");
+    assert_eq!(result["status"], "preliminary", "{result:#}");
+    let reasons = result["evidence"]["reasons"].to_string();
+    assert!(
+        reasons.contains("falls with `alreadyCompressed.NUMBER_OF_ELEMENTS`")
+            && reasons.contains("which the service's signature does not declare: add it to the signature to get a law"),
+        "{reasons}"
+    );
+}
