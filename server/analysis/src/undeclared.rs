@@ -64,7 +64,7 @@ pub fn influences(observations: &[(&Parameters, f64)], declared: &dyn Fn(&str) -
             let xs: Vec<f64> = with.iter().map(|i| observations[*i].0[name]).collect();
             let varies = xs.iter().any(|v| *v != xs[0]);
             let centre = beagle_fit::stats::median(&values);
-            if !varies || !(centre > 0.0) {
+            if !varies || centre.is_nan() || centre <= 0.0 {
                 continue;
             }
             x.extend(xs);
