@@ -5,11 +5,13 @@
 mod probe_common;
 
 use beagle_analysis::events::MeasurementEvent;
-use beagle_java::launch::{can_batch, run_batch, Classpath, Launch, Point, PointValue, Target, Workload};
+use beagle_java::launch::{
+    can_batch, run_batch, Classpath, Launch, Point, PointValue, RunError, RunOutput, Target, Workload,
+};
 use beagle_java::probe::decode::{decode_file, DecodeOptions};
 use beagle_java::sections::{Section, SectionTable};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// `Main N`: one execution of `_work` with parameter n = N, looping N times; its own argument
@@ -73,6 +75,43 @@ fn javac_available() -> bool {
     Command::new("javac").arg("-version").output().is_ok()
 }
 
+/// `MAIN` compiled with the probe into `dir`, its class path.
+fn compiled(dir: &Path) -> Classpath {
+    let classpath = probe_common::compile_with_probe(dir, "Main.java", MAIN);
+    Classpath {
+        entries: std::env::split_paths(&classpath).collect(),
+    }
+}
+
+/// `points` in one JVM (`warmup` runs, `repetitions` rounds), point `i`'s files in `dir/p<i>`.
+fn batch(
+    dir: &Path,
+    classpath: &Classpath,
+    launch: &Launch,
+    points: &[Point],
+    warmup: u32,
+    repetitions: u32,
+) -> (Result<Vec<RunOutput>, RunError>, Vec<PathBuf>) {
+    let dirs: Vec<PathBuf> = (0..points.len()).map(|i| dir.join(format!("p{i}"))).collect();
+    let workload = Workload {
+        warmup,
+        warmup_ms: 0,
+        repetitions,
+        timeout_s: 60.0,
+        ..Workload::default()
+    };
+    let result = run_batch(
+        Path::new("java"),
+        classpath,
+        launch,
+        points,
+        &dirs,
+        &workload,
+        &dir.join("jvm"),
+    );
+    (result, dirs)
+}
+
 #[test]
 fn each_point_of_a_shared_jvm_gets_its_own_events_and_calibration() {
     if !javac_available() {
@@ -80,33 +119,14 @@ fn each_point_of_a_shared_jvm_gets_its_own_events_and_calibration() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let classpath = probe_common::compile_with_probe(dir.path(), "Main.java", MAIN);
-    let classpath = Classpath {
-        entries: std::env::split_paths(&classpath).collect(),
-    };
+    let classpath = compiled(dir.path());
     let cwd = dir.path().join("cwd");
     std::fs::create_dir_all(&cwd).unwrap();
     let launch = launch(cwd.clone());
     let points = [point(3.0), point(7.0), point(11.0)];
     assert!(can_batch(&launch, &points));
-    let dirs: Vec<PathBuf> = (0..3).map(|i| dir.path().join(format!("p{i}"))).collect();
-    let workload = Workload {
-        warmup: 4,
-        warmup_ms: 0,
-        repetitions: 2,
-        timeout_s: 60.0,
-        ..Workload::default()
-    };
-    let outs = run_batch(
-        std::path::Path::new("java"),
-        &classpath,
-        &launch,
-        &points,
-        &dirs,
-        &workload,
-        &dir.path().join("jvm"),
-    )
-    .unwrap();
+    let (outs, dirs) = batch(dir.path(), &classpath, &launch, &points, 4, 2);
+    let outs = outs.unwrap();
     assert_eq!(outs.len(), 3);
     // One JVM: the warm-up went round the points (at least 4 runs, each point at least once), then
     // two rounds of measured runs, point after point.
@@ -159,30 +179,10 @@ fn a_failing_point_fails_its_batch_naming_every_point() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let classpath = probe_common::compile_with_probe(dir.path(), "Main.java", MAIN);
-    let classpath = Classpath {
-        entries: std::env::split_paths(&classpath).collect(),
-    };
+    let classpath = compiled(dir.path());
     let launch = launch(dir.path().to_path_buf());
     let points = [point(2.0), point(-1.0)];
-    let dirs: Vec<PathBuf> = (0..2).map(|i| dir.path().join(format!("p{i}"))).collect();
-    let workload = Workload {
-        warmup: 1,
-        warmup_ms: 0,
-        repetitions: 1,
-        timeout_s: 60.0,
-        ..Workload::default()
-    };
-    let e = run_batch(
-        std::path::Path::new("java"),
-        &classpath,
-        &launch,
-        &points,
-        &dirs,
-        &workload,
-        &dir.path().join("jvm"),
-    )
-    .unwrap_err();
+    let e = batch(dir.path(), &classpath, &launch, &points, 1, 1).0.unwrap_err();
     assert_eq!(e.point, "n=2; n=-1");
     assert!(e.to_string().contains("negative n"), "{e}");
     assert_eq!(e.failure_summary(), "exited with code 1");

@@ -163,22 +163,7 @@ fn measure_points(
                         cx.observer
                             .on(Event::Note(&format!("{shown}: {outliers} timings removed as outliers")));
                     }
-                    let stored = StoredMeasurement {
-                        input_key: key.clone(),
-                        tool: "java".into(),
-                        summary: summary.clone(),
-                        results: results.clone(),
-                        inputs: Vec::new(),
-                        notes: Vec::new(),
-                    };
-                    if let Err(e) = cx.store.save_measurement(&stored) {
-                        info(
-                            cx.report,
-                            Severity::Warning,
-                            None,
-                            format!("cannot store the measurement of {shown}: {e}"),
-                        );
-                    }
+                    save(cx, key, &summary, &results, &format!("the measurement of {shown}"));
                     out.push(Done {
                         launch: launch.name.clone(),
                         point: point.clone(),
@@ -556,6 +541,40 @@ fn links_for(
     Ok(links)
 }
 
+/// The model files at `paths`, read and parsed (a file that is no repository has none).
+pub(crate) fn read_model_files(paths: &[PathBuf]) -> Result<Vec<ModelFile>, JobError> {
+    paths
+        .iter()
+        .map(|p| {
+            std::fs::read(p)
+                .map(|b| ModelFile::from_bytes(p.clone(), b))
+                .map_err(JobError::unreadable(p))
+        })
+        .collect()
+}
+
+/// Keeps a measurement in the store under `key`; a store that cannot keep it is a warning about
+/// `what` (the analysis goes on with it in memory).
+fn save(
+    cx: &mut Context,
+    key: &str,
+    summary: &EventsSummary,
+    results: &[(MeasurableElement, MeasurementResult)],
+    what: &str,
+) {
+    let stored = StoredMeasurement {
+        input_key: key.to_string(),
+        tool: "java".into(),
+        summary: summary.clone(),
+        results: results.to_vec(),
+        inputs: Vec::new(),
+        notes: Vec::new(),
+    };
+    if let Err(e) = cx.store.save_measurement(&stored) {
+        info(cx.report, Severity::Warning, None, format!("cannot store {what}: {e}"));
+    }
+}
+
 /// The Java sources linked to the scope of every repository, instrumented and compiled under
 /// `<root>/.beagle/java` (what was not linked, and why, into the report), and that folder.
 pub(crate) fn prepare_workspace(
@@ -567,14 +586,7 @@ pub(crate) fn prepare_workspace(
     build: Build,
     cx: &mut Context,
 ) -> Result<PreparedWorkspace, JobError> {
-    let files: Vec<ModelFile> = repositories
-        .iter()
-        .map(|p| {
-            std::fs::read(p)
-                .map(|b| ModelFile::from_bytes(p.clone(), b))
-                .map_err(JobError::unreadable(p))
-        })
-        .collect::<Result<_, _>>()?;
+    let files = read_model_files(repositories)?;
     let repos: Vec<&beagle_pcm::model::Repository> = files.iter().filter_map(|f| f.repository.as_ref()).collect();
     let mut elements = Vec::new();
     let mut services = BTreeSet::new();
@@ -724,22 +736,7 @@ pub(crate) fn measure(
     );
     // The observations under the measurements' key, so that whoever shows the results later
     // (a restarted language server) finds every repetition.
-    let stored = StoredMeasurement {
-        input_key: key.clone(),
-        tool: "java".into(),
-        summary: summary.clone(),
-        results: raw.clone(),
-        inputs: Vec::new(),
-        notes: Vec::new(),
-    };
-    if let Err(e) = cx.store.save_measurement(&stored) {
-        info(
-            cx.report,
-            Severity::Warning,
-            None,
-            format!("cannot store the measurements: {e}"),
-        );
-    }
+    save(cx, &key, &summary, &raw, "the measurements");
     Ok(Measured {
         key,
         tool: "java".into(),

@@ -4,7 +4,6 @@
 
 use crate::error::JobError;
 use crate::workspace::{Source, Workspace};
-use beagle_pcm::ModelFile;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
@@ -13,15 +12,7 @@ pub fn suggest_links(ws: &Workspace) -> Result<String, JobError> {
     let Some(Source::Java { config, .. }) = &ws.source else {
         return Err(JobError::NotJava);
     };
-    let files: Vec<ModelFile> = ws
-        .repositories
-        .iter()
-        .map(|p| {
-            std::fs::read(p)
-                .map(|b| ModelFile::from_bytes(p.clone(), b))
-                .map_err(JobError::unreadable(p))
-        })
-        .collect::<Result<_, _>>()?;
+    let files = crate::java::read_model_files(&ws.repositories)?;
     let repositories: Vec<&beagle_pcm::model::Repository> =
         files.iter().filter_map(|f| f.repository.as_ref()).collect();
     let (links, misses) = beagle_java::links::auto::automatic_links_explained(

@@ -157,6 +157,54 @@ fn run_process(mut cmd: Command, dir: &Path, timeout: Duration) -> Result<(), Ru
     })
 }
 
+/// The processes run in another folder: every path they are given must be absolute.
+fn absolute(p: &Path) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// Where a JVM or process runs: its folder (emptied), the class path, and its working folder.
+struct Folders {
+    dir: PathBuf,
+    classpath: Classpath,
+    cwd: PathBuf,
+}
+
+/// Empties and creates `dir`, makes the class path absolute, and creates the working folder:
+/// the launch's `cwd`, else a scratch folder in `dir`, so that what the system under test writes
+/// (logs, uploads, temporary files) never lands in the folder `beagle` was started from.
+fn folders(launch: &Launch, classpath: &Classpath, dir: &Path) -> Result<Folders, RunFailure> {
+    let create = |p: &Path| std::fs::create_dir_all(p).map_err(|e| RunFailure::Spawn(format!("{}: {e}", p.display())));
+    let _ = std::fs::remove_dir_all(dir);
+    create(dir)?;
+    let dir = absolute(dir);
+    let cwd = match &launch.cwd {
+        Some(c) => absolute(c),
+        None => dir.join("cwd"),
+    };
+    create(&cwd)?;
+    Ok(Folders {
+        classpath: Classpath {
+            entries: classpath.entries.iter().map(|p| absolute(p)).collect(),
+        },
+        dir,
+        cwd,
+    })
+}
+
+/// `java [jvm_args] -Dbeagle.events=EVENTS -cp CLASSPATH beagle.probe.Launcher`, in `cwd` with the
+/// launch's environment; the launcher's own arguments follow.
+fn launcher(java: &Path, launch: &Launch, classpath: &Classpath, events: &Path, cwd: &Path) -> Command {
+    let mut cmd = Command::new(java);
+    cmd.args(&launch.jvm_args)
+        .arg(format!("-Dbeagle.events={}", events.display()))
+        .arg("-cp")
+        .arg(classpath.joined())
+        .arg("beagle.probe.Launcher")
+        .envs(&launch.env)
+        .current_dir(cwd);
+    cmd
+}
+
 /// The launch's arguments at `point`.
 pub fn arguments(launch: &Launch, point: &Point) -> Vec<String> {
     let values: BTreeMap<String, String> = point.iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
@@ -178,40 +226,20 @@ pub fn run_point(
         point: describe(point),
         failure,
     };
-    let _ = std::fs::remove_dir_all(dir);
-    std::fs::create_dir_all(dir).map_err(|e| error(RunFailure::Spawn(format!("{}: {e}", dir.display()))))?;
-    // The processes run in another folder: every path they are given must be absolute.
-    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
-    let dir = &absolute(dir);
-    let classpath = &Classpath {
-        entries: classpath.entries.iter().map(|p| absolute(p)).collect(),
-    };
-    // What the system under test writes (logs, uploads, temporary files) lands in a scratch
-    // folder of the point, never in the folder `beagle` was started from.
-    let cwd = match &launch.cwd {
-        Some(c) => absolute(c),
-        None => dir.join("cwd"),
-    };
-    std::fs::create_dir_all(&cwd).map_err(|e| error(RunFailure::Spawn(format!("{}: {e}", cwd.display()))))?;
+    let Folders { dir, classpath, cwd } = folders(launch, classpath, dir).map_err(error)?;
+    let (dir, classpath) = (&dir, &classpath);
     let events = dir.join("events.bin");
     let args = arguments(launch, point);
     let timeout = Duration::from_secs_f64(workload.timeout_s);
     let start = Instant::now();
     match &launch.target {
         Target::Main(main) => {
-            let mut cmd = Command::new(java);
-            cmd.args(&launch.jvm_args)
-                .arg(format!("-Dbeagle.events={}", events.display()))
-                .arg("-cp")
-                .arg(classpath.joined())
-                .arg("beagle.probe.Launcher")
-                .arg(workload.warmup.to_string())
+            let mut cmd = launcher(java, launch, classpath, &events, &cwd);
+            cmd.arg(workload.warmup.to_string())
                 .arg(workload.warmup_ms.to_string())
                 .arg(workload.repetitions.to_string())
                 .arg(main)
-                .args(&args)
-                .envs(&launch.env)
-                .current_dir(&cwd);
+                .args(&args);
             run_process(cmd, dir, timeout).map_err(error)?;
         }
         Target::Command(command) => {
@@ -277,7 +305,6 @@ pub fn run_batch(
             "a `command` launch runs one point per process".into(),
         )));
     };
-    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
     let mut lines = String::new();
     let mut outputs = Vec::new();
     for (point, point_dir) in points.iter().zip(dirs) {
@@ -293,37 +320,21 @@ pub fn run_batch(
         lines.push('\n');
         outputs.push(events);
     }
-    let _ = std::fs::remove_dir_all(dir);
-    std::fs::create_dir_all(dir).map_err(|e| error(RunFailure::Spawn(format!("{}: {e}", dir.display()))))?;
-    let dir = &absolute(dir);
+    let Folders { dir, classpath, cwd } = folders(launch, classpath, dir).map_err(error)?;
+    let dir = &dir;
     let batch_file = dir.join("points.tsv");
     std::fs::write(&batch_file, lines)
         .map_err(|e| error(RunFailure::Spawn(format!("{}: {e}", batch_file.display()))))?;
-    let classpath = Classpath {
-        entries: classpath.entries.iter().map(|p| absolute(p)).collect(),
-    };
-    let cwd = match &launch.cwd {
-        Some(c) => absolute(c),
-        None => dir.join("cwd"),
-    };
-    std::fs::create_dir_all(&cwd).map_err(|e| error(RunFailure::Spawn(format!("{}: {e}", cwd.display()))))?;
     // The warm-up's records (iteration 0, dropped by the decoder anyway) go to a file of the batch.
     let warmup_events = dir.join("warmup-events.bin");
     let start = Instant::now();
-    let mut cmd = Command::new(java);
-    cmd.args(&launch.jvm_args)
-        .arg(format!("-Dbeagle.events={}", warmup_events.display()))
-        .arg("-cp")
-        .arg(classpath.joined())
-        .arg("beagle.probe.Launcher")
-        .arg("--batch")
+    let mut cmd = launcher(java, launch, &classpath, &warmup_events, &cwd);
+    cmd.arg("--batch")
         .arg(&batch_file)
         .arg(workload.warmup.to_string())
         .arg(workload.warmup_ms.to_string())
         .arg(workload.repetitions.to_string())
-        .arg(main)
-        .envs(&launch.env)
-        .current_dir(&cwd);
+        .arg(main);
     // Each point has the time a point alone would have.
     let timeout = Duration::from_secs_f64(workload.timeout_s * points.len().max(1) as f64);
     let result = run_process(cmd, dir, timeout);
