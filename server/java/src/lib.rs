@@ -12,6 +12,10 @@ pub const PROBE_SOURCES: &[(&str, &str)] = &[
         include_str!("../probe/beagle/probe/Calibration.java"),
     ),
     (
+        "beagle/probe/Receivers.java",
+        include_str!("../probe/beagle/probe/Receivers.java"),
+    ),
+    (
         "beagle/probe/Launcher.java",
         include_str!("../probe/beagle/probe/Launcher.java"),
     ),

@@ -37,6 +37,65 @@ pub struct SectionTable {
     /// ([`beagle_analysis::EventDigest::with_services`]). Empty: every record counts.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub services: std::collections::BTreeMap<String, String>,
+    /// Code that several components run (a body they inherit from one base class).
+    #[serde(default, skip_serializing_if = "Dispatch::is_empty")]
+    pub dispatch: Dispatch,
+}
+
+/// One inherited body, several components: one probe site in the code, a section per component.
+/// The SEFF's entry asks the probe which section the receiving object's class stands for
+/// (`Probe.pick(this, table)`: the nearest class up its superclass chain that a table names;
+/// none, -1: an execution of no component, not recorded). Every other record inside that body
+/// carries the first component's section, and the decoder reads it as the section of the SEFF
+/// whose execution it was recorded in ([`Dispatch::resolve`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dispatch {
+    /// Per table: (receiving class's binary name, its service section).
+    pub tables: Vec<Vec<(String, i32)>>,
+    /// The service section written at a site -> its table.
+    pub site_table: std::collections::BTreeMap<i32, usize>,
+    /// A section written in shared code -> (SEFF id -> that SEFF's own section).
+    pub shared: std::collections::BTreeMap<i32, std::collections::BTreeMap<String, i32>>,
+}
+
+/// The resource on the class path from which the probe reads the tables.
+pub const DISPATCH_RESOURCE: &str = "beagle-dispatch.txt";
+
+impl Dispatch {
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty() && self.shared.is_empty()
+    }
+
+    /// The section a record of `section` stands for in an execution of SEFF `service`.
+    pub fn resolve(&self, section: i32, service: Option<&str>) -> i32 {
+        service
+            .and_then(|s| self.shared.get(&section)?.get(s))
+            .copied()
+            .unwrap_or(section)
+    }
+
+    /// The SEFF sections other than `written` in the table of the site that writes `written`.
+    pub fn others(&self, written: i32) -> Vec<i32> {
+        let Some(&t) = self.site_table.get(&written) else {
+            return Vec::new();
+        };
+        self.tables[t]
+            .iter()
+            .map(|(_, section)| *section)
+            .filter(|s| *s != written)
+            .collect()
+    }
+
+    /// The tables as the probe reads them: a line per class, `table<TAB>class<TAB>section`.
+    pub fn resource_text(&self) -> String {
+        let mut out = String::new();
+        for (table, receivers) in self.tables.iter().enumerate() {
+            for (class, section) in receivers {
+                out.push_str(&format!("{table}\t{class}\t{section}\n"));
+            }
+        }
+        out
+    }
 }
 
 impl SectionTable {
@@ -66,6 +125,14 @@ impl SectionTable {
             }
         }
         out
+    }
+
+    /// The SEFF a service section stands for.
+    pub fn service_of(&self, id: i32) -> Option<&str> {
+        match self.section(id)? {
+            Section::Service { service } => Some(service),
+            _ => None,
+        }
     }
 
     pub fn slot(&self, id: i32) -> Option<&str> {

@@ -173,6 +173,17 @@ impl JavaFile {
             .find(|c| self.nested_name(*c).as_deref() == Some(rest))
     }
 
+    /// The class's binary name, as `Class.getName()` says it: `pkg.Outer$Inner`.
+    pub fn binary_name(&self, class: Node) -> Option<String> {
+        let nested = self.nested_name(class)?.replace('.', "$");
+        let package = self.package();
+        Some(if package.is_empty() {
+            nested
+        } else {
+            format!("{package}.{nested}")
+        })
+    }
+
     /// `Outer.Inner` for a nested class: the names of the enclosing classes.
     fn nested_name(&self, class: Node) -> Option<String> {
         let mut parts = vec![self.name_of(class)?.to_string()];

@@ -107,7 +107,7 @@ fn errors_name_the_file_and_line() {
         (
             "[[link]]\nelement = \"a\"\nfile = \"x\"\nfrom = \"1:1\"\nto = \"1:2\"\ncolour = 1\n",
             6,
-            "unknown field `colour`, expected one of `element`, `name`, `file`, `from`, `to`",
+            "unknown field `colour`, expected one of `element`, `name`, `file`, `from`, `to`, `class`",
         ),
         (&link("_a", "9", "10:1"), 1, "`_a`: from = \"9\" is not \"line:column\""),
         (
@@ -256,6 +256,7 @@ proptest! {
                 file: PathBuf::from("src/A.java"),
                 range,
                 origin: LinkOrigin::File { path: PathBuf::from("x"), line: 1 },
+                receiver: (k % 3 == 0).then(|| format!("a.B{k}$Inner")),
             });
         }
         let written = own::write(&links, &mut Sources::new(dir.path())).unwrap();

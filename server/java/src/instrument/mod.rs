@@ -231,7 +231,14 @@ pub fn instrument_report(
         ctx.site_index = index;
         ctx.rank = site.kind.rank();
         match &site.kind {
-            SiteKind::Service { section } => service::instrument(&mut ctx, root, site.range.clone(), *section, table)?,
+            SiteKind::Service { section } => {
+                if let Some(reason) = service::instrument(&mut ctx, root, site.range.clone(), *section, table)? {
+                    skipped.push(Skipped {
+                        site: site.clone(),
+                        reason,
+                    });
+                }
+            }
             SiteKind::Demand { section, cpu } => {
                 if let Some(reason) = demand::instrument(&mut ctx, root, site.range.clone(), *section, *cpu)? {
                     skipped.push(Skipped {

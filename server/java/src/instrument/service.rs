@@ -15,14 +15,26 @@ pub(crate) fn instrument(
     range: Range<usize>,
     section: i32,
     table: &mut SectionTable,
-) -> Result<(), InstrumentError> {
+) -> Result<Option<String>, InstrumentError> {
     let method = method_at(ctx, root, range.clone())?;
     let Some(body) = method.child_by_field_name("body") else {
         return Err(ctx.error(method.start_byte(), "the method has no body (abstract or native)"));
     };
     ctx.claim(method.byte_range());
     let e = ctx.fresh('E');
-    let mut open = format!(" long {e} = {PROBE}.enter({section});");
+    // A body several components inherit: the receiving object's class picks the section.
+    let mut not_dispatched = None;
+    let entered = match table.dispatch.site_table.get(&section) {
+        Some(t) if is_static(ctx, method) => {
+            not_dispatched = Some(format!(
+                "a static method: no receiving object tells the components apart (dispatch table {t})"
+            ));
+            section.to_string()
+        }
+        Some(t) => format!("{PROBE}.pick(this, {t})"),
+        None => section.to_string(),
+    };
+    let mut open = format!(" long {e} = {PROBE}.enter({entered});");
     if let Some(params) = method.child_by_field_name("parameters") {
         for p in named_children(params) {
             let name = match p.kind() {
@@ -52,7 +64,16 @@ pub(crate) fn instrument(
         format!(" }} finally {{ {PROBE}.exit({e}); }}"),
         Side::Close,
     );
-    Ok(())
+    Ok(not_dispatched)
+}
+
+/// Whether a method is static (or a constructor: no object receives it before it runs).
+fn is_static(ctx: &Ctx, method: Node) -> bool {
+    method.kind() == "constructor_declaration"
+        || named_children(method)
+            .into_iter()
+            .filter(|c| c.kind() == "modifiers")
+            .any(|m| ctx.text(m).split_whitespace().any(|w| w == "static"))
 }
 
 /// The method or constructor the range names: it covers the declaration's name and lies within it

@@ -330,6 +330,7 @@ pub fn parse(text: &str, path: &Path, sources: &mut Sources, source_roots: &[Pat
                         path: path.to_path_buf(),
                         line: link.line,
                     },
+                    receiver: None,
                 });
             }
             Err(e) => out.problems.push(e.warning()),

@@ -64,6 +64,7 @@ pub fn from_behaviours(
                         inner.file.display()
                     ),
                 },
+                receiver: inner.receiver.clone(),
             });
         }
     }

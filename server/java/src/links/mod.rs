@@ -36,6 +36,11 @@ pub struct CodeLink {
     /// Byte range of the linked node(s): whole statements or a whole method declaration.
     pub range: Range<usize>,
     pub origin: LinkOrigin,
+    /// The class whose objects run this code for the element's component (binary name,
+    /// `pkg.Outer$Inner`), when the code is declared elsewhere: a method inherited from a base
+    /// class runs for every subclass, and the probe tells the components apart by the receiving
+    /// object's class ([`crate::sections::Dispatch`]). `None`: whoever runs it.
+    pub receiver: Option<String>,
 }
 
 /// Where a link came from: errors point there.

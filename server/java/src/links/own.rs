@@ -36,6 +36,8 @@ struct Entry {
     file: PathBuf,
     from: String,
     to: String,
+    /// The receiving class, for code that several components inherit ([`CodeLink::receiver`]).
+    class: Option<String>,
 }
 
 /// Reads `links.toml` text; Java files are read through `sources` to turn positions into byte
@@ -105,6 +107,7 @@ fn entry_link(entry: Entry, line: usize, path: &Path, sources: &mut Sources) -> 
             path: path.to_path_buf(),
             line,
         },
+        receiver: entry.class,
     })
 }
 
@@ -144,6 +147,9 @@ pub fn write(links: &[CodeLink], sources: &mut Sources) -> Result<String, WriteE
         let _ = writeln!(out, "file = {}", quote(&file));
         let _ = writeln!(out, "from = \"{fl}:{fc}\"");
         let _ = writeln!(out, "to = \"{tl}:{tc}\"");
+        if let Some(class) = &link.receiver {
+            let _ = writeln!(out, "class = {}", quote(class));
+        }
         if let LinkOrigin::Automatic { confidence, reason } = &link.origin {
             let _ = writeln!(
                 out,

@@ -97,6 +97,10 @@ pub struct DecodeSummary {
     /// Per element (action, or SEFF for its executions' CPU time): the probes' cost subtracted,
     /// with the calibration's noise (the process's last calibration).
     pub probe_costs: BTreeMap<String, ProbeCost>,
+    /// Executions of an inherited body by an object of no measured component's class (entry
+    /// section -1, [`crate::sections::Dispatch`]): dropped with everything inside them, their
+    /// records counted as warm-up's.
+    pub other_receivers: u64,
 }
 
 /// An execution between its ENTER and its EXIT.
@@ -288,7 +292,8 @@ impl<'a> Decoder<'a> {
     /// Decodes one record.
     pub fn record(&mut self, bytes: &[u8; RECORD]) {
         self.summary.records += 1;
-        let r = Record::parse(bytes);
+        let mut r = Record::parse(bytes);
+        self.resolve_shared(&mut r);
         match r.kind {
             ENTER => self.enter(&r),
             PARAM => self.param(&r),
@@ -300,9 +305,43 @@ impl<'a> Decoder<'a> {
         }
     }
 
+    /// A record made in code that several components share stands for the section of the SEFF
+    /// whose execution it was made in ([`crate::sections::Dispatch`]); a call's section, carried
+    /// by the callee's ENTER, for its caller's.
+    fn resolve_shared(&self, r: &mut Record) {
+        if self.table.dispatch.shared.is_empty() {
+            return;
+        }
+        match r.kind {
+            DEMAND | LOOP | BRANCH | DEMAND_TOTAL | OVERHEAD => {
+                r.section = self.table.dispatch.resolve(r.section, self.service_of(r.execution));
+            }
+            ENTER => {
+                let call = self.table.dispatch.resolve((r.b >> 32) as i32, self.service_of(r.a));
+                r.b = ((call as i64) << 32) | (r.b & 0xffff_ffff);
+            }
+            _ => {}
+        }
+    }
+
+    /// The SEFF of a live execution.
+    fn service_of(&self, execution: i64) -> Option<&str> {
+        match self.table.section(*self.services.get(&execution)?)? {
+            Section::Service { service } => Some(service),
+            _ => None,
+        }
+    }
+
     fn enter(&mut self, r: &Record) {
         if r.execution <= 0 || self.live.contains_key(&r.execution) {
             self.summary.invalid += 1;
+            return;
+        }
+        if r.section == -1 && !self.table.dispatch.tables.is_empty() {
+            // Shared code run by an object of no component's class: nothing of it is recorded.
+            self.summary.other_receivers += 1;
+            self.summary.warmup_records += 1;
+            self.live.insert(r.execution, Live::Warmup);
             return;
         }
         let caller = match self.live.get(&r.a) {

@@ -400,6 +400,14 @@ public final class Probe {
 
     // --- service executions -------------------------------------------------------------------
 
+    /**
+     * The service section of a body that several components inherit, by the receiving object's
+     * class ({@link Receivers}): the argument of {@link #enter} at such a body's entry.
+     */
+    public static int pick(Object receiver, int table) {
+        return Receivers.pick(receiver, table);
+    }
+
     /** Entry of a SEFF's method: a new execution, nested in the thread's current one. */
     public static long enter(int service) {
         State s = STATE.get();

@@ -24,6 +24,8 @@ pub(super) struct Matcher<'a> {
     /// Of the SEFF's link: every action's confidence is at most this.
     pub confidence: f64,
     pub reason: &'a str,
+    /// The component's class ([`CodeLink::receiver`]).
+    pub receiver: Option<String>,
     pub links: Vec<CodeLink>,
 }
 
@@ -334,6 +336,7 @@ impl<'a> Matcher<'a> {
                 confidence: (self.confidence * score).clamp(0.0, 1.0),
                 reason: format!("{}; {why}", self.reason),
             },
+            receiver: self.receiver.clone(),
         });
     }
 }

@@ -221,6 +221,8 @@ fn link_component(
         return;
     };
     let class_name = java.name_of(class).unwrap_or_default().to_string();
+    // Who runs the code for this component: an inherited body runs for other classes too.
+    let receiver = java.binary_name(class);
     // Several classes of the same name: the first (by path) is a guess.
     let class_confidence = score / tied.len() as f64;
     let shown = component.name.as_deref().map(str::trim).unwrap_or(name);
@@ -275,6 +277,7 @@ fn link_component(
                 confidence,
                 reason: reason.clone(),
             },
+            receiver: receiver.clone(),
         });
         let Some(body) = method.node.child_by_field_name("body") else {
             continue;
@@ -288,6 +291,7 @@ fn link_component(
             method,
             confidence,
             reason: &reason,
+            receiver: receiver.clone(),
             links: Vec::new(),
         };
         matcher.behaviour(&seff.behaviour, body);

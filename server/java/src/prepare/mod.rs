@@ -2,16 +2,19 @@
 //! an instrumented copy of the source roots (the user's files are never written), the probe
 //! runtime and the copy compiled with javac, and the constants in and around each section.
 
-use crate::instrument::{InstrumentError, Site, SiteKind};
+mod plan;
+mod shared;
+
+use crate::instrument::{InstrumentError, SiteKind};
 use crate::launch::{Classpath, JavaConfig};
 use crate::links::CodeLink;
-use crate::params::{java_type_class, match_parameters, pcm_type_class, MatchedBy, TypeClass};
+use crate::params::{java_type_class, match_parameters, MatchedBy, TypeClass};
 use crate::probe::ProbeError;
 use crate::sections::{Section, SectionTable};
-use beagle_analysis::blackboard::ElementKind;
 use beagle_analysis::MeasurableElement;
 use beagle_measure::FileError;
-use beagle_pcm::model::{ActionBody, Repository};
+use beagle_pcm::model::Repository;
+use plan::{model_facts, plan, ModelFacts};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -50,7 +53,7 @@ fn joined(paths: &[PathBuf]) -> String {
 }
 
 /// Palladio's CPU resource type: demands on it are measured as thread CPU time.
-const CPU: &str = "_oro4gG3fEdy4YaaT-RYrLQ";
+pub(crate) const CPU: &str = "_oro4gG3fEdy4YaaT-RYrLQ";
 
 /// A compiled, instrumented system, ready to launch.
 #[derive(Clone, Debug)]
@@ -67,278 +70,6 @@ pub struct Prepared {
     pub notes: Vec<String>,
     /// What was decided about the code: parameters matched to the signature (by name, type or position).
     pub infos: Vec<String>,
-}
-
-/// Where each SEFF element's code is, by PCM id.
-fn by_element(links: &[CodeLink]) -> BTreeMap<&str, &CodeLink> {
-    links.iter().map(|l| (l.element.as_str(), l)).collect()
-}
-
-/// Every transition id of each branch, in model order; every external call of each SEFF; the SEFFs
-/// that may answer each call (those describing the signature it calls).
-struct ModelFacts {
-    /// SEFF id -> the parameters (name, kind) of the signature it describes.
-    parameters_of_seff: BTreeMap<String, Vec<(String, TypeClass)>>,
-    transitions: BTreeMap<String, Vec<String>>,
-    calls_of_seff: BTreeMap<String, Vec<String>>,
-    callees_of_call: BTreeMap<String, Vec<String>>,
-}
-
-fn model_facts(repositories: &[&Repository]) -> ModelFacts {
-    let mut transitions = BTreeMap::new();
-    let mut calls_of_seff: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut called_signature = BTreeMap::new();
-    let mut seffs_of_signature: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-    let mut parameters_of_seff = BTreeMap::new();
-    let signatures: BTreeMap<&str, &beagle_pcm::model::Signature> = repositories
-        .iter()
-        .flat_map(|r| r.signatures())
-        .filter_map(|(_, s)| Some((s.id.as_deref()?, s)))
-        .collect();
-    for repo in repositories {
-        for (_, seff) in repo.seffs() {
-            let Some(seff_id) = &seff.id else { continue };
-            if let Some(signature) = seff
-                .described_service
-                .as_ref()
-                .and_then(|r| signatures.get(r.target.fragment()))
-            {
-                let names: Option<Vec<(String, TypeClass)>> = signature
-                    .parameters
-                    .iter()
-                    .map(|p| Some((p.name.clone()?, pcm_type_class(repositories, p.data_type.as_ref()))))
-                    .collect();
-                if let Some(names) = names {
-                    parameters_of_seff.insert(seff_id.clone(), names);
-                }
-            }
-            if let Some(signature) = &seff.described_service {
-                seffs_of_signature
-                    .entry(signature.target.fragment())
-                    .or_default()
-                    .push(seff_id.clone());
-            }
-            for action in seff.behaviour.walk() {
-                let Some(id) = &action.id else { continue };
-                match &action.body {
-                    ActionBody::Branch { transitions: ts } => {
-                        transitions.insert(id.clone(), ts.iter().filter_map(|t| t.id.clone()).collect());
-                    }
-                    ActionBody::ExternalCall { called_service, .. } => {
-                        calls_of_seff.entry(seff_id.clone()).or_default().push(id.clone());
-                        if let Some(signature) = called_service {
-                            called_signature.insert(id.clone(), signature.target.fragment());
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
-    let callees_of_call = called_signature
-        .into_iter()
-        .map(|(call, signature)| {
-            let seffs = seffs_of_signature.get(signature).cloned().unwrap_or_default();
-            (call, seffs)
-        })
-        .collect();
-    ModelFacts {
-        parameters_of_seff,
-        transitions,
-        calls_of_seff,
-        callees_of_call,
-    }
-}
-
-/// Probe sites per file (relative to the workspace root), with the section table.
-struct Plan {
-    sites: BTreeMap<PathBuf, Vec<Site>>,
-    /// File -> (SEFF id, method range) of each service site in it.
-    services_in: BTreeMap<PathBuf, Vec<(String, std::ops::Range<usize>)>>,
-    table: SectionTable,
-    /// Element id -> (file, byte range) whose surroundings give its constants.
-    code_of: BTreeMap<String, (PathBuf, std::ops::Range<usize>)>,
-    unlinked: Vec<(String, String)>,
-}
-
-/// `not_copied`: why an element's link was set aside (its file is not compiled).
-fn plan(
-    elements: &[MeasurableElement],
-    services: &BTreeSet<String>,
-    links: &[CodeLink],
-    facts: &ModelFacts,
-    not_copied: &BTreeMap<String, String>,
-) -> Plan {
-    let link = by_element(links);
-    let mut p = Plan {
-        sites: BTreeMap::new(),
-        services_in: BTreeMap::new(),
-        table: SectionTable::default(),
-        code_of: BTreeMap::new(),
-        unlinked: Vec::new(),
-    };
-    let add = |p: &mut Plan, l: &CodeLink, kind: SiteKind| {
-        p.sites.entry(l.file.clone()).or_default().push(Site {
-            range: l.range.clone(),
-            kind,
-        });
-    };
-    for service in services {
-        match link.get(service.as_str()) {
-            Some(l) => {
-                let section = p.table.add(Section::Service {
-                    service: service.clone(),
-                });
-                add(&mut p, l, SiteKind::Service { section });
-                p.services_in
-                    .entry(l.file.clone())
-                    .or_default()
-                    .push((service.clone(), l.range.clone()));
-            }
-            None => p.unlinked.push((
-                service.clone(),
-                not_copied.get(service).cloned().unwrap_or_else(|| {
-                    "its SEFF is not linked to a method: nothing measured in it has parameters".into()
-                }),
-            )),
-        }
-        for call in facts.calls_of_seff.get(service).into_iter().flatten() {
-            if let Some(l) = link.get(call.as_str()) {
-                let section = p.table.add(Section::Call { call: call.clone() });
-                add(&mut p, l, SiteKind::Call { section });
-                p.code_of.insert(call.clone(), (l.file.clone(), l.range.clone()));
-            }
-        }
-    }
-    // A call's parameters are what its callee receives: the callee's entry is probed too, even
-    // when the callee is outside the scope (a component's calls to other components).
-    let callees: BTreeSet<&String> = services
-        .iter()
-        .flat_map(|s| facts.calls_of_seff.get(s).into_iter().flatten())
-        .flat_map(|call| facts.callees_of_call.get(call).into_iter().flatten())
-        .filter(|seff| !services.contains(*seff))
-        .collect();
-    for callee in callees {
-        if let Some(l) = link.get(callee.as_str()) {
-            let section = p.table.add(Section::Service {
-                service: callee.clone(),
-            });
-            add(&mut p, l, SiteKind::Service { section });
-        }
-    }
-    let mut branches_done = BTreeSet::new();
-    // (file, range, what is measured there) -> the action measured there. Several model
-    // elements linked to one statement are measured once, for the first: nested sections of the
-    // same code would time each other's probes.
-    let mut measured_at: BTreeMap<(PathBuf, usize, usize, String), String> = BTreeMap::new();
-    for e in elements {
-        // Which SEFF each measured place belongs to: a record made while another SEFF runs (code
-        // shared between services) is not an observation of it.
-        if let Some(service) = &e.service {
-            p.table
-                .services
-                .insert(beagle_analysis::model::action_of(&e.kind).to_string(), service.clone());
-        }
-        let what = match &e.kind {
-            ElementKind::ResourceDemand { action, resource } => Some((action, format!("demand {resource}"))),
-            ElementKind::Loop { loop_id } => Some((loop_id, "loop".to_string())),
-            ElementKind::Branch { branch, .. } => Some((branch, "branch".to_string())),
-            ElementKind::CallParameter { .. } => None,
-        };
-        if let Some((action, what)) = what {
-            if let Some(l) = link.get(action.as_str()) {
-                let key = (l.file.clone(), l.range.start, l.range.end, what);
-                match measured_at.get(&key) {
-                    Some(first) if first != action => {
-                        p.unlinked.push((
-                            e.id.clone(),
-                            format!(
-                                "{action} is linked to the same code as {first} ({}, bytes {}..{}): that code is measured once, for {first}",
-                                l.file.display(),
-                                l.range.start,
-                                l.range.end
-                            ),
-                        ));
-                        continue;
-                    }
-                    Some(_) => {}
-                    None => {
-                        measured_at.insert(key, action.clone());
-                    }
-                }
-            }
-        }
-        let (action, site): (&str, Option<SiteKind>) = match &e.kind {
-            ElementKind::ResourceDemand { action, resource } => {
-                let cpu = resource == CPU;
-                let section = p.table.add(Section::Demand {
-                    action: action.clone(),
-                    resource: resource.clone(),
-                    cpu,
-                });
-                (action, Some(SiteKind::Demand { section, cpu }))
-            }
-            ElementKind::Loop { loop_id } => {
-                let section = p.table.add(Section::Loop {
-                    loop_id: loop_id.clone(),
-                });
-                (loop_id, Some(SiteKind::Loop { section }))
-            }
-            ElementKind::Branch { branch, .. } => {
-                if !branches_done.insert(branch.clone()) {
-                    if let Some(code) = link.get(branch.as_str()) {
-                        p.code_of.insert(e.id.clone(), (code.file.clone(), code.range.clone()));
-                    }
-                    continue;
-                }
-                let transitions: Vec<i32> = facts
-                    .transitions
-                    .get(branch)
-                    .into_iter()
-                    .flatten()
-                    .map(|t| {
-                        p.table.add(Section::Transition {
-                            branch: branch.clone(),
-                            transition: t.clone(),
-                        })
-                    })
-                    .collect();
-                (branch, Some(SiteKind::Branch { transitions }))
-            }
-            // Measured at the callee's entry, through the call's site (both added above).
-            ElementKind::CallParameter { call, .. } => {
-                let callees = facts.callees_of_call.get(call).map(Vec::as_slice).unwrap_or_default();
-                if !callees.iter().any(|seff| link.contains_key(seff.as_str())) {
-                    let why = match callees {
-                        [] => format!("no SEFF in the repositories describes the service that {call} calls"),
-                        _ => format!(
-                            "the SEFF that {call} calls ({}) is not linked to a method",
-                            callees.join(", ")
-                        ),
-                    };
-                    p.unlinked.push((e.id.clone(), why));
-                    continue;
-                }
-                (call, None)
-            }
-        };
-        match link.get(action) {
-            Some(l) => {
-                p.code_of.insert(e.id.clone(), (l.file.clone(), l.range.clone()));
-                if let Some(kind) = site {
-                    add(&mut p, l, kind);
-                }
-            }
-            None => p.unlinked.push((
-                e.id.clone(),
-                not_copied
-                    .get(action)
-                    .cloned()
-                    .unwrap_or_else(|| format!("{action} is not linked to code")),
-            )),
-        }
-    }
-    p
 }
 
 /// Runs javac; its error output (paths as given) when it fails.
@@ -588,11 +319,25 @@ pub fn prepare(
                 })?;
                 // A demand linked to declarations only (`boolean listed;`) has no code that runs.
                 for skipped in &out.skipped {
-                    if let SiteKind::Demand { section, .. } = skipped.site.kind {
-                        if let Some(Section::Demand { action, resource, .. }) = plan.table.section(section) {
-                            plan.unlinked
-                                .push((format!("{action}/{resource}"), skipped.reason.clone()));
+                    match skipped.site.kind {
+                        SiteKind::Demand { section, .. } => {
+                            if let Some(Section::Demand { action, resource, .. }) = plan.table.section(section) {
+                                plan.unlinked
+                                    .push((format!("{action}/{resource}"), skipped.reason.clone()));
+                            }
                         }
+                        // Shared by several components, but nothing tells them apart: the first's.
+                        SiteKind::Service { section } => {
+                            let first = plan.table.service_of(section).unwrap_or_default().to_string();
+                                for other in plan.table.dispatch.others(section) {
+                                let service = plan.table.service_of(other).unwrap_or_default().to_string();
+                                plan.unlinked.push((
+                                    service,
+                                    format!("{}; measured for {first} only", skipped.reason),
+                                ));
+                            }
+                        }
+                        _ => {}
                     }
                 }
                 out.text
@@ -688,6 +433,14 @@ pub fn prepare(
                 Ok(()) => PrepareError::InstrumentedDoesNotCompile { output: errors },
             },
         );
+    }
+    // The classes that pick a shared body's section, where the probe finds them.
+    if !plan.table.dispatch.tables.is_empty() {
+        let resource = classes.join(crate::sections::DISPATCH_RESOURCE);
+        std::fs::write(&resource, plan.table.dispatch.resource_text()).map_err(|source| PrepareError::Io {
+            path: resource.clone(),
+            source,
+        })?;
     }
     hasher.update(serde_json::to_string(&plan.table).unwrap_or_default().as_bytes());
     for entry in &config.classpath {
