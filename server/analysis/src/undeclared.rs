@@ -17,8 +17,10 @@ pub struct Influence {
     /// The rank test's p value (Spearman, two-sided), before the correction for several tests.
     pub p: f64,
     /// Mean value at the upper third of the parameter over that at the lower third (at equal
-    /// declared inputs).
+    /// declared inputs, or relative to a fit in them).
     pub ratio: f64,
+    /// Whether the values were compared at equal declared inputs (else through a fit in them).
+    pub at_equal_inputs: bool,
 }
 
 /// Significance after Bonferroni over the undeclared parameters tested. With the effect size below
@@ -70,6 +72,12 @@ pub fn influences(observations: &[(&Parameters, f64)], declared: &dyn Fn(&str) -
             x.extend(xs);
             y.extend(values.iter().map(|v| v / centre));
         }
+        // Launch points drawn at random rarely repeat their declared inputs: then each value
+        // relative to a power law in the declared inputs instead.
+        let at_equal_inputs = x.len() >= LEAST_AT_EQUAL_INPUTS;
+        if !at_equal_inputs {
+            (x, y) = relative_to_declared(observations, declared, name);
+        }
         let Some(p) = trend_p(&x, &y) else { continue };
         if p * tests >= ALPHA {
             continue;
@@ -80,11 +88,47 @@ pub fn influences(observations: &[(&Parameters, f64)], declared: &dyn Fn(&str) -
                 parameter: name.clone(),
                 p,
                 ratio,
+                at_equal_inputs,
             });
         }
     }
     out.sort_by(|a, b| a.p.total_cmp(&b.p));
     out
+}
+
+/// Fewer comparisons at equal declared inputs than this: compare through a fit instead.
+const LEAST_AT_EQUAL_INPUTS: usize = 12;
+
+/// The values of undeclared parameter `name` and each observation's value over a power law in the
+/// declared inputs (least squares of `ln y` on `ln(1 + x)` of each declared input): what the
+/// declared inputs leave unexplained, as a factor. A cost of `N·W` with `W` undeclared leaves
+/// exactly `W`. Empty when there are too few observations for the fit.
+fn relative_to_declared(observations: &[(&Parameters, f64)], declared: &dyn Fn(&str) -> bool, name: &str) -> (Vec<f64>, Vec<f64>) {
+    let used: Vec<&(&Parameters, f64)> = observations
+        .iter()
+        .filter(|(p, v)| p.contains_key(name) && *v > 0.0 && v.is_finite())
+        .collect();
+    let mut inputs: Vec<&String> = used.iter().flat_map(|(p, _)| p.keys()).filter(|n| declared(n)).collect();
+    inputs.sort();
+    inputs.dedup();
+    // Inputs every observation has, and that vary.
+    inputs.retain(|n| {
+        let values: Vec<f64> = used.iter().filter_map(|(p, _)| p.get(*n).copied()).collect();
+        values.len() == used.len() && values.iter().all(|v| *v >= 0.0) && values.iter().any(|v| *v != values[0])
+    });
+    if used.len() < inputs.len() + LEAST_AT_EQUAL_INPUTS {
+        return (Vec::new(), Vec::new());
+    }
+    let logs: Vec<f64> = used.iter().map(|(_, v)| v.ln()).collect();
+    let mut columns = vec![vec![1.0; used.len()]];
+    columns.extend(inputs.iter().map(|n| used.iter().map(|(p, _)| p[*n].ln_1p()).collect()));
+    let Some(c) = beagle_fit::linalg::lstsq(columns.clone(), logs.clone()) else {
+        return (Vec::new(), Vec::new());
+    };
+    let y = (0..used.len())
+        .map(|i| (logs[i] - columns.iter().zip(&c).map(|(col, k)| col[i] * k).sum::<f64>()).exp())
+        .collect();
+    (used.iter().map(|(p, _)| p[name]).collect(), y)
 }
 
 /// Mean of `y` where `x` is in its upper third over its mean where `x` is in its lower third.
@@ -104,8 +148,13 @@ pub fn reason(element: &str, influence: &Influence) -> String {
         ("falls", 1.0 / influence.ratio)
     };
     format!(
-        "{element}: its cost {how} with `{}` ({factor:.1} times from its lower to its upper third, at equal declared inputs; rank test p = {}), which the service's signature does not declare: add it to the signature to get a law",
+        "{element}: its cost {how} with `{}` ({factor:.1} times from its lower to its upper third, {}; rank test {}), which the service's signature does not declare: add it to the signature to get a law",
         influence.parameter,
+        if influence.at_equal_inputs {
+            "at equal declared inputs"
+        } else {
+            "beyond what the declared inputs explain"
+        },
         beagle_fit::evidence::p_text(influence.p)
     )
 }
@@ -164,6 +213,42 @@ mod tests {
                     )
                 })
                 .collect();
+            assert!(influences(&refs(&obs), &declared).is_empty(), "seed {seed}");
+        }
+    }
+
+    /// Random launch points never repeat their declared inputs: the comparison goes through a
+    /// fit in them. A digest of `N` results at `W` columns each costs `N·W`; `W` is found, and
+    /// nothing is where the cost follows the declared input alone (a line with a floor, which a
+    /// power law does not fit exactly), over seeds.
+    #[test]
+    fn without_repeated_declared_inputs_the_undeclared_input_is_found_through_a_fit() {
+        let declared = |n: &str| n.starts_with("items.");
+        let draw = |seed: u64, cost: &dyn Fn(f64, f64) -> f64| -> Vec<(Parameters, f64)> {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            (0..30)
+                .map(|_| {
+                    let items: f64 = rng.random_range(20.0..1000.0_f64).round();
+                    let width: f64 = rng.random_range(1.0..32.0_f64).round();
+                    let noise: f64 = rng.random_range(0.9..1.1);
+                    let parameters: Parameters = [
+                        ("items.NUMBER_OF_ELEMENTS".to_string(), items),
+                        ("width.VALUE".to_string(), width),
+                    ]
+                    .into();
+                    (parameters, cost(items, width) * noise)
+                })
+                .collect()
+        };
+        for seed in 0..10 {
+            let obs = draw(seed, &|n, w| 1e-6 * n * w);
+            let found = influences(&refs(&obs), &declared);
+            assert_eq!(found.len(), 1, "seed {seed}: {found:?}");
+            assert_eq!(found[0].parameter, "width.VALUE");
+            assert!(!found[0].at_equal_inputs);
+            assert!(found[0].ratio > 2.0, "seed {seed}: {found:?}");
+            assert!(reason("_digest", &found[0]).contains("beyond what the declared inputs explain"));
+            let obs = draw(seed, &|n, _| 0.3 + 1e-3 * n);
             assert!(influences(&refs(&obs), &declared).is_empty(), "seed {seed}");
         }
     }

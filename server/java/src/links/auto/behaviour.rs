@@ -46,13 +46,16 @@ impl<'a> Matcher<'a> {
         let mut pos = region.start_byte();
         // The region's top-level statement each non-internal action ended up in, with a label.
         let mut anchors: Vec<Option<(Node<'a>, String)>> = vec![None; actions.len()];
+        let is_loop = |a: &&&Action| matches!(a.kind, ActionKind::LoopAction | ActionKind::CollectionIteratorAction);
+        let loops = actions.iter().filter(is_loop).count();
+        let branches = actions.iter().filter(|a| a.kind == ActionKind::BranchAction).count();
         for (i, action) in actions.iter().enumerate() {
             let found = match action.kind {
                 ActionKind::ExternalCallAction => self.call(action, region, pos),
                 ActionKind::LoopAction | ActionKind::CollectionIteratorAction => {
-                    self.control(action, region, pos, LOOP_KINDS, "loop")
+                    self.control(action, region, pos, (LOOP_KINDS, "loop"), loops)
                 }
-                ActionKind::BranchAction => self.control(action, region, pos, BRANCH_KINDS, "if/switch"),
+                ActionKind::BranchAction => self.control(action, region, pos, (BRANCH_KINDS, "if/switch"), branches),
                 _ => None,
             };
             if let Some(node) = found {
@@ -204,14 +207,15 @@ impl<'a> Matcher<'a> {
     }
 
     /// Links a loop or branch: the outermost one of `kinds` around the first call inside the action,
-    /// else the next one after `pos`; then matches the nested behaviours inside it.
+    /// else the next one after `pos`; then matches the nested behaviours inside it. `of_kind`:
+    /// how many actions of its kind the behaviour has.
     fn control(
         &mut self,
         action: &Action,
         region: Node<'a>,
         pos: usize,
-        kinds: &[&str],
-        what: &str,
+        (kinds, what): (&[&str], &str),
+        of_kind: usize,
     ) -> Option<Node<'a>> {
         let inner_call = first_call(action);
         let around_call = inner_call.and_then(|call| {
@@ -228,8 +232,18 @@ impl<'a> Matcher<'a> {
             Some(found) => found,
             None => {
                 let next = self.next_of(region, pos, kinds)?;
-                let factor = if inner_call.is_some() { 0.5 } else { 0.8 };
-                (next, factor, format!("is the next {what} in order"))
+                // One such action and one such statement in the block: no order to guess (a
+                // template method's one loop over the items).
+                let fits = |n: &Node| kinds.contains(&n.kind()) && !is_else_if(*n);
+                let alone = of_kind == 1
+                    && descendants(region, |n| fits(&n)).len() == 1
+                    && statements_of(region).contains(&next);
+                if alone && inner_call.is_none() {
+                    (next, 1.0, format!("is the block's only {what}, as the SEFF has one"))
+                } else {
+                    let factor = if inner_call.is_some() { 0.5 } else { 0.8 };
+                    (next, factor, format!("is the next {what} in order"))
+                }
             }
         };
         let line = self.java.line_col(node.start_byte()).0;

@@ -316,11 +316,27 @@ fn pick_method<'m, 't>(methods: &'m [Method<'t>], signature: &Signature) -> Opti
         .copied()
         .filter(|m| m.parameters.len() == signature.parameters.len())
         .collect();
-    let pool = if same_count.is_empty() {
+    // None with the signature's count: one that takes every parameter of the signature by name,
+    // and more (an id or a setting the model leaves out), is that operation; else a guess.
+    let carries_all = |m: &&Method| {
+        m.parameters.len() > params.len() && params.iter().all(|p| m.parameters.iter().any(|q| crate::params::similar(q, p)))
+    };
+    let mut extra = None;
+    let pool = if !same_count.is_empty() {
+        same_count
+    } else if let Some(m) = pool.iter().copied().find(carries_all) {
+        confidence *= 0.9;
+        let more: Vec<&str> = m
+            .parameters
+            .iter()
+            .filter(|q| !params.iter().any(|p| crate::params::similar(q, p)))
+            .map(String::as_str)
+            .collect();
+        extra = Some(format!(", every parameter of the signature by name and {} more ({})", more.len(), more.join(", ")));
+        pool.iter().copied().filter(carries_all).collect()
+    } else {
         confidence *= 0.5;
         pool
-    } else {
-        same_count
     };
     let common = |m: &Method| m.parameters.iter().filter(|p| params.contains(&p.as_str())).count();
     let best = pool.iter().map(|m| common(m)).max()?;
@@ -334,6 +350,9 @@ fn pick_method<'m, 't>(methods: &'m [Method<'t>], signature: &Signature) -> Opti
         method.name,
         method.parameters.join(", ")
     );
+    if let Some(extra) = extra {
+        reason.push_str(&extra);
+    }
     if tied.len() > 1 {
         reason.push_str(&format!(
             " (one of {} overloads that fit equally well: a guess)",

@@ -1,0 +1,138 @@
+//! `beagle analyse fixtures/strategies`: real code as it is written (issue 38), with no code links.
+//! Three components share one template method inherited from an abstract base; a fourth runs an
+//! interface's default method; the model's operation is `find(pattern, items)` where the code has
+//! `findMatches(items, pattern)`; the reporter's cost grows with a parameter the model lacks.
+//! The fixture's README documents the laws the code has; the test checks the analysis finds them.
+
+mod common;
+
+use common::{beagle_in, json, root};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_name() == ".beagle" {
+            continue;
+        }
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    }
+}
+
+fn javac_available() -> bool {
+    std::process::Command::new("javac").arg("-version").output().is_ok()
+}
+
+fn eval(stoex: &str, vars: &[(&str, f64)]) -> f64 {
+    let e = beagle_stoex::parse(stoex).unwrap_or_else(|err| panic!("{stoex}: {err:?}"));
+    beagle_stoex::eval_number(&e, &|n| vars.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
+        .unwrap_or_else(|err| panic!("{stoex}: {err:?}"))
+}
+
+const CPU: &str = "_oro4gG3fEdy4YaaT-RYrLQ";
+
+#[test]
+fn inherited_renamed_and_reordered_code_is_linked_and_each_component_measured_on_its_own() {
+    if !javac_available() {
+        eprintln!("skipped: no javac");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("fixtures/strategies"), dir.path());
+    let out = beagle_in(dir.path(), &["analyse", "--json", "."]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let report = json(&out);
+    let messages: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["message"].as_str())
+        .collect();
+
+    // Every SEFF linked automatically, each to the code that runs for its component.
+    for (seff, file, runs_for) in [
+        ("_st_ExactMatcher_find", "AbstractMatcher.java", "ExactMatcher"),
+        ("_st_PrefixMatcher_find", "AbstractMatcher.java", "PrefixMatcher"),
+        ("_st_FuzzyMatcher_find", "AbstractMatcher.java", "FuzzyMatcher"),
+        ("_st_Reporter_summarise", "Reporting.java", "Reporter"),
+    ] {
+        let linked = messages
+            .iter()
+            .find(|m| m.starts_with(&format!("{seff}: automatic link to src/strategies/{file} (used;")))
+            .unwrap_or_else(|| panic!("{seff} not linked:\n{}", messages.join("\n")));
+        assert!(linked.contains(&format!("(its body runs for {runs_for})")), "{linked}");
+    }
+    assert!(!messages.iter().any(|m| m.contains("not linked")), "{}", messages.join("\n"));
+    // The renamed operation, and its parameters by name whatever their order.
+    assert!(messages
+        .iter()
+        .any(|m| m.contains("findMatches(items, pattern) has a name like signature find's")));
+    assert!(
+        messages.iter().any(|m| m.contains(
+            "the method's parameters (items, pattern) matched to its signature's (pattern, items): items by name; pattern by name"
+        )),
+        "{}",
+        messages.join("\n")
+    );
+
+    let results: BTreeMap<&str, &serde_json::Value> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["element"].as_str().unwrap(), r))
+        .collect();
+    let expression = |id: &str| -> &str {
+        results
+            .get(id)
+            .unwrap_or_else(|| panic!("no result for {id}: {:?}", results.keys()))["expression"]
+            .as_str()
+            .unwrap()
+    };
+    // The one loop of the shared body: an item per iteration, for each component.
+    for component in ["ExactMatcher", "PrefixMatcher", "FuzzyMatcher"] {
+        let id = format!("_st_{component}_items");
+        assert_eq!(expression(&id), "items.NUMBER_OF_ELEMENTS", "{id}");
+        assert_eq!(results[id.as_str()]["status"], "final", "{id}");
+    }
+    // The step each one's object runs: measured per component, each its own law (README.md).
+    let per_item = |component: &str, pattern: f64| {
+        let law = expression(&format!("_st_{component}_match/{CPU}"));
+        eval(law, &[("pattern.NUMBER_OF_ELEMENTS", pattern), ("items.NUMBER_OF_ELEMENTS", 500.0)])
+    };
+    let growth = |component: &str| per_item(component, 48.0) / per_item(component, 8.0);
+    // Exact: one comparison per pattern element, linear (6× the elements, 2-6× the cost with its floor).
+    let exact = growth("ExactMatcher");
+    assert!((1.8..=6.5).contains(&exact), "exact grows {exact}×");
+    // Prefix: the same work whatever the pattern.
+    let prefix = growth("PrefixMatcher");
+    assert!((0.8..=1.25).contains(&prefix), "prefix grows {prefix}×");
+    // Fuzzy: every pair of pattern elements, quadratic (36× the pairs).
+    let fuzzy = growth("FuzzyMatcher");
+    assert!(fuzzy >= 12.0, "fuzzy grows {fuzzy}×");
+    // At a large pattern the pairs cost more than the single pass.
+    assert!(per_item("FuzzyMatcher", 48.0) > 5.0 * per_item("ExactMatcher", 48.0));
+
+    // The reporter's cost grows with `width`, which the model's signature lacks: no final law,
+    // and the reason says what to add.
+    let digest = results[format!("_st_Reporter_digest/{CPU}").as_str()];
+    assert_eq!(digest["status"], "preliminary");
+    let reasons: Vec<&str> = digest["reasons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r.as_str())
+        .collect();
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("rises with `width.VALUE`") && r.contains("add it to the signature")),
+        "{reasons:?}"
+    );
+}
