@@ -103,12 +103,20 @@ const LEAST_AT_EQUAL_INPUTS: usize = 12;
 /// declared inputs (least squares of `ln y` on `ln(1 + x)` of each declared input): what the
 /// declared inputs leave unexplained, as a factor. A cost of `N·W` with `W` undeclared leaves
 /// exactly `W`. Empty when there are too few observations for the fit.
-fn relative_to_declared(observations: &[(&Parameters, f64)], declared: &dyn Fn(&str) -> bool, name: &str) -> (Vec<f64>, Vec<f64>) {
+fn relative_to_declared(
+    observations: &[(&Parameters, f64)],
+    declared: &dyn Fn(&str) -> bool,
+    name: &str,
+) -> (Vec<f64>, Vec<f64>) {
     let used: Vec<&(&Parameters, f64)> = observations
         .iter()
         .filter(|(p, v)| p.contains_key(name) && *v > 0.0 && v.is_finite())
         .collect();
-    let mut inputs: Vec<&String> = used.iter().flat_map(|(p, _)| p.keys()).filter(|n| declared(n)).collect();
+    let mut inputs: Vec<&String> = used
+        .iter()
+        .flat_map(|(p, _)| p.keys())
+        .filter(|n| declared(n))
+        .collect();
     inputs.sort();
     inputs.dedup();
     // Inputs every observation has, and that vary.

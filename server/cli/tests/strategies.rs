@@ -69,7 +69,11 @@ fn inherited_renamed_and_reordered_code_is_linked_and_each_component_measured_on
             .unwrap_or_else(|| panic!("{seff} not linked:\n{}", messages.join("\n")));
         assert!(linked.contains(&format!("(its body runs for {runs_for})")), "{linked}");
     }
-    assert!(!messages.iter().any(|m| m.contains("not linked")), "{}", messages.join("\n"));
+    assert!(
+        !messages.iter().any(|m| m.contains("not linked")),
+        "{}",
+        messages.join("\n")
+    );
     // The renamed operation, and its parameters by name whatever their order.
     assert!(messages
         .iter()
@@ -104,7 +108,13 @@ fn inherited_renamed_and_reordered_code_is_linked_and_each_component_measured_on
     // The step each one's object runs: measured per component, each its own law (README.md).
     let per_item = |component: &str, pattern: f64| {
         let law = expression(&format!("_st_{component}_match/{CPU}"));
-        eval(law, &[("pattern.NUMBER_OF_ELEMENTS", pattern), ("items.NUMBER_OF_ELEMENTS", 500.0)])
+        eval(
+            law,
+            &[
+                ("pattern.NUMBER_OF_ELEMENTS", pattern),
+                ("items.NUMBER_OF_ELEMENTS", 500.0),
+            ],
+        )
     };
     let growth = |component: &str| per_item(component, 48.0) / per_item(component, 8.0);
     // Exact: one comparison per pattern element, linear (6× the elements, 2-6× the cost with its floor).
@@ -135,4 +145,71 @@ fn inherited_renamed_and_reordered_code_is_linked_and_each_component_measured_on
             .any(|r| r.contains("rises with `width.VALUE`") && r.contains("add it to the signature")),
         "{reasons:?}"
     );
+}
+
+/// The receiving object's class picks the component: an anonymous subclass of `ExactMatcher` is
+/// `ExactMatcher`, and a matcher of no component's class (an anonymous `AbstractMatcher`) runs the
+/// same probed body without being recorded for anyone.
+#[test]
+fn a_subclass_counts_for_its_component_and_a_class_of_no_component_for_none() {
+    use beagle_analysis::{scope_elements, Scope};
+    use beagle_java::launch::{read_java_config, Point, PointValue};
+    if !javac_available() {
+        eprintln!("skipped: no javac");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("fixtures/strategies"), dir.path());
+    let driver = dir.path().join("src/strategies/Driver.java");
+    let text = std::fs::read_to_string(&driver).unwrap();
+    let text = text.replace(
+        "Matching[] strategies = {new ExactMatcher(), new PrefixMatcher(), new FuzzyMatcher()};",
+        "Matching[] strategies = {new ExactMatcher(), new PrefixMatcher(), new FuzzyMatcher(), new ExactMatcher() {},
+                new AbstractMatcher() {
+                    @Override
+                    protected boolean matches(int item, int[] pattern) {
+                        return item == 0;
+                    }
+                }};",
+    );
+    assert!(text.contains("new ExactMatcher() {}"));
+    std::fs::write(&driver, text).unwrap();
+
+    let toml_path = dir.path().join("beagle.toml");
+    let config = read_java_config(&toml_path, &std::fs::read_to_string(&toml_path).unwrap())
+        .unwrap()
+        .unwrap();
+    let repo_path = dir.path().join("model/strategies.repository");
+    let file = beagle_pcm::ModelFile::from_bytes(repo_path.clone(), std::fs::read(&repo_path).unwrap());
+    let repo = file.repository.as_ref().unwrap();
+    let scope = scope_elements(repo, &Scope::Repository).unwrap();
+    let links = beagle_java::links::auto::automatic_links(&[repo], &config.root, &config.sources, &Default::default());
+    let services = scope.services.keys().cloned().collect();
+    let work = dir.path().join(".beagle/receivers");
+    let prepared = beagle_java::prepare::prepare(&config, &[repo], &scope.elements, &services, &links, &work).unwrap();
+    assert_eq!(prepared.table.dispatch.tables.len(), 1, "{:?}", prepared.table.dispatch);
+    let point: Point = [
+        ("items".to_string(), PointValue::Number(50.0)),
+        ("pattern".to_string(), PointValue::Number(4.0)),
+        ("width".to_string(), PointValue::Number(2.0)),
+    ]
+    .into();
+    let m = beagle_java::measure::measure_point(&config, &prepared, &config.launches[0], &point, &work.join("p"), "p")
+        .unwrap();
+    let executions = |component: &str| -> usize {
+        let id = format!("_st_{component}_items");
+        m.results
+            .iter()
+            .find(|(e, _)| e.id == id)
+            .map_or(0, |(_, r)| r.observations.len())
+    };
+    let (exact, prefix, fuzzy) = (
+        executions("ExactMatcher"),
+        executions("PrefixMatcher"),
+        executions("FuzzyMatcher"),
+    );
+    assert!(prefix > 0, "{:?}", m.notes);
+    assert_eq!(fuzzy, prefix);
+    // Its own object and the anonymous subclass's; the matcher of no component adds to none.
+    assert_eq!(exact, 2 * prefix, "exact {exact}, prefix {prefix}");
 }

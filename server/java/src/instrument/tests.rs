@@ -343,3 +343,48 @@ fn a_variable_named_beagle_is_an_error() {
     )
     .is_ok());
 }
+
+/// A body several components inherit: its entry asks the probe which component the receiving
+/// object stands for; a static one has no receiving object, and says so.
+#[test]
+fn a_shared_body_picks_its_section_by_the_receiving_class() {
+    let src = "abstract class A { int m(int a) { return a; } static int s(int a) { return a; } }";
+    let mut table = SectionTable::default();
+    let first = table.add(crate::sections::Section::Service { service: "_m1".into() });
+    let second = table.add(crate::sections::Section::Service { service: "_m2".into() });
+    let statics = table.add(crate::sections::Section::Service { service: "_s1".into() });
+    table.dispatch.tables = vec![
+        vec![("p.B".into(), first), ("p.C".into(), second)],
+        vec![("p.B".into(), statics)],
+    ];
+    table.dispatch.site_table = [(first, 0), (statics, 1)].into();
+    let sites = [
+        Site {
+            range: at(src, "int m"),
+            kind: SiteKind::Service { section: first },
+        },
+        Site {
+            range: at(src, "static int s"),
+            kind: SiteKind::Service { section: statics },
+        },
+    ];
+    let out = super::instrument_report(src, &sites, &mut table).unwrap();
+    assert!(
+        out.text
+            .contains("= beagle.probe.Probe.enter(beagle.probe.Probe.pick(this, 0));"),
+        "{}",
+        out.text
+    );
+    assert!(
+        out.text.contains(&format!("= beagle.probe.Probe.enter({statics});")),
+        "{}",
+        out.text
+    );
+    assert_eq!(out.skipped.len(), 1);
+    assert!(
+        out.skipped[0].reason.starts_with("a static method"),
+        "{:?}",
+        out.skipped
+    );
+    assert_eq!(table.dispatch.others(first), [second]);
+}

@@ -329,12 +329,10 @@ pub fn prepare(
                         // Shared by several components, but nothing tells them apart: the first's.
                         SiteKind::Service { section } => {
                             let first = plan.table.service_of(section).unwrap_or_default().to_string();
-                                for other in plan.table.dispatch.others(section) {
+                            for other in plan.table.dispatch.others(section) {
                                 let service = plan.table.service_of(other).unwrap_or_default().to_string();
-                                plan.unlinked.push((
-                                    service,
-                                    format!("{}; measured for {first} only", skipped.reason),
-                                ));
+                                plan.unlinked
+                                    .push((service, format!("{}; measured for {first} only", skipped.reason)));
                             }
                         }
                         _ => {}

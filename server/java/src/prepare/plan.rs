@@ -1,10 +1,10 @@
 //! From the elements to measure and their code links to probe sites and the section table.
 
+use super::shared::{Place, ServicePlace, SharedSites};
 use super::CPU;
 use crate::instrument::{Site, SiteKind};
 use crate::links::CodeLink;
 use crate::params::{pcm_type_class, TypeClass};
-use super::shared::{Place, ServicePlace, SharedSites};
 use crate::sections::{Section, SectionTable};
 use beagle_analysis::blackboard::ElementKind;
 use beagle_analysis::MeasurableElement;
@@ -329,4 +329,3 @@ pub(super) fn plan(
     }
     p
 }
-

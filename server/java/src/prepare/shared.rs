@@ -42,7 +42,13 @@ pub(super) struct SharedSites {
 
 impl SharedSites {
     /// Records the service `service` (its section `section`) linked by `l`.
-    pub(super) fn service(&mut self, table: &mut SectionTable, service: &str, section: i32, l: &CodeLink) -> ServicePlace {
+    pub(super) fn service(
+        &mut self,
+        table: &mut SectionTable,
+        service: &str,
+        section: i32,
+        l: &CodeLink,
+    ) -> ServicePlace {
         let Some(first) = self.services.get(&place(l)) else {
             self.services.insert(
                 place(l),

@@ -319,7 +319,10 @@ fn pick_method<'m, 't>(methods: &'m [Method<'t>], signature: &Signature) -> Opti
     // None with the signature's count: one that takes every parameter of the signature by name,
     // and more (an id or a setting the model leaves out), is that operation; else a guess.
     let carries_all = |m: &&Method| {
-        m.parameters.len() > params.len() && params.iter().all(|p| m.parameters.iter().any(|q| crate::params::similar(q, p)))
+        m.parameters.len() > params.len()
+            && params
+                .iter()
+                .all(|p| m.parameters.iter().any(|q| crate::params::similar(q, p)))
     };
     let mut extra = None;
     let pool = if !same_count.is_empty() {
@@ -332,7 +335,11 @@ fn pick_method<'m, 't>(methods: &'m [Method<'t>], signature: &Signature) -> Opti
             .filter(|q| !params.iter().any(|p| crate::params::similar(q, p)))
             .map(String::as_str)
             .collect();
-        extra = Some(format!(", every parameter of the signature by name and {} more ({})", more.len(), more.join(", ")));
+        extra = Some(format!(
+            ", every parameter of the signature by name and {} more ({})",
+            more.len(),
+            more.join(", ")
+        ));
         pool.iter().copied().filter(carries_all).collect()
     } else {
         confidence *= 0.5;
