@@ -238,6 +238,15 @@ impl JavaFile {
         }
     }
 
+    /// `Class.method` (`Outer.Inner.method` when nested) for the method or constructor declared
+    /// at `offset`: how a person names the code a link points to.
+    pub fn method_label(&self, offset: usize) -> Option<String> {
+        let node = self.root().descendant_for_byte_range(offset, offset)?;
+        let method = ancestors(node).find(|n| METHOD_KINDS.contains(&n.kind()))?;
+        let class = ancestors(method).find(|n| CLASS_KINDS.contains(&n.kind()))?;
+        Some(format!("{}.{}", self.nested_name(class)?, self.name_of(method)?))
+    }
+
     /// The method or constructor enclosing `node`.
     pub fn enclosing_method<'t>(&'t self, node: Node<'t>) -> Option<Node<'t>> {
         ancestors(node).find(|n| METHOD_KINDS.contains(&n.kind()))

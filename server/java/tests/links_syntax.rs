@@ -159,3 +159,23 @@ fn offsets_inside_a_character_do_not_panic() {
     let _ = f.trim_trivia_end(inside);
     assert!(f.statement_at(f.text.len() + 5).is_none());
 }
+
+#[test]
+fn a_method_is_named_with_its_class_as_people_name_it() {
+    let f = file();
+    assert_eq!(
+        f.method_label(at("public void upload")).as_deref(),
+        Some("Store.upload")
+    );
+    assert_eq!(
+        f.method_label(at("compression.compress")).as_deref(),
+        Some("Store.upload")
+    );
+    assert_eq!(f.method_label(at("Store(int x)")).as_deref(), Some("Store.Store"));
+    assert_eq!(f.method_label(at("void run")).as_deref(), Some("Store.Inner.run"));
+    assert_eq!(
+        f.method_label(at("private Compression")),
+        None,
+        "a field is in no method"
+    );
+}

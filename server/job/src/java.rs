@@ -17,16 +17,12 @@ use beagle_analysis::{
 };
 use beagle_java::launch::holes::Hole;
 use beagle_java::launch::{can_batch, coarse_points, describe, refine_points, JavaConfig, Launch, Point};
-use beagle_java::links::{CodeLink, LinkOrigin};
 use beagle_java::measure::{measure_batch, measure_point, point_key, PointMeasurement};
 use beagle_java::prepare::{prepare, Prepared};
 use beagle_pcm::{ModelFile, Severity};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// Automatic links below this confidence are proposed, not used.
-const TRUSTED_CONFIDENCE: f64 = 0.8;
 
 fn info(report: &mut Report, severity: Severity, element: Option<String>, message: String) {
     report.diagnostics.push(Diagnostic {
@@ -406,141 +402,6 @@ fn preliminary(
     }
 }
 
-fn links_for(
-    config: &JavaConfig,
-    links_path: Option<&Path>,
-    repository_paths: &[PathBuf],
-    repositories: &[&beagle_pcm::model::Repository],
-    report: &mut Report,
-) -> Result<Vec<CodeLink>, JobError> {
-    let mut sources = beagle_java::links::Sources::with_encoding(&config.root, config.encoding);
-    let mut links = match links_path {
-        Some(p) => {
-            let set = beagle_java::links::read_links_in(p, &mut sources, &config.sources)?;
-            // One link that does not resolve (a class this version lacks, an offset past the end
-            // of a changed file) costs only its element, which falls back to automatic linking.
-            let mut links: Vec<CodeLink> = Vec::new();
-            let mut problems = set.problems;
-            for link in set.links {
-                if links.iter().any(|l| l.element == link.element) {
-                    problems.push(
-                        beagle_java::links::LinkError::of(
-                            &link,
-                            link.element.clone(),
-                            "linked more than once: the first link is used",
-                        )
-                        .warning(),
-                    );
-                } else {
-                    links.push(link);
-                }
-            }
-            // A link to the wrong kind of code (a loop linked to a plain statement) would measure
-            // something else: it is dropped with the reason, as a link that does not resolve is.
-            let mut models = beagle_pcm::ModelSet::new();
-            for path in repository_paths {
-                let _ = models.load(path);
-            }
-            let invalid = beagle_java::links::validate(&links, &models, &config.root);
-            let dropped: BTreeSet<String> = invalid
-                .iter()
-                .filter(|e| e.severity == Severity::Error)
-                .filter_map(|e| e.element.as_deref())
-                .filter_map(|e| e.split_whitespace().next().map(str::to_string))
-                .collect();
-            links.retain(|l| !dropped.contains(&l.element));
-            problems.extend(invalid.into_iter().map(|e| e.warning()));
-            for problem in &problems {
-                // A link that does not resolve costs only its element: not an error of the job.
-                let severity = match problem.severity {
-                    Severity::Error | Severity::Warning => Severity::Warning,
-                    Severity::Info => Severity::Info,
-                };
-                let element = problem
-                    .element
-                    .as_deref()
-                    .and_then(|e| e.split_whitespace().next())
-                    .map(String::from);
-                info(report, severity, element, problem.to_string());
-            }
-            links
-        }
-        None => Vec::new(),
-    };
-    // Loops and branches whose bodies are linked (SoMoX links those): the statement around them.
-    let linked: BTreeSet<String> = links.iter().map(|l| l.element.clone()).collect();
-    for l in beagle_java::links::enclosing::from_behaviours(&links, repositories, &mut sources, &linked) {
-        if let LinkOrigin::Automatic { reason, .. } = &l.origin {
-            info(
-                report,
-                Severity::Info,
-                Some(l.element.clone()),
-                format!("{}: linked to {}: {reason}", l.element, l.file.display()),
-            );
-        }
-        links.push(l);
-    }
-    if config.automatic_links {
-        let linked: BTreeSet<String> = links.iter().map(|l| l.element.clone()).collect();
-        let (found, misses) = beagle_java::links::auto::automatic_links_explained(
-            repositories,
-            &config.root,
-            &config.sources,
-            &linked,
-            &config.exclude,
-        );
-        for (seff, why) in misses {
-            info(
-                report,
-                Severity::Info,
-                Some(seff.clone()),
-                format!("{seff}: no automatic link: {why}"),
-            );
-        }
-        let seffs: BTreeSet<&str> = repositories
-            .iter()
-            .flat_map(|r| r.seffs())
-            .filter_map(|(_, s)| s.id.as_deref())
-            .collect();
-        for l in found {
-            let LinkOrigin::Automatic { confidence, reason } = &l.origin else {
-                continue;
-            };
-            let used = *confidence >= TRUSTED_CONFIDENCE;
-            // A SEFF's candidate that is not used leaves the SEFF unmeasured: a warning that
-            // names it, so that the user can link it (an action's is an info: its SEFF is measured).
-            if !used && seffs.contains(l.element.as_str()) {
-                info(
-                    report,
-                    Severity::Warning,
-                    Some(l.element.clone()),
-                    format!(
-                        "{}: not linked: did you mean {} (confidence {confidence:.2}, below {TRUSTED_CONFIDENCE}: {reason})? Link it in the link file to measure it",
-                        l.element,
-                        l.file.display(),
-                    ),
-                );
-                continue;
-            }
-            info(
-                report,
-                Severity::Info,
-                Some(l.element.clone()),
-                format!(
-                    "{}: automatic link to {} ({}confidence {confidence:.2}): {reason}",
-                    l.element,
-                    l.file.display(),
-                    if used { "used; " } else { "not used, " }
-                ),
-            );
-            if used {
-                links.push(l);
-            }
-        }
-    }
-    Ok(links)
-}
-
 /// The model files at `paths`, read and parsed (a file that is no repository has none).
 pub(crate) fn read_model_files(paths: &[PathBuf]) -> Result<Vec<ModelFile>, JobError> {
     paths
@@ -605,7 +466,7 @@ pub(crate) fn prepare_workspace(
     }
     cx.observer.on(Event::Stage("linking the model to the code"));
     let said_before = cx.report.diagnostics.len();
-    let links = links_for(config, links_path, repositories, &repos, cx.report)?;
+    let links = crate::java_links::links_for(config, links_path, repositories, &repos, cx.report)?;
     // Measuring without a single link runs every launch for nothing: stop here and say why, with
     // every reason the linking gave (the report with them is not printed when the job fails).
     if links.is_empty() {

@@ -5,7 +5,8 @@
 //! - [`server`]: the LSP handlers. They send document changes to the [`session`], the one
 //!   owner of the [`state`], and compute read requests on its snapshots ([`reads`]).
 //! - [`documents`] and [`position`]: the editor's text and its UTF-16 positions.
-//! - [`features`], [`diagnostics`], [`queries`]: read requests, over `beagle_ide` and the PCM crate.
+//! - [`features`], [`diagnostics`], [`queries`]: read requests, over `beagle_ide` and the PCM crate;
+//!   the quick fixes [`unmodelled_fix`], [`links_fix`] and [`did_you_mean_fix`] among them.
 //! - [`commands`] ([`protocol`]: their names), [`queue`], [`jobs`], [`progress`], [`apply`],
 //!   [`edits`], [`trust`], [`link`]: analyses in the background and their results in the model.
 //!
@@ -15,6 +16,7 @@
 pub mod apply;
 pub mod commands;
 pub mod diagnostics;
+pub mod did_you_mean_fix;
 pub mod documents;
 pub mod edits;
 pub mod error;

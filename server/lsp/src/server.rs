@@ -308,6 +308,7 @@ impl LanguageServer for Beagle {
                     root.as_deref(),
                 ));
                 actions.extend(crate::links_fix::reanchor_actions(doc, root.as_deref()));
+                actions.extend(crate::did_you_mean_fix::did_you_mean_actions(world, doc, pos));
                 actions
             })
             .await)

@@ -111,17 +111,25 @@ fn entry_link(entry: Entry, line: usize, path: &Path, sources: &mut Sources) -> 
     })
 }
 
+/// The comment a written `links.toml` starts with.
+pub const HEADER: &str =
+    "# PCM element -> code. Paths are relative to the workspace; positions are line:column, both\n\
+                          # 1-based, columns counting characters; `to` is the last character.\n";
+
 /// Writes links as `links.toml`, ordered by file, then position, then element, so that a
 /// regenerated file diffs line by line against the old one.
 pub fn write(links: &[CodeLink], sources: &mut Sources) -> Result<String, WriteError> {
+    Ok(format!("{HEADER}{}", write_entries(links, sources)?))
+}
+
+/// The `[[link]]` entries [`write`] writes, without its header: each starts with a blank line,
+/// so that they can be appended to a link file that ends with a line break.
+pub fn write_entries(links: &[CodeLink], sources: &mut Sources) -> Result<String, WriteError> {
     let mut sorted: Vec<&CodeLink> = links.iter().collect();
     sorted.sort_by(|a, b| {
         (&a.file, a.range.start, a.range.end, &a.element).cmp(&(&b.file, b.range.start, b.range.end, &b.element))
     });
-    let mut out = String::from(
-        "# PCM element -> code. Paths are relative to the workspace; positions are line:column, both\n\
-         # 1-based, columns counting characters; `to` is the last character.\n",
-    );
+    let mut out = String::new();
     for link in sorted {
         let java = sources.load(&link.file)?;
         if link.range.end > java.text.len() || link.range.start >= link.range.end {
