@@ -23,8 +23,21 @@ pub enum TypeClass {
 
 impl TypeClass {
     /// Whether two parameters of these kinds may be the same parameter (an unknown kind may be any).
-    fn compatible(self, other: TypeClass) -> bool {
+    pub fn compatible(self, other: TypeClass) -> bool {
         self == other || self == TypeClass::Unknown || other == TypeClass::Unknown
+    }
+
+    /// The kind in words, for reasons (`a collection`).
+    pub fn describe(self) -> &'static str {
+        match self {
+            TypeClass::Number => "a number",
+            TypeClass::Bool => "a boolean",
+            TypeClass::Text => "a text",
+            TypeClass::Char => "a character",
+            TypeClass::Collection => "a collection",
+            TypeClass::Composite => "an object",
+            TypeClass::Unknown => "of unknown kind",
+        }
     }
 }
 

@@ -233,3 +233,159 @@ fn a_method_under_another_name_is_a_candidate_with_its_reason() {
     let c = confidence(place);
     assert!((0.7..0.8).contains(&c), "{c}: a proposal, not used");
 }
+
+/// `tests/links/catalog`: a model whose operations the code has under other names (`find(items)`
+/// is `findMatches(ownerId, currentItems)`, declared by the Java interface `ICatalog` that stands
+/// for the model's), and a component (`Stock`) no class is named like, whose code is an endpoint
+/// class and a synchronizer class, each implementing the counterpart of one of its interfaces.
+fn catalog_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/links/catalog")
+}
+
+fn catalog_at(root: &Path) -> Vec<CodeLink> {
+    let models = load(&root.join("Catalog.repository"));
+    auto(&models, root, &[PathBuf::from("src")])
+}
+
+/// A copy of the catalog with `Catalog.java` edited by `edit`, and the links found in it.
+fn edited_catalog(file: &str, edit: impl Fn(&str) -> String) -> Vec<CodeLink> {
+    let dir = tempfile::tempdir().unwrap();
+    let original = catalog_root();
+    std::fs::copy(
+        original.join("Catalog.repository"),
+        dir.path().join("Catalog.repository"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(dir.path().join("src/catalog")).unwrap();
+    for entry in std::fs::read_dir(original.join("src/catalog")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let text = if name == file { edit(&text) } else { text };
+        std::fs::write(dir.path().join("src/catalog").join(name), text).unwrap();
+    }
+    catalog_at(dir.path())
+}
+
+fn link<'l>(links: &'l [CodeLink], id: &str) -> &'l CodeLink {
+    links
+        .iter()
+        .find(|l| l.element == id)
+        .unwrap_or_else(|| panic!("{id}: no candidate"))
+}
+
+/// The confidence from which the job uses an automatic link (`TRUSTED_CONFIDENCE` in the job).
+const USED: f64 = 0.8;
+
+/// Issue 38: the model's `find(items)` is the code's `findMatches(ownerId, currentItems)`: a
+/// longer name, one parameter more. Its words, the signature's parameter by a similar name and of
+/// the same kind (a collection), and the Java interface that stands for the model's declaring
+/// it carry it over the threshold, and the reason says each.
+#[test]
+fn a_longer_name_with_one_parameter_more_is_used_when_its_interface_stands_for_the_models() {
+    let root = catalog_root();
+    let links = catalog_at(&root);
+    let java = std::fs::read_to_string(root.join("src/catalog/Catalog.java")).unwrap();
+    let find = link(&links, "_find_seff");
+    assert_eq!(find.file, Path::new("src/catalog/Catalog.java"));
+    assert!(
+        java[find.range.clone()]
+            .starts_with("@Override\n    public List<Item> findMatches(long ownerId, List<Item> currentItems)"),
+        "{}",
+        &java[find.range.clone()]
+    );
+    assert_eq!(
+        reason(find),
+        "class Catalog matches component Catalog; method findMatches(ownerId, currentItems) has a name like signature find's, and 1 of its 1 parameters by name; kinds agree: currentItems is a collection like items; the signature lacks parameter ownerId; declared by interface ICatalog, which the class implements and which stands for the signature's interface ICatalog"
+    );
+    assert_eq!(
+        confidence(find),
+        0.95,
+        "the most a name other than the signature's gets"
+    );
+    assert_eq!(find.receiver.as_deref(), Some("catalog.Catalog"));
+    // Its action is linked inside it, as sure as the SEFF.
+    let action = link(&links, "_f_match");
+    assert_eq!(action.file, Path::new("src/catalog/Catalog.java"));
+    assert!(java[action.range.clone()].starts_with("List<Item> out = new ArrayList<>();"));
+    assert_eq!(confidence(action), confidence(find));
+}
+
+/// The same method without the interface: its name, parameter and kind still make it the
+/// operation (an extra id lowers it only a little); with a parameter of a kind the signature's
+/// cannot be, it is a proposal ("did you mean"), and the reason says what contradicts.
+#[test]
+fn the_same_method_without_its_interface_and_of_another_kind_is_a_proposal() {
+    let without_interface = |text: &str| text.replace(" implements ICatalog", "").replace("    @Override\n", "");
+    let links = edited_catalog("Catalog.java", without_interface);
+    let find = link(&links, "_find_seff");
+    assert!(!reason(find).contains("interface"), "{}", reason(find));
+    let c = confidence(find);
+    assert!((USED..0.9).contains(&c), "{c}: {}", reason(find));
+
+    let links = edited_catalog("Catalog.java", |text| {
+        without_interface(text).replace("List<Item> currentItems", "String currentItems")
+    });
+    let find = link(&links, "_find_seff");
+    assert!(
+        reason(find).ends_with(
+            "method findMatches(ownerId, currentItems) has a name like signature find's, and 0 of its 1 parameters by name; kinds contradict: items is a collection, and no parameter of the method is; the signature lacks parameters ownerId, currentItems"
+        ),
+        "{}",
+        reason(find)
+    );
+    let c = confidence(find);
+    assert!(c < 0.5, "{c}: a proposal, far from use");
+}
+
+/// A method that shares one word with the signature and nothing else stays a proposal, whether
+/// neither has parameters (`refreshCache()` for `refresh()`) or its parameter is of another kind
+/// (`rankByName(String name)` for `rank(items)`, a collection).
+#[test]
+fn a_method_that_shares_only_a_word_with_the_signature_is_a_proposal() {
+    let links = catalog_at(&catalog_root());
+    let refresh = link(&links, "_refresh_seff");
+    assert!(
+        reason(refresh).ends_with("method refreshCache() has a name like signature refresh's, which has no parameters"),
+        "{}",
+        reason(refresh)
+    );
+    assert!(confidence(refresh) < USED, "{}", confidence(refresh));
+    let rank = link(&links, "_rank_seff");
+    assert!(reason(rank).contains("kinds contradict"), "{}", reason(rank));
+    assert!(confidence(rank) < USED, "{}", confidence(rank));
+}
+
+/// Issue 38: one model component (`Stock`) stands for code spread over an endpoint class and a
+/// synchronizer class, neither named like it. Each implements the Java counterpart of one of its
+/// provided interfaces (`StockQuery` for `IStockQuery`, `IStockSync`): each SEFF is linked into the
+/// class that implements its signature's interface, and the probe's receiver is that class.
+#[test]
+fn a_component_no_class_is_named_like_is_found_through_its_interfaces() {
+    let links = catalog_at(&catalog_root());
+    let available = link(&links, "_available_seff");
+    assert_eq!(available.file, Path::new("src/catalog/StockEndpoint.java"));
+    assert_eq!(
+        reason(available),
+        "no class is named like component Stock; class StockEndpoint implements StockQuery, which stands for its provided interface IStockQuery; method available(item) matches signature available"
+    );
+    assert_eq!(available.receiver.as_deref(), Some("catalog.StockEndpoint"));
+    let sync = link(&links, "_sync_seff");
+    assert_eq!(sync.file, Path::new("src/catalog/StockSynchronizer.java"));
+    assert_eq!(sync.receiver.as_deref(), Some("catalog.StockSynchronizer"));
+    // Below a class of the component's name, above the threshold of use.
+    for l in [available, sync] {
+        assert!((USED..1.0).contains(&confidence(l)), "{}", confidence(l));
+    }
+    // Two classes implementing the interface: a guess, halved as for classes of one name.
+    let links = edited_catalog("StockSynchronizer.java", |text| {
+        format!("{text}\nclass StockMirror implements IStockSync {{\n    public void sync(java.util.List<Item> items) {{}}\n}}\n")
+    });
+    let sync = link(&links, "_sync_seff");
+    assert!(
+        reason(sync).contains("(one of 2 classes that implement such an interface: a guess)"),
+        "{}",
+        reason(sync)
+    );
+    assert!(confidence(sync) < USED, "{}", confidence(sync));
+}

@@ -1,12 +1,48 @@
 //! Java's method resolution, as far as automatic links need it: a class's own methods, then
 //! those it inherits, nearest first: its superclasses' (abstract classes included) with a body,
 //! then its interfaces' default methods. A component whose class inherits its operation from an
-//! abstract base (a template method) is linked to the base's body, which runs for it.
+//! abstract base (a template method) is linked to the base's body, which runs for it. Also the
+//! interfaces a class implements, through its superclasses and superinterfaces too
+//! ([`implemented_interfaces`]): they tell which model interface a class stands for.
 
 use crate::syntax::{JavaFile, Method};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use tree_sitter::Node;
+
+/// The type declarations of the sources by simple name, built once: looking a supertype up must
+/// not walk every file again (the class fallback looks up the supertypes of every class).
+pub(super) struct Types<'f> {
+    files: &'f [(PathBuf, JavaFile)],
+    by_name: BTreeMap<&'f str, Vec<(usize, Node<'f>)>>,
+}
+
+impl<'f> Types<'f> {
+    pub(super) fn new(files: &'f [(PathBuf, JavaFile)]) -> Types<'f> {
+        let mut by_name: BTreeMap<&'f str, Vec<(usize, Node<'f>)>> = BTreeMap::new();
+        for (i, (_, java)) in files.iter().enumerate() {
+            for class in java.classes() {
+                if let Some(name) = java.name_of(class) {
+                    by_name.entry(name).or_default().push((i, class));
+                }
+            }
+        }
+        Types { files, by_name }
+    }
+
+    pub(super) fn java(&self, file: usize) -> &'f JavaFile {
+        &self.files[file].1
+    }
+
+    /// The declaration of the type named `name` as seen from `files[from]`: one of the same
+    /// package first, else the first by path.
+    fn find(&self, from: usize, name: &str) -> Option<(usize, Node<'f>)> {
+        let found = self.by_name.get(name)?;
+        let package = self.files[from].1.package();
+        let same_package = found.iter().find(|(i, _)| self.files[*i].1.package() == package);
+        same_package.or(found.first()).copied()
+    }
+}
 
 /// A method a class can be called with, and where it is declared.
 pub(super) struct Resolved<'f> {
@@ -24,11 +60,8 @@ pub(super) struct Resolved<'f> {
 const MOST_LEVELS: usize = 8;
 
 /// The methods of `class` (in `files[file]`) and those it inherits, own first, then level by level.
-pub(super) fn resolvable_methods<'f>(
-    files: &'f [(PathBuf, JavaFile)],
-    file: usize,
-    class: Node<'f>,
-) -> Vec<Resolved<'f>> {
+pub(super) fn resolvable_methods<'f>(types: &Types<'f>, file: usize, class: Node<'f>) -> Vec<Resolved<'f>> {
+    let files = types.files;
     let mut out: Vec<Resolved<'f>> = files[file]
         .1
         .methods(class)
@@ -46,7 +79,7 @@ pub(super) fn resolvable_methods<'f>(
         let mut next = Vec::new();
         for (f, c) in level {
             for name in supertypes(&files[f].1, c) {
-                let Some((sf, sc)) = find_type(files, f, &name) else {
+                let Some((sf, sc)) = types.find(f, &name) else {
                     continue;
                 };
                 if !seen.insert((sf, sc.start_byte())) {
@@ -88,50 +121,93 @@ pub(super) fn resolvable_methods<'f>(
 
 /// The simple names of the types `class` extends and implements, superclass first.
 fn supertypes(java: &JavaFile, class: Node) -> Vec<String> {
+    let mut out = type_names(java, class.child_by_field_name("superclass"));
+    out.extend(type_names(java, class.child_by_field_name("interfaces")));
+    out
+}
+
+/// The simple names of the types in an `extends` or `implements` clause.
+fn type_names(java: &JavaFile, clause: Option<Node>) -> Vec<String> {
     let mut out = Vec::new();
-    for field in ["superclass", "interfaces"] {
-        let Some(node) = class.child_by_field_name(field) else {
-            continue;
-        };
-        let mut stack = vec![node];
-        while let Some(n) = stack.pop() {
-            match n.kind() {
-                "type_identifier" => out.push(java.text_of(n).to_string()),
-                "scoped_type_identifier" => {
-                    let text = java.text_of(n);
-                    out.push(text.rsplit('.').next().unwrap_or(text).trim().to_string());
+    let mut stack: Vec<Node> = clause.into_iter().collect();
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "type_identifier" => out.push(java.text_of(n).to_string()),
+            "scoped_type_identifier" => {
+                let text = java.text_of(n);
+                out.push(text.rsplit('.').next().unwrap_or(text).trim().to_string());
+            }
+            // The type's own name, not its type arguments (`Base<Item>` extends Base).
+            "generic_type" => {
+                if let Some(first) = n.named_child(0) {
+                    stack.push(first);
                 }
-                // The type's own name, not its type arguments (`Base<Item>` extends Base).
-                "generic_type" => {
-                    if let Some(first) = n.named_child(0) {
-                        stack.push(first);
-                    }
-                }
-                _ => {
-                    let mut cursor = n.walk();
-                    let children: Vec<Node> = n.named_children(&mut cursor).collect();
-                    stack.extend(children.into_iter().rev());
-                }
+            }
+            _ => {
+                let mut cursor = n.walk();
+                let children: Vec<Node> = n.named_children(&mut cursor).collect();
+                stack.extend(children.into_iter().rev());
             }
         }
     }
     out
 }
 
-/// The declaration of the type named `name` as seen from `files[from]`: one of the same package
-/// first, else the first by path.
-fn find_type<'f>(files: &'f [(PathBuf, JavaFile)], from: usize, name: &str) -> Option<(usize, Node<'f>)> {
-    let package = files[from].1.package();
-    let mut found: Vec<(bool, usize, Node<'f>)> = Vec::new();
-    for (i, (_, java)) in files.iter().enumerate() {
-        for class in java.classes() {
-            if java.name_of(class) == Some(name) {
-                found.push((java.package() == package, i, class));
+/// An interface a class implements.
+pub(super) struct Implemented<'f> {
+    /// Its simple name, as the code writes it.
+    pub name: String,
+    /// Its declaration among the sources (file index, node); `None` for a library's interface.
+    pub declaration: Option<(usize, Node<'f>)>,
+}
+
+/// The interfaces `class` implements: its own, its superclasses', and their superinterfaces,
+/// nearest first, each once. A library's interface is named but not followed.
+pub(super) fn implemented_interfaces<'f>(types: &Types<'f>, file: usize, class: Node<'f>) -> Vec<Implemented<'f>> {
+    let mut out: Vec<Implemented<'f>> = Vec::new();
+    let mut seen: BTreeSet<(usize, usize)> = BTreeSet::from([(file, class.start_byte())]);
+    let mut level = vec![(file, class)];
+    for _ in 0..MOST_LEVELS {
+        let mut next = Vec::new();
+        for (f, c) in level {
+            let java = &types.files[f].1;
+            // A superclass is followed for the interfaces it implements; it is none itself.
+            for name in type_names(java, c.child_by_field_name("superclass")) {
+                if let Some((sf, sc)) = types.find(f, &name) {
+                    if seen.insert((sf, sc.start_byte())) {
+                        next.push((sf, sc));
+                    }
+                }
+            }
+            // A class's `implements`, an interface's `extends`.
+            let mut cursor = c.walk();
+            let extends = c.named_children(&mut cursor).find(|n| n.kind() == "extends_interfaces");
+            let clause = c.child_by_field_name("interfaces").or(extends);
+            for name in type_names(java, clause) {
+                let declaration = types
+                    .find(f, &name)
+                    .filter(|(_, n)| n.kind() == "interface_declaration");
+                if let Some((sf, sc)) = declaration {
+                    if seen.insert((sf, sc.start_byte())) {
+                        next.push((sf, sc));
+                    }
+                }
+                if out.iter().all(|i| i.name != name) {
+                    out.push(Implemented { name, declaration });
+                }
             }
         }
+        if next.is_empty() {
+            break;
+        }
+        level = next;
     }
-    found.sort_by_key(|(same_package, i, _)| (!*same_package, *i));
-    found.first().map(|(_, i, c)| (*i, *c))
+    out
+}
+
+/// Whether a declaration has the modifier keyword `word` (`abstract`, `static`).
+pub(super) fn has_modifier(java: &JavaFile, declaration: Node, word: &str) -> bool {
+    modifiers(java, declaration).contains(&word)
 }
 
 /// The modifier keywords of a declaration (`public`, `abstract`, `default`, `static`).
@@ -162,8 +238,9 @@ mod tests {
     }
 
     fn resolved(files: &[(PathBuf, JavaFile)], class: &str) -> Vec<String> {
-        let (i, node) = find_type(files, 0, class).unwrap();
-        resolvable_methods(files, i, node)
+        let types = Types::new(files);
+        let (i, node) = types.find(0, class).unwrap();
+        resolvable_methods(&types, i, node)
             .iter()
             .map(|r| {
                 format!(
@@ -196,5 +273,44 @@ mod tests {
         assert_eq!(resolved(&f, "Fast"), ["step", "rank from Base", "score from Scored"]);
         // The base's own abstract step is no body to link; the override in Fast is.
         assert_eq!(resolved(&f, "Base"), ["rank", "step", "score from Scored"]);
+    }
+
+    #[test]
+    fn interfaces_through_superclasses_and_superinterfaces() {
+        let f = files(&[
+            (
+                "src/s/Base.java",
+                "package s;\npublic abstract class Base implements Query, java.io.Serializable {}\n",
+            ),
+            (
+                "src/s/Query.java",
+                "package s;\npublic interface Query extends Read<String> { int ask(); }\n",
+            ),
+            (
+                "src/s/Read.java",
+                "package s;\npublic interface Read<T> { T read(); }\n",
+            ),
+            (
+                "src/s/Endpoint.java",
+                "package s;\npublic class Endpoint extends Base implements Sync {}\n",
+            ),
+        ]);
+        let types = Types::new(&f);
+        let (i, node) = types.find(0, "Endpoint").unwrap();
+        let found = implemented_interfaces(&types, i, node);
+        let names: Vec<(&str, bool)> = found
+            .iter()
+            .map(|i| (i.name.as_str(), i.declaration.is_some()))
+            .collect();
+        // `Sync` is not among the sources: named, not followed.
+        assert_eq!(
+            names,
+            [
+                ("Sync", false),
+                ("Query", true),
+                ("Serializable", false),
+                ("Read", true)
+            ]
+        );
     }
 }

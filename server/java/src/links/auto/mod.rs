@@ -1,19 +1,30 @@
 //! Automatic links in the spirit of SoMoX: for SEFF elements nobody linked, guess the code from
 //! names and structure. Component -> class (simple name, case-insensitive, also with an `Impl` or
 //! `Component` suffix; SoMoX's `<PC No. n pkg.File.java.Class>` and qualified names give the
-//! package too, [`class_hint`]), signature -> method (name and parameter count, parameter names to break
-//! ties), then the SEFF's actions in execution order -> statements ([`behaviour`]).
+//! package too, [`class_hint`]; none of its name: a class implementing the Java counterpart of
+//! one of its provided interfaces, [`provided`]), signature -> method (name and parameter count,
+//! parameter names to break ties; none of its name: one under a similar name, scored by its
+//! parameters' names and kinds and by the interface that declares it, [`similar`]), then the
+//! SEFF's actions in execution order -> statements ([`behaviour`]).
 //!
 //! Every link carries a confidence in [0, 1] and a reason a person can check; callers use only
 //! confident links and show the rest as proposals.
 
 mod behaviour;
 mod inherit;
+mod named;
+mod provided;
+mod similar;
 
 use super::{CodeLink, LinkOrigin, Sources};
+use crate::params::pcm_type_class;
 use crate::syntax::{JavaFile, Method};
-use beagle_pcm::model::{Component, ComponentKind, Interface, Repository, Signature};
-use inherit::Resolved;
+use beagle_pcm::model::{Component, ComponentKind, Interface, Repository, Seff, Signature};
+use inherit::{Resolved, Types};
+pub use named::{class_hint, ClassHint};
+use named::{named_class, no_class, ClassFound};
+use similar::Wanted;
+use std::cell::OnceCell;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -59,11 +70,16 @@ pub fn automatic_links_explained(
         })
         .collect();
     let model = Model { repositories };
+    let code = Code {
+        files: &files,
+        types: Types::new(&files),
+        implementations: OnceCell::new(),
+    };
     let mut out = Vec::new();
     let mut misses = Vec::new();
     for repo in repositories {
         for component in repo.components.iter().filter(|c| c.kind == ComponentKind::Basic) {
-            link_component(&model, component, &files, &mut out, &mut misses);
+            link_component(&model, component, &code, &mut out, &mut misses);
         }
     }
     out.retain(|l| !linked.contains(&l.element));
@@ -83,6 +99,15 @@ impl<'a> Model<'a> {
             .flat_map(|r| r.signatures())
             .find(|(_, s)| s.id.as_deref() == Some(id))
             .map(|(_, s)| s)
+    }
+
+    /// The interface that declares the signature `id`.
+    fn interface_of(&self, signature: &str) -> Option<&'a Interface> {
+        self.repositories
+            .iter()
+            .flat_map(|r| r.signatures())
+            .find(|(_, s)| s.id.as_deref() == Some(signature))
+            .map(|(i, _)| i)
     }
 
     pub(crate) fn interface(&self, id: &str) -> Option<&'a Interface> {
@@ -113,208 +138,195 @@ fn java_files(index: &Sources, sources: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
-/// How well a class name fits a component name: 1 for the same name (ignoring case), 0.9 with
-/// an `Impl` or `Component` suffix on either side, else 0.
-fn class_score(class: &str, component: &str) -> f64 {
-    let (c, m) = (class.to_lowercase(), component.to_lowercase());
-    if c == m {
-        return 1.0;
-    }
-    let strip = |s: &str| {
-        ["impl", "component"]
-            .iter()
-            .find_map(|suffix| s.strip_suffix(suffix).map(str::to_string))
-            .unwrap_or_else(|| s.to_string())
-    };
-    if strip(&c) == strip(&m) {
-        0.9
-    } else {
-        0.0
+/// What a link search shares across components: the sources, their types, and (built when a
+/// component first needs it) the classes with the interfaces they implement.
+struct Code<'f> {
+    files: &'f [(PathBuf, JavaFile)],
+    types: Types<'f>,
+    implementations: OnceCell<Vec<provided::Implementation<'f>>>,
+}
+
+impl<'f> Code<'f> {
+    fn implementations(&self) -> &[provided::Implementation<'f>] {
+        self.implementations
+            .get_or_init(|| provided::implementations(&self.types, self.files.len()))
     }
 }
 
-/// What a component's name says about its class: the simple name, and the package when the
-/// name gives one.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ClassHint {
-    pub class: String,
-    pub package: Option<String>,
-}
-
-/// Reads a component name as models name components: SoMoX's
-/// ` <PC No. 3 de.uka.ipd.sdq.palladiofileshare.businesslogic.BusinessCore.java.BusinessCore>`
-/// (the file's fully qualified name, `.java.`, the class), a fully qualified class name
-/// (`a.b.BusinessCore`), or a plain name (`BusinessCore`, `BusinessCoreImpl`).
-pub fn class_hint(component: &str) -> ClassHint {
-    let name = component.trim().trim_start_matches('<').trim_end_matches('>').trim();
-    let somox = name.strip_prefix("PC No.").map(|rest| {
-        rest.trim_start()
-            .trim_start_matches(|c: char| c.is_ascii_digit())
-            .trim()
-    });
-    let qualified = somox.unwrap_or(name);
-    let is_qualified = !qualified.contains(char::is_whitespace) && qualified.contains('.');
-    if !is_qualified {
-        return ClassHint {
-            class: qualified.to_string(),
-            package: None,
-        };
-    }
-    // `pkg.File.java.Class`: the package is the file's, the class may differ from the file.
-    let (file, class) = match qualified.split_once(".java.") {
-        Some((file, class)) => (file, class.rsplit('.').next().unwrap_or(class)),
-        None => (qualified, qualified.rsplit('.').next().unwrap_or(qualified)),
-    };
-    ClassHint {
-        class: class.to_string(),
-        package: file.rsplit_once('.').map(|(p, _)| p.to_string()),
-    }
-}
-
-/// Finds the component's class and links its SEFFs.
+/// Finds the component's class and links its SEFFs. A component no class is named like is
+/// looked for per SEFF among the classes that implement its interfaces (one model component may
+/// stand for an endpoint class and a synchronizer class, each implementing one interface).
 fn link_component(
     model: &Model,
     component: &Component,
-    files: &[(PathBuf, JavaFile)],
+    code: &Code,
     out: &mut Vec<CodeLink>,
     misses: &mut Vec<(String, String)>,
 ) {
     let Some(hint) = component.name.as_deref().map(class_hint) else {
         return;
     };
-    let seffs = || component.seffs.iter().filter_map(|s| s.id.clone());
-    let name = hint.class.as_str();
-    let mut candidates = Vec::new();
-    for (i, (_, java)) in files.iter().enumerate() {
-        // A package the name gives decides between classes of one name (SoMoX models of real
-        // systems have two `DbAccess`); code moved to another package since is still found.
-        let package_factor = match &hint.package {
-            Some(p) if *p != java.package() => 0.5,
-            _ => 1.0,
-        };
-        for class in java.classes() {
-            if class.kind() == "interface_declaration" {
-                continue;
-            }
-            let score = java.name_of(class).map_or(0.0, |c| class_score(c, name)) * package_factor;
-            if score > 0.0 {
-                candidates.push((score, i, class.start_byte()));
-            }
-        }
-    }
-    let best = candidates.iter().map(|c| c.0).fold(0.0, f64::max);
-    let tied: Vec<&(f64, usize, usize)> = candidates.iter().filter(|c| c.0 == best).collect();
-    let Some(&&(score, file_index, start)) = tied.first() else {
-        let package = hint
-            .package
-            .as_deref()
-            .map_or(String::new(), |p| format!(" in package {p}"));
-        let why = format!(
-            "no class named {} (or with an Impl or Component suffix){package} under the source roots",
-            hint.class
-        );
-        misses.extend(seffs().map(|s| (s, why.clone())));
-        return;
-    };
-    let java = &files[file_index].1;
-    let Some(class) = java.classes().into_iter().find(|c| c.start_byte() == start) else {
-        return;
-    };
-    let class_name = java.name_of(class).unwrap_or_default().to_string();
-    // Who runs the code for this component: an inherited body runs for other classes too.
-    let receiver = java.binary_name(class);
-    // Several classes of the same name: the first (by path) is a guess.
-    let class_confidence = score / tied.len() as f64;
-    let shown = component.name.as_deref().map(str::trim).unwrap_or(name);
-    let mut class_reason = format!("class {class_name} matches component {shown}");
-    if tied.len() > 1 {
-        class_reason.push_str(&format!(" (one of {} classes of that name)", tied.len()));
-    }
-    // Its own methods and those it inherits (a template method in an abstract base runs for it).
-    let resolved = inherit::resolvable_methods(files, file_index, class);
-    let methods: Vec<Method> = resolved.iter().map(|r| r.method.clone()).collect();
+    let shown = component.name.as_deref().map(str::trim).unwrap_or(&hint.class);
+    let named = named_class(code.files, &hint, shown);
+    let provided: Vec<&Interface> = component
+        .provided_roles
+        .iter()
+        .filter_map(|r| r.interface.as_ref()?.target.id())
+        .filter_map(|id| model.interface(id))
+        .collect();
     for seff in &component.seffs {
         let Some(seff_id) = &seff.id else { continue };
-        let Some(signature) = seff
+        let signature = seff
             .described_service
             .as_ref()
             .and_then(|r| r.target.id())
-            .and_then(|id| model.signature(id))
-        else {
-            continue;
+            .and_then(|id| model.signature(id));
+        let own = signature
+            .and_then(|s| s.id.as_deref())
+            .and_then(|id| model.interface_of(id));
+        let found = match &named {
+            Some(found) => found.clone(),
+            None => {
+                let others: Vec<&Interface> = provided
+                    .iter()
+                    .copied()
+                    .filter(|i| own.is_none_or(|o| !std::ptr::eq(*i, o)))
+                    .collect();
+                let Some(by_interface) = provided::implementing_class(code.implementations(), own, &others) else {
+                    misses.push((seff_id.clone(), no_class(&hint)));
+                    continue;
+                };
+                let java = &code.files[by_interface.file].1;
+                let class_name = java.name_of(by_interface.class).unwrap_or_default();
+                ClassFound {
+                    file: by_interface.file,
+                    class: by_interface.class,
+                    confidence: by_interface.confidence,
+                    reason: format!(
+                        "no class is named like component {shown}; class {class_name} {}",
+                        by_interface.reason
+                    ),
+                }
+            }
         };
-        let Some((picked, method_confidence, mut method_reason)) = pick_method(&methods, signature) else {
-            misses.push((
-                seff_id.clone(),
-                format!(
-                    "class {class_name} has no method {}",
-                    signature.name.as_deref().unwrap_or("of the signature's name")
-                ),
-            ));
-            continue;
-        };
-        let Some(at) = methods.iter().position(|m| std::ptr::eq(m, picked)) else {
-            continue;
-        };
-        let Resolved {
-            file: declared_in,
-            class: declaring,
-            method,
-            inherited_from,
-        } = &resolved[at];
-        if let Some(base) = inherited_from {
-            method_reason.push_str(&format!(", inherited from {base} (its body runs for {class_name})"));
+        let Some(signature) = signature else { continue };
+        if let Err(why) = link_seff(model, component, code, seff, signature, &found, out) {
+            misses.push((seff_id.clone(), why));
         }
-        let (file, java) = &files[*declared_in];
-        let confidence = class_confidence * method_confidence;
-        let reason = format!("{class_reason}; {method_reason}");
-        out.push(CodeLink {
-            element: seff_id.clone(),
-            name: signature.name.clone(),
-            file: file.clone(),
-            range: method.range.clone(),
-            origin: LinkOrigin::Automatic {
-                confidence,
-                reason: reason.clone(),
-            },
-            receiver: receiver.clone(),
-        });
-        let Some(body) = method.node.child_by_field_name("body") else {
-            continue;
-        };
-        let mut matcher = behaviour::Matcher {
-            model,
-            component,
-            java,
-            file,
-            class: *declaring,
-            method,
-            confidence,
-            reason: &reason,
-            receiver: receiver.clone(),
-            links: Vec::new(),
-        };
-        matcher.behaviour(&seff.behaviour, body);
-        out.extend(matcher.links);
     }
 }
 
+/// Links one SEFF (and its actions) into the component's class `found`; `Err`: why not.
+fn link_seff(
+    model: &Model,
+    component: &Component,
+    code: &Code,
+    seff: &Seff,
+    signature: &Signature,
+    found: &ClassFound,
+    out: &mut Vec<CodeLink>,
+) -> Result<(), String> {
+    let Some(seff_id) = &seff.id else { return Ok(()) };
+    let own = signature.id.as_deref().and_then(|id| model.interface_of(id));
+    let files = code.files;
+    let class_name = files[found.file].1.name_of(found.class).unwrap_or_default();
+    // Who runs the code for this component: an inherited body runs for other classes too.
+    let receiver = files[found.file].1.binary_name(found.class);
+    // Its own methods and those it inherits (a template method in an abstract base runs for it).
+    let resolved = inherit::resolvable_methods(&code.types, found.file, found.class);
+    let methods: Vec<Method> = resolved.iter().map(|r| r.method.clone()).collect();
+    let wanted = Wanted {
+        name: signature.name.as_deref().unwrap_or_default(),
+        parameters: signature
+            .parameters
+            .iter()
+            .map(|p| {
+                let kind = pcm_type_class(model.repositories, p.data_type.as_ref());
+                (p.name.clone().unwrap_or_default(), kind)
+            })
+            .collect(),
+    };
+    // The Java interfaces that stand for the signature's: a method one declares implements it.
+    let counterparts = own.map_or_else(Vec::new, |i| {
+        provided::counterparts(&code.types, found.file, found.class, i)
+    });
+    let declared_by = |m: &Method| counterparts.iter().find(|c| c.declares(m)).map(|c| c.describe());
+    let Some((picked, method_confidence, mut method_reason)) = pick_method(&methods, &wanted, &declared_by) else {
+        return Err(format!(
+            "class {class_name} has no method {}",
+            signature.name.as_deref().unwrap_or("of the signature's name")
+        ));
+    };
+    let Some(at) = methods.iter().position(|m| std::ptr::eq(m, picked)) else {
+        return Ok(());
+    };
+    let Resolved {
+        file: declared_in,
+        class: declaring,
+        method,
+        inherited_from,
+    } = &resolved[at];
+    if let Some(base) = inherited_from {
+        method_reason.push_str(&format!(", inherited from {base} (its body runs for {class_name})"));
+    }
+    let (file, java) = &files[*declared_in];
+    let confidence = found.confidence * method_confidence;
+    let reason = format!("{}; {method_reason}", found.reason);
+    out.push(CodeLink {
+        element: seff_id.clone(),
+        name: signature.name.clone(),
+        file: file.clone(),
+        range: method.range.clone(),
+        origin: LinkOrigin::Automatic {
+            confidence,
+            reason: reason.clone(),
+        },
+        receiver: receiver.clone(),
+    });
+    let Some(body) = method.node.child_by_field_name("body") else {
+        return Ok(());
+    };
+    let mut matcher = behaviour::Matcher {
+        model,
+        component,
+        java,
+        file,
+        class: *declaring,
+        method,
+        confidence,
+        reason: &reason,
+        receiver,
+        links: Vec::new(),
+    };
+    matcher.behaviour(&seff.behaviour, body);
+    out.extend(matcher.links);
+    Ok(())
+}
+
 /// The method implementing a signature: same name, same number of parameters; among several,
-/// the one with the most parameter names in common.
-fn pick_method<'m, 't>(methods: &'m [Method<'t>], signature: &Signature) -> Option<(&'m Method<'t>, f64, String)> {
-    let name = signature.name.as_deref()?;
-    let params: Vec<&str> = signature.parameters.iter().filter_map(|p| p.name.as_deref()).collect();
+/// the one with the most parameter names in common. None of its name: one under a similar name
+/// ([`similar::similar_method`]), scored by its parameters and interface.
+fn pick_method<'m, 't>(
+    methods: &'m [Method<'t>],
+    wanted: &Wanted,
+    declared_by: &dyn Fn(&Method) -> Option<String>,
+) -> Option<(&'m Method<'t>, f64, String)> {
+    let name = wanted.name;
+    if name.is_empty() {
+        return None;
+    }
+    let params: Vec<&str> = wanted.parameters.iter().map(|(n, _)| n.as_str()).collect();
     let same_name: Vec<&Method> = methods.iter().filter(|m| m.name == name).collect();
     let folded: Vec<&Method> = methods.iter().filter(|m| m.name.eq_ignore_ascii_case(name)).collect();
     let (pool, mut confidence) = match (same_name.is_empty(), folded.is_empty()) {
         (false, _) => (same_name, 1.0),
         (true, false) => (folded, 0.8),
-        (true, true) => return similar_method(methods, name, &params),
+        (true, true) => return similar::similar_method(methods, wanted, declared_by),
     };
     let same_count: Vec<&Method> = pool
         .iter()
         .copied()
-        .filter(|m| m.parameters.len() == signature.parameters.len())
+        .filter(|m| m.parameters.len() == params.len())
         .collect();
     // None with the signature's count: one that takes every parameter of the signature by name,
     // and more (an id or a setting the model leaves out), is that operation; else a guess.
@@ -369,86 +381,4 @@ fn pick_method<'m, 't>(methods: &'m [Method<'t>], signature: &Signature) -> Opti
         reason.push_str(" (by parameter names, among overloads)");
     }
     Some((method, confidence, reason))
-}
-
-/// Confidence of a method found by a similar name alone (`findMatches` for `find`): below the
-/// threshold of use, so it is a proposal ("did you mean"), unless its parameters bear it out.
-const SIMILAR_NAME: f64 = 0.6;
-
-/// A method whose name shares its words with the signature's (`findMatches` for `find`,
-/// `doRank` for `rank`), when none has its name: the one whose parameters carry most of the
-/// signature's names (`currentItems` for `items`). Confidence [`SIMILAR_NAME`], raised by the
-/// share of the signature's parameters found by name (to 0.85), lowered when the counts differ.
-fn similar_method<'m, 't>(
-    methods: &'m [Method<'t>],
-    name: &str,
-    params: &[&str],
-) -> Option<(&'m Method<'t>, f64, String)> {
-    let carried = |m: &Method| {
-        params
-            .iter()
-            .filter(|p| m.parameters.iter().any(|q| crate::params::similar(q, p)))
-            .count()
-    };
-    let candidates: Vec<&Method> = methods
-        .iter()
-        .filter(|m| m.node.kind() == "method_declaration" && crate::params::similar(&m.name, name))
-        .collect();
-    let best = candidates.iter().map(|m| carried(m)).max()?;
-    let tied: Vec<&Method> = candidates.iter().copied().filter(|m| carried(m) == best).collect();
-    let method = tied[0];
-    let share = if params.is_empty() {
-        1.0
-    } else {
-        best as f64 / params.len() as f64
-    };
-    let mut confidence = SIMILAR_NAME + 0.25 * share;
-    if method.parameters.len() != params.len() {
-        confidence *= 0.9;
-    }
-    if tied.len() > 1 {
-        confidence *= 0.5;
-    }
-    let mut reason = format!(
-        "method {}({}) has a name like signature {name}'s, and {best} of its {} parameters by name",
-        method.name,
-        method.parameters.join(", "),
-        params.len()
-    );
-    if tied.len() > 1 {
-        reason.push_str(&format!(
-            " (one of {} methods that fit equally well: a guess)",
-            tied.len()
-        ));
-    }
-    Some((method, confidence, reason))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn hint(class: &str, package: Option<&str>) -> ClassHint {
-        ClassHint {
-            class: class.into(),
-            package: package.map(String::from),
-        }
-    }
-
-    #[test]
-    fn component_names_as_models_write_them() {
-        // Every component name of the original Beagle's SoMoX model has this form.
-        assert_eq!(
-            class_hint(" <PC No. 3 de.uka.ipd.sdq.palladiofileshare.businesslogic.BusinessCore.java.BusinessCore>"),
-            hint("BusinessCore", Some("de.uka.ipd.sdq.palladiofileshare.businesslogic"))
-        );
-        assert_eq!(
-            class_hint("<PC No. 12 a.b.Outer.java.Inner>"),
-            hint("Inner", Some("a.b"))
-        );
-        assert_eq!(class_hint("a.b.Storage"), hint("Storage", Some("a.b")));
-        assert_eq!(class_hint("Storage"), hint("Storage", None));
-        assert_eq!(class_hint("File Share"), hint("File Share", None));
-        assert_eq!(class_hint("BusinessCoreImpl"), hint("BusinessCoreImpl", None));
-    }
 }

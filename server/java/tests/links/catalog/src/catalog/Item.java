@@ -1,0 +1,3 @@
+package catalog;
+
+public record Item(long id, String name) {}

@@ -1,0 +1,6 @@
+package catalog;
+
+/** The model's IStockQuery, without the `I`. */
+public interface StockQuery {
+    int available(long item);
+}
