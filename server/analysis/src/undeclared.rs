@@ -74,9 +74,12 @@ pub fn influences(observations: &[(&Parameters, f64)], declared: &dyn Fn(&str) -
         }
         // Launch points drawn at random rarely repeat their declared inputs: then each value
         // relative to a power law in the declared inputs instead.
-        let at_equal_inputs = x.len() >= LEAST_AT_EQUAL_INPUTS;
-        if !at_equal_inputs {
-            (x, y) = relative_to_declared(observations, declared, name);
+        let mut at_equal_inputs = true;
+        if x.len() < LEAST_AT_EQUAL_INPUTS {
+            let (fx, fy) = relative_to_declared(observations, declared, name);
+            if fx.len() > x.len() {
+                (x, y, at_equal_inputs) = (fx, fy, false);
+            }
         }
         let Some(p) = trend_p(&x, &y) else { continue };
         if p * tests >= ALPHA {
@@ -96,8 +99,11 @@ pub fn influences(observations: &[(&Parameters, f64)], declared: &dyn Fn(&str) -
     out
 }
 
-/// Fewer comparisons at equal declared inputs than this: compare through a fit instead.
+/// Fewer comparisons at equal declared inputs than this: compare through a fit instead, where
+/// that compares more.
 const LEAST_AT_EQUAL_INPUTS: usize = 12;
+/// Observations beyond the fit's coefficients it needs.
+const LEAST_FIT_RESIDUALS: usize = 8;
 
 /// The values of undeclared parameter `name` and each observation's value over a power law in the
 /// declared inputs (least squares of `ln y` on `ln(1 + x)` of each declared input): what the
@@ -124,7 +130,7 @@ fn relative_to_declared(
         let values: Vec<f64> = used.iter().filter_map(|(p, _)| p.get(*n).copied()).collect();
         values.len() == used.len() && values.iter().all(|v| *v >= 0.0) && values.iter().any(|v| *v != values[0])
     });
-    if used.len() < inputs.len() + LEAST_AT_EQUAL_INPUTS {
+    if used.len() < inputs.len() + 1 + LEAST_FIT_RESIDUALS {
         return (Vec::new(), Vec::new());
     }
     let logs: Vec<f64> = used.iter().map(|(_, v)| v.ln()).collect();
@@ -259,5 +265,26 @@ mod tests {
             let obs = draw(seed, &|n, _| 0.3 + 1e-3 * n);
             assert!(influences(&refs(&obs), &declared).is_empty(), "seed {seed}");
         }
+    }
+
+    /// Eleven launches at one declared input (20 files), each with another share already
+    /// compressed: too few for the fit, the comparison at equal declared inputs still finds it.
+    #[test]
+    fn eleven_observations_at_one_declared_input_are_compared_as_they_are() {
+        let obs: Vec<(Parameters, f64)> = (0..11)
+            .map(|i| {
+                let compressed = 2.0 * i as f64;
+                let parameters: Parameters = [
+                    ("files.NUMBER_OF_ELEMENTS".to_string(), 20.0),
+                    ("alreadyCompressed.NUMBER_OF_ELEMENTS".to_string(), compressed),
+                ]
+                .into();
+                (parameters, 20.0 - compressed + 0.01 * (i % 3) as f64)
+            })
+            .collect();
+        let found = influences(&refs(&obs), &|n: &str| n.starts_with("files."));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].at_equal_inputs);
+        assert!(reason("_loop", &found[0]).contains("falls with `alreadyCompressed.NUMBER_OF_ELEMENTS`"));
     }
 }
