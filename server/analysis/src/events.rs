@@ -93,6 +93,18 @@ pub enum MeasurementEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         transition: Option<String>,
     },
+    /// Aggregated at the source, in a counting run only: what `runs` runs of an internal action's
+    /// section did in one service execution, `count` in all, for one key: an opcode class
+    /// (`int-arith`), a JDK method by signature (`java/util/zip/Deflater.deflate([BII)I`), or an
+    /// array allocation (`new byte[]`, `new byte[] elements`). Counts, never times: the analysis
+    /// of demands skips them (`beagle_java::count::laws` fits them).
+    Count {
+        execution: String,
+        action: String,
+        key: String,
+        runs: u64,
+        count: u64,
+    },
     /// From here on (in stream order), the execution's parameterisation has these values: what an
     /// external call returned, or what a `SetVariableAction` set. Later events of the execution are
     /// observed under the changed parameters.
@@ -110,6 +122,7 @@ impl MeasurementEvent {
             | MeasurementEvent::LoopTotal { execution, .. }
             | MeasurementEvent::BranchTotal { execution, .. }
             | MeasurementEvent::Branch { execution, .. }
+            | MeasurementEvent::Count { execution, .. }
             | MeasurementEvent::ParameterChange { execution, .. } => execution,
         }
     }

@@ -16,12 +16,17 @@ pub const PROBE_SOURCES: &[(&str, &str)] = &[
         include_str!("../probe/beagle/probe/Receivers.java"),
     ),
     (
+        "beagle/probe/Counts.java",
+        include_str!("../probe/beagle/probe/Counts.java"),
+    ),
+    (
         "beagle/probe/Launcher.java",
         include_str!("../probe/beagle/probe/Launcher.java"),
     ),
 ];
 
 pub mod constants;
+pub mod count;
 pub mod encoding;
 pub mod exclude;
 pub mod instrument;
@@ -34,3 +39,16 @@ pub mod probe;
 pub mod refine;
 pub mod sections;
 pub mod syntax;
+
+/// The counting agent's sources (`count::agent`): compiled against ASM and the probe runtime.
+pub const AGENT_SOURCES: &[(&str, &str)] = &[
+    ("beagle/count/Agent.java", include_str!("../agent/beagle/count/Agent.java")),
+    (
+        "beagle/count/BlockCounter.java",
+        include_str!("../agent/beagle/count/BlockCounter.java"),
+    ),
+    (
+        "beagle/count/OpcodeClasses.java",
+        include_str!("../agent/beagle/count/OpcodeClasses.java"),
+    ),
+];

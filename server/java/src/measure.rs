@@ -105,6 +105,7 @@ fn measurement_of(
         warmup: 1,
         service_times: false,
         run: run_tag.to_string(),
+        count_keys: Default::default(),
     };
     // One observation per timed section (or per total the probe wrote for a section in a loop):
     // outliers (a GC pause in one section) are removed per point before the JVM's medians are

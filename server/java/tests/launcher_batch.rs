@@ -141,6 +141,7 @@ fn each_point_of_a_shared_jvm_gets_its_own_events_and_calibration() {
         run: "b".into(),
         warmup: 1,
         service_times: false,
+        count_keys: Default::default(),
     };
     for (i, (out, n)) in outs.iter().zip([3.0, 7.0, 11.0]).enumerate() {
         assert_eq!(out.events, std::path::absolute(dirs[i].join("events.bin")).unwrap());

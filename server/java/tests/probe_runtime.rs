@@ -191,6 +191,7 @@ fn run_source(dir: &Path, main: &str, table: &SectionTable) -> (Vec<MeasurementE
         run: "p".into(),
         warmup: 1,
         service_times: true,
+        count_keys: Default::default(),
     };
     decode_file(&events, table, &options).unwrap()
 }

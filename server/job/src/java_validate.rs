@@ -179,6 +179,7 @@ fn run_build(
         run: tag.to_string(),
         warmup: 1,
         service_times: true,
+        count_keys: Default::default(),
     };
     let (events, summary) =
         decode_file(&out.events, &build.table, &decode).map_err(JobError::unreadable(&out.events))?;

@@ -105,6 +105,8 @@ impl SummaryBuilder {
                 transitions, not_taken, ..
             } => self.s.branches += (transitions.values().sum::<u64>() + not_taken) as usize,
             MeasurementEvent::ParameterChange { .. } => self.s.parameter_changes += 1,
+            // Counts are no timing: a counting run's summary is its service calls.
+            MeasurementEvent::Count { .. } => {}
         }
     }
 

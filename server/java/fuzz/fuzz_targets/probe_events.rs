@@ -38,6 +38,7 @@ fuzz_target!(|data: &[u8]| {
         run: "f".into(),
         warmup: u32::from(first % 3),
         service_times: true,
+        count_keys: Default::default(),
     };
     let (events, summary) = decode(bytes, &table(), &options);
     assert_eq!(

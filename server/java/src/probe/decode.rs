@@ -30,6 +30,8 @@ const BRANCH: i32 = 6;
 const DEMAND_TOTAL: i32 = 7;
 const CALIBRATION: i32 = 8;
 const OVERHEAD: i32 = 9;
+/// A counting run's counts (`Counts.java`): a = key id << 32 | runs, b = count.
+const COUNT: i32 = 10;
 
 /// Calibration kinds (`Calibration.java`) whose noise says how short a net time can be told.
 const WALL_BIAS: i32 = 3;
@@ -59,6 +61,9 @@ pub struct DecodeOptions {
     /// Keep each execution's time ([`DecodeSummary::service_cpu_ns`]): `beagle validate` wants
     /// them; an analysis does not (a nested service may run millions of times).
     pub service_times: bool,
+    /// A counting run's key names by id (the file `-Dbeagle.countKeys` names); a COUNT record of
+    /// another key is named `key <id>`.
+    pub count_keys: BTreeMap<i64, String>,
 }
 
 /// What a file held, and what was dropped and why.
@@ -301,6 +306,7 @@ impl<'a> Decoder<'a> {
             DEMAND | LOOP | BRANCH | DEMAND_TOTAL => self.inside(&r),
             CALIBRATION => self.calibration(&r),
             OVERHEAD => self.overhead(&r),
+            COUNT => self.count(&r),
             _ => self.summary.unknown_types += 1,
         }
     }
@@ -313,7 +319,7 @@ impl<'a> Decoder<'a> {
             return;
         }
         match r.kind {
-            DEMAND | LOOP | BRANCH | DEMAND_TOTAL | OVERHEAD => {
+            DEMAND | LOOP | BRANCH | DEMAND_TOTAL | OVERHEAD | COUNT => {
                 r.section = self.table.dispatch.resolve(r.section, self.service_of(r.execution));
             }
             ENTER => {
@@ -531,6 +537,37 @@ impl<'a> Decoder<'a> {
                 self.summary.unknown_sections += 1;
                 return;
             }
+        };
+        self.emit(r.execution);
+        self.events.push(event);
+    }
+
+    /// COUNT: one key's count of a demand section in one execution (a counting run).
+    fn count(&mut self, r: &Record) {
+        match self.live.get(&r.execution) {
+            None => return self.not_live(r.execution),
+            Some(Live::Warmup) => {
+                self.summary.warmup_records += 1;
+                return;
+            }
+            Some(_) => {}
+        }
+        let Some(Section::Demand { action, .. }) = self.table.section(r.section) else {
+            self.summary.unknown_sections += 1;
+            return;
+        };
+        let (id, runs) = (r.a >> 32, r.a & 0xffff_ffff);
+        if r.b < 0 || runs == 0 {
+            self.summary.invalid += 1;
+            return;
+        }
+        let key = (self.options.count_keys.get(&id).cloned()).unwrap_or_else(|| format!("key {id}"));
+        let event = MeasurementEvent::Count {
+            execution: self.id(r.execution),
+            action: action.clone(),
+            key,
+            runs: runs as u64,
+            count: r.b as u64,
         };
         self.emit(r.execution);
         self.events.push(event);

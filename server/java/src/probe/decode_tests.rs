@@ -46,6 +46,7 @@ fn run(records: &[Vec<u8>], warmup: u32) -> (Vec<MeasurementEvent>, DecodeSummar
         run: "r1".into(),
         warmup,
         service_times: true,
+        count_keys: Default::default(),
     };
     decode(&records.concat(), &table(), &options)
 }
@@ -249,6 +250,7 @@ fn the_file_decoder_streams_to_the_same_result() {
         run: "x".into(),
         warmup: 0,
         service_times: true,
+        count_keys: Default::default(),
     };
     let from_file = decode_file(&path, &table(), &options).unwrap();
     assert_eq!(from_file, decode(&bytes, &table(), &options));

@@ -52,7 +52,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Probe {
     static final int ENTER = 1, PARAM = 2, EXIT = 3, DEMAND = 4, LOOP = 5, BRANCH = 6, DEMAND_TOTAL = 7,
-            CALIBRATION = 8, OVERHEAD = 9;
+            CALIBRATION = 8, OVERHEAD = 9; // COUNT = 10: Counts.java
     static final int VALUE = 1, BYTESIZE = 2, NUMBER_OF_ELEMENTS = 3, INNER_BYTESIZE = 4;
     static final int RECORD = 32;
     static final int BUFFER = RECORD * 2048;
@@ -200,6 +200,9 @@ public final class Probe {
             // The net total of a section cheaper than the calibration can tell may come out below 0.
             record(OVERHEAD, section, totalOwner[section], psToNs(totalSubPs[section]), totalCount[section]);
             record(DEMAND_TOTAL, section, totalOwner[section], Math.max(0, psToNs(totalPs[section])), totalCount[section]);
+            if (Counts.ON) {
+                Counts.write(this, section, totalOwner[section]);
+            }
             totalCount[section] = 0;
             totalPs[section] = 0;
             totalSubPs[section] = 0;
@@ -375,6 +378,9 @@ public final class Probe {
      * keep a buffer per thread it ever had).
      */
     public static void flushAll() {
+        if (Counts.ON) {
+            Counts.saveKeys();
+        }
         synchronized (STATES) {
             for (java.util.Iterator<State> i = STATES.iterator(); i.hasNext(); ) {
                 State s = i.next();
@@ -600,6 +606,9 @@ public final class Probe {
 
     /** Starts a CPU demand section (timed by the thread CPU clock, or by the wall clock when short). */
     public static long startCpu(int section) {
+        if (Counts.ON) {
+            Counts.open();
+        }
         State s = STATE.get();
         if (s.isShort(section)) {
             // A recent CPU reading tells, should this run take long, how much of it the thread
@@ -622,6 +631,9 @@ public final class Probe {
 
     /** Starts a section timed by the thread CPU clock, whatever its length. */
     public static long startCpu() {
+        if (Counts.ON) {
+            Counts.open();
+        }
         return startCpuClock(STATE.get());
     }
 
@@ -640,6 +652,10 @@ public final class Probe {
 
     public static void stopCpu(int section, long start) {
         State s = STATE.get();
+        if (Counts.ON) {
+            // The calibration's empty sections (section 0, records discarded) count nothing.
+            Counts.close(s.discarding ? -1 : section);
+        }
         byte mode = s.sections > 0 ? s.sectionMode[s.sections - 1] : CPU_FRESH;
         long rawNs = mode == SHORT ? shortRunNs(s, start) : s.cpuNow() - start;
         // (closeSection below pops the section whose reference shortRunNs read.)
@@ -693,12 +709,18 @@ public final class Probe {
         if (PER_ITERATION || s.depth == 0) {
             s.record(OVERHEAD, section, s.current(), psToNs(subPs), 1);
             s.record(DEMAND, section, s.current(), Math.max(0, psToNs(rawPs - subPs)), 0);
+            if (Counts.ON) {
+                Counts.write(s, section, s.current());
+            }
         } else {
             s.addDemand(section, rawPs - subPs, subPs);
         }
     }
 
     public static long startWall() {
+        if (Counts.ON) {
+            Counts.open();
+        }
         State s = STATE.get();
         s.pushSection(WALL);
         return System.nanoTime();
@@ -707,6 +729,9 @@ public final class Probe {
     public static void stopWall(int section, long start) {
         long rawPs = (System.nanoTime() - start) * 1000;
         State s = STATE.get();
+        if (Counts.ON) {
+            Counts.close(s.discarding ? -1 : section);
+        }
         Calibration c = costs;
         demand(s, section, rawPs, closeSection(s) + c.wallBias);
         s.probePs += c.wallCost;

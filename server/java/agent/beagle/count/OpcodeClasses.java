@@ -1,0 +1,53 @@
+package beagle.count;
+
+import static org.objectweb.asm.Opcodes.*;
+
+/**
+ * Opcodes to the classes {@code beagle.probe.Counts.CLASSES} names (key ids are the classes'
+ * indices there). The JVM specification's groups, with arithmetic split by type and with
+ * multiplication and division apart, where the cost differs by a multiple (Kuperberg's ByBench
+ * times each opcode; these classes are what a platform profile needs to tell apart).
+ */
+final class OpcodeClasses {
+    static final int CONST = 0, LOAD = 1, STORE = 2, STACK = 3, ARRAY_LOAD = 4, ARRAY_STORE = 5, INT_ARITH = 6,
+            INT_MUL = 7, INT_DIV = 8, LONG_ARITH = 9, LONG_MUL = 10, LONG_DIV = 11, FLOAT_ARITH = 12,
+            DOUBLE_ARITH = 13, CONVERT = 14, BRANCH = 15, FIELD = 16, INVOKE = 17, NEW = 18, RETURN = 19, OTHER = 20;
+    static final int COUNT = 21;
+
+    private OpcodeClasses() {}
+
+    static int of(int op) {
+        if (op >= ACONST_NULL && op <= LDC) return CONST;
+        if (op >= ILOAD && op <= ALOAD) return LOAD;
+        if (op >= IALOAD && op <= SALOAD) return ARRAY_LOAD;
+        if (op >= ISTORE && op <= ASTORE) return STORE;
+        if (op >= IASTORE && op <= SASTORE) return ARRAY_STORE;
+        if (op >= POP && op <= SWAP) return STACK;
+        switch (op) {
+            case IMUL: return INT_MUL;
+            case IDIV: case IREM: return INT_DIV;
+            case LMUL: return LONG_MUL;
+            case LDIV: case LREM: return LONG_DIV;
+            case IADD: case ISUB: case INEG: case ISHL: case ISHR: case IUSHR: case IAND: case IOR: case IXOR:
+            case IINC:
+                return INT_ARITH;
+            case LADD: case LSUB: case LNEG: case LSHL: case LSHR: case LUSHR: case LAND: case LOR: case LXOR:
+            case LCMP:
+                return LONG_ARITH;
+            case FADD: case FSUB: case FMUL: case FDIV: case FREM: case FNEG: case FCMPL: case FCMPG:
+                return FLOAT_ARITH;
+            case DADD: case DSUB: case DMUL: case DDIV: case DREM: case DNEG: case DCMPL: case DCMPG:
+                return DOUBLE_ARITH;
+            case GETFIELD: case PUTFIELD: case GETSTATIC: case PUTSTATIC: return FIELD;
+            case INVOKEVIRTUAL: case INVOKESPECIAL: case INVOKESTATIC: case INVOKEINTERFACE: case INVOKEDYNAMIC:
+                return INVOKE;
+            case NEW: case NEWARRAY: case ANEWARRAY: case MULTIANEWARRAY: return NEW;
+            case IFNULL: case IFNONNULL: return BRANCH;
+            default:
+        }
+        if (op >= I2L && op <= I2S) return CONVERT;
+        if (op >= IFEQ && op <= LOOKUPSWITCH) return BRANCH; // ifs, goto, jsr, ret, switches
+        if (op >= IRETURN && op <= RETURN) return RETURN;
+        return OTHER; // arraylength, athrow, checkcast, instanceof, monitors, nop
+    }
+}
