@@ -42,7 +42,10 @@ pub mod syntax;
 
 /// The counting agent's sources (`count::agent`): compiled against ASM and the probe runtime.
 pub const AGENT_SOURCES: &[(&str, &str)] = &[
-    ("beagle/count/Agent.java", include_str!("../agent/beagle/count/Agent.java")),
+    (
+        "beagle/count/Agent.java",
+        include_str!("../agent/beagle/count/Agent.java"),
+    ),
     (
         "beagle/count/BlockCounter.java",
         include_str!("../agent/beagle/count/BlockCounter.java"),

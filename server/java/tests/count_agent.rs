@@ -5,8 +5,8 @@
 use beagle_analysis::events::MeasurementEvent;
 use beagle_java::count::agent::{asm_dir, asm_jars, build_agent};
 use beagle_java::count::run::{observations, read_keys};
-use beagle_java::probe::{classes_dir, compile_probe};
 use beagle_java::probe::decode::{decode_file, DecodeOptions};
+use beagle_java::probe::{classes_dir, compile_probe};
 use beagle_java::sections::{Section, SectionTable};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -77,7 +77,13 @@ fn class_of(mnemonic: &str) -> &'static str {
 /// `(offset, mnemonic, jump target)` of method `work` in `javap -c` of the class.
 fn javap_work(classes: &Path, probe: &Path) -> Vec<(u32, String, Option<u32>, String)> {
     let cp = std::env::join_paths([classes, probe]).unwrap();
-    let out = Command::new("javap").arg("-c").arg("-cp").arg(cp).arg("Synthetic").output().unwrap();
+    let out = Command::new("javap")
+        .arg("-c")
+        .arg("-cp")
+        .arg(cp)
+        .arg("Synthetic")
+        .output()
+        .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     let body = text.split("static int work(int);").nth(1).unwrap();
     let body = body.split("Exception table").next().unwrap();
@@ -87,7 +93,11 @@ fn javap_work(classes: &Path, probe: &Path) -> Vec<(u32, String, Option<u32>, St
             let off: u32 = off.parse().ok()?;
             let mut words = rest.split_whitespace();
             let m = words.next()?.to_string();
-            let target = if m.starts_with("if") || m == "goto" { words.next()?.parse().ok() } else { None };
+            let target = if m.starts_with("if") || m == "goto" {
+                words.next()?.parse().ok()
+            } else {
+                None
+            };
             Some((off, m, target, rest.to_string()))
         })
         .collect()
@@ -102,7 +112,11 @@ fn hand_count(code: &[(u32, String, Option<u32>, String)]) -> BTreeMap<String, u
     let section = &code[start..stop];
     let back = section.iter().find(|c| c.1 == "goto" && c.2.unwrap() < c.0).unwrap();
     let head = back.2.unwrap();
-    let exit = section.iter().find(|c| c.0 >= head && c.1.starts_with("if_")).unwrap().0;
+    let exit = section
+        .iter()
+        .find(|c| c.0 >= head && c.1.starts_with("if_"))
+        .unwrap()
+        .0;
     let mut counts = BTreeMap::new();
     for (off, m, _, _) in section {
         let times = if *off >= head && *off <= exit {

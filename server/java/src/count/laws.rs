@@ -36,7 +36,11 @@ fn kept_keys(observations: &[&CountObservation]) -> BTreeSet<String> {
     }
     let mut ranked: Vec<(&str, f64)> = totals.into_iter().collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
-    ranked.into_iter().take(KEYS_PER_SECTION).map(|(k, _)| k.to_string()).collect()
+    ranked
+        .into_iter()
+        .take(KEYS_PER_SECTION)
+        .map(|(k, _)| k.to_string())
+        .collect()
 }
 
 /// Per action and key (`others` for the keys beyond the kept ones), the counts per execution:
@@ -52,7 +56,11 @@ fn series(observations: &[CountObservation]) -> BTreeMap<(String, String), Vec<(
         // One row per (execution's inputs, key): observations of one execution share inputs.
         let mut rows: BTreeMap<(Vec<(String, u64)>, String), (Vec<(String, f64)>, f64)> = BTreeMap::new();
         for o in &obs {
-            let key = if kept.contains(&o.key) { o.key.clone() } else { "others".into() };
+            let key = if kept.contains(&o.key) {
+                o.key.clone()
+            } else {
+                "others".into()
+            };
             let at: Vec<(String, f64)> = o.parameters.iter().map(|(k, v)| (k.clone(), *v)).collect();
             let bits = at.iter().map(|(k, v)| (k.clone(), v.to_bits())).collect();
             rows.entry((bits, key)).or_insert((at, 0.0)).1 += o.per_run;
@@ -80,7 +88,10 @@ pub fn fit_counts(observations: &[CountObservation], names: &BTreeMap<String, St
 }
 
 fn fit_rows(rows: &[(Vec<(String, f64)>, f64)]) -> Result<FitResult, String> {
-    let inputs: BTreeSet<&str> = rows.iter().flat_map(|(at, _)| at.iter().map(|(k, _)| k.as_str())).collect();
+    let inputs: BTreeSet<&str> = rows
+        .iter()
+        .flat_map(|(at, _)| at.iter().map(|(k, _)| k.as_str()))
+        .collect();
     let names: Vec<String> = inputs.iter().map(|s| s.to_string()).collect();
     let columns = (names.iter())
         .map(|n| {
@@ -136,7 +147,9 @@ mod tests {
 
     #[test]
     fn keys_beyond_the_largest_are_others() {
-        let o: Vec<_> = (0..20).map(|k| obs(&format!("k{k:02}"), 1.0, f64::from(k + 1))).collect();
+        let o: Vec<_> = (0..20)
+            .map(|k| obs(&format!("k{k:02}"), 1.0, f64::from(k + 1)))
+            .collect();
         let laws = fit_counts(&o, &BTreeMap::new());
         assert_eq!(laws.len(), KEYS_PER_SECTION + 1);
         let others = laws.iter().find(|l| l.key == "others").unwrap();

@@ -80,7 +80,14 @@ pub fn count_point(
     let keys = std::path::absolute(dir.join("count-keys.tsv")).unwrap_or_else(|_| dir.join("count-keys.tsv"));
     let _ = std::fs::remove_file(&keys);
     let counted = counting_launch(launch, agent, &keys);
-    let out = run_point(&config.java, &prepared.classpath, &counted, point, &config.workload, &dir.join("run"))?;
+    let out = run_point(
+        &config.java,
+        &prepared.classpath,
+        &counted,
+        point,
+        &config.workload,
+        &dir.join("run"),
+    )?;
     let options = DecodeOptions {
         run: "count".into(),
         warmup: 1,
