@@ -43,9 +43,12 @@ fn kept_keys(observations: &[&CountObservation]) -> BTreeSet<String> {
         .collect()
 }
 
+/// A row to fit: the execution's inputs by name, and the count per run.
+type Row = (Vec<(String, f64)>, f64);
+
 /// Per action and key (`others` for the keys beyond the kept ones), the counts per execution:
 /// (inputs, count per run). An execution that did not count a key counted 0 of it.
-fn series(observations: &[CountObservation]) -> BTreeMap<(String, String), Vec<(Vec<(String, f64)>, f64)>> {
+fn series(observations: &[CountObservation]) -> BTreeMap<(String, String), Vec<Row>> {
     let mut by_action: BTreeMap<&str, Vec<&CountObservation>> = BTreeMap::new();
     for o in observations {
         by_action.entry(&o.action).or_default().push(o);
@@ -54,7 +57,7 @@ fn series(observations: &[CountObservation]) -> BTreeMap<(String, String), Vec<(
     for (action, obs) in by_action {
         let kept = kept_keys(&obs);
         // One row per (execution's inputs, key): observations of one execution share inputs.
-        let mut rows: BTreeMap<(Vec<(String, u64)>, String), (Vec<(String, f64)>, f64)> = BTreeMap::new();
+        let mut rows: BTreeMap<(Vec<(String, u64)>, String), Row> = BTreeMap::new();
         for o in &obs {
             let key = if kept.contains(&o.key) {
                 o.key.clone()
@@ -87,7 +90,7 @@ pub fn fit_counts(observations: &[CountObservation], names: &BTreeMap<String, St
     laws
 }
 
-fn fit_rows(rows: &[(Vec<(String, f64)>, f64)]) -> Result<FitResult, String> {
+fn fit_rows(rows: &[Row]) -> Result<FitResult, String> {
     let inputs: BTreeSet<&str> = rows
         .iter()
         .flat_map(|(at, _)| at.iter().map(|(k, _)| k.as_str()))
