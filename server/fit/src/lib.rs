@@ -321,6 +321,10 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     let scales = criterion::row_scales(&work.y, reg.scale);
     let relative = criterion::is_relative(&work.y, reg.scale);
     let mut ev = evidence::gather(&reduced, equivalent, &points, relative, reg.scale, seed);
+    if points.len() == 1 {
+        let what = if target == Target::Time { "cost" } else { "value" };
+        ev.one_point = Some(evidence::one_point::assess(&reduced, seed, what));
+    }
     if !points.inputs_vary() || ev.no_dependency() {
         if let Some(p) = ev.dependency_p.filter(|_| ev.no_dependency()) {
             ev.notes.push(format!(

@@ -8,6 +8,7 @@
 use crate::context::Context;
 use crate::error::JobError;
 use crate::java_requests::{corner_plan, hole_plan, hole_report, wanted_holes, Requests, Seen, POINTS_PER_HOLE};
+use crate::launch_hints::LaunchPoints;
 use crate::measurements::{Measured, Requested};
 use crate::observer::{Event, Pass};
 use crate::report::{Diagnostic, Report};
@@ -226,11 +227,7 @@ fn seen(done: &[Done]) -> Vec<Seen<'_>> {
 /// points, whatever order they were measured in): the element points of one upload share its
 /// workload and JVMs, and the fit holds them out together.
 fn merge(done: &[Done]) -> Vec<(MeasurableElement, MeasurementResult)> {
-    let launch_point = |d: &Done| format!("{}\u{0}{:?}", d.launch, d.point);
-    let mut runs: BTreeMap<String, u64> = done.iter().map(|d| (launch_point(d), 0)).collect();
-    for (label, run) in runs.values_mut().enumerate() {
-        *run = label as u64;
-    }
+    let runs = run_numbers(done);
     let mut by_id: BTreeMap<String, (MeasurableElement, MeasurementResult)> = BTreeMap::new();
     for d in done {
         let run = Some(runs[&launch_point(d)]);
@@ -255,6 +252,28 @@ fn merge(done: &[Done]) -> Vec<(MeasurableElement, MeasurementResult)> {
         }
     }
     by_id.into_values().collect()
+}
+
+/// A launch point's label: its launch and its parameters' values.
+fn launch_point(d: &Done) -> String {
+    format!("{}\u{0}{:?}", d.launch, d.point)
+}
+
+/// The run number of each launch point ([`launch_point`]), in the order of their labels.
+fn run_numbers(done: &[Done]) -> BTreeMap<String, u64> {
+    let mut runs: BTreeMap<String, u64> = done.iter().map(|d| (launch_point(d), 0)).collect();
+    for (label, run) in runs.values_mut().enumerate() {
+        *run = label as u64;
+    }
+    runs
+}
+
+/// The launch point of each run that [`merge`] numbers.
+fn launch_points(done: &[Done]) -> LaunchPoints {
+    let runs = run_numbers(done);
+    (done.iter())
+        .map(|d| (runs[&launch_point(d)], (d.launch.clone(), d.point.clone())))
+        .collect()
 }
 
 /// The probes' cost subtracted per element, over every point.
@@ -609,6 +628,7 @@ pub(crate) fn measure(
         inputs: Vec::new(),
         constants: prepared.constants.clone(),
         requested,
+        launches: launch_points(&done),
     })
 }
 

@@ -24,6 +24,7 @@ mod java_links;
 mod java_requests;
 mod java_validate;
 pub mod job;
+pub mod launch_hints;
 pub mod link_file;
 mod link_proposals;
 pub mod measurements;

@@ -31,6 +31,9 @@ pub struct Measured {
     /// rounds): a result still preliminary for the same want after it is settled
     /// (`crate::settled`).
     pub requested: std::collections::BTreeMap<String, Requested>,
+    /// The launch point of each run the observations name (the Java tool): what the reasons of a
+    /// result measured at one distinct point say about the launches (`crate::launch_hints`).
+    pub launches: crate::launch_hints::LaunchPoints,
 }
 
 /// What a measurement tool measured because the judge of a preliminary analysis asked for it,
@@ -137,6 +140,7 @@ pub fn load(source: &Source, store: &mut Store, model: &[MeasurableElement]) -> 
             inputs: m.inputs,
             constants: Default::default(),
             requested: Default::default(),
+            launches: Default::default(),
         });
     }
     let mut notes = Vec::new();
@@ -362,6 +366,7 @@ fn stored(store: &mut Store, key: String, tool: &str, read: Read) -> Result<Meas
         inputs: m.inputs,
         constants: Default::default(),
         requested: Default::default(),
+        launches: Default::default(),
     })
 }
 

@@ -45,6 +45,7 @@ pub mod holdout;
 pub mod hypothesis;
 pub mod intervals;
 pub mod level_verdict;
+pub mod one_point;
 pub mod points;
 
 use crate::criterion::{huber_rho, Candidate};
@@ -151,6 +152,9 @@ pub struct Evidence {
     /// the points carry no means apart from their medians (one observation each) or the target is
     /// no time.
     pub level: Option<level_verdict::Level>,
+    /// What the measurements say when they are one distinct point ([`one_point`]): the inputs'
+    /// one value, and whether the runs differ.
+    pub one_point: Option<one_point::OnePoint>,
 }
 
 impl Evidence {
@@ -734,7 +738,15 @@ pub(crate) fn judge(ev: &mut Evidence, choice: Option<&Choice>, k: usize, consta
     }
     let mut reasons = Vec::new();
     let mut wants = Vec::new();
-    if k > 0 && ev.points < MIN_POINTS {
+    // One point with inputs: none varied, which the reason names (the inputs and their value).
+    let fixed = ev
+        .one_point
+        .as_ref()
+        .filter(|o| k > 0 && !o.inputs.is_empty() && ev.points == 1);
+    if let Some(one) = fixed {
+        reasons.push(one_point::fixed_reason(one));
+        wants.push(Want::Points);
+    } else if k > 0 && ev.points < MIN_POINTS {
         reasons.push(format!(
             "{} distinct parameter point{}: at least {MIN_POINTS} are needed to tell a law",
             ev.points,
@@ -756,6 +768,11 @@ pub(crate) fn judge(ev: &mut Evidence, choice: Option<&Choice>, k: usize, consta
             if ev.rows == 1 { "" } else { "s" }
         ));
         wants.push(Want::Repetitions);
+    }
+    // One point whose runs differ beyond their repetitions: no measurement settles that, the
+    // model lacks what the value depends on.
+    if let Some(reason) = ev.one_point.as_ref().and_then(one_point::differ_reason) {
+        reasons.push(reason);
     }
     let (noise, measured) = match ev.noise {
         Some(s) => (s, true),

@@ -1,0 +1,314 @@
+//! Which launch parameters bear on a result measured at one distinct point (issue 38, point 5).
+//! The fit says that no launch varied an element's inputs, or that its cost differs between
+//! launches though nothing its signature declares varies (`beagle_fit::evidence::one_point`);
+//! only the Java tool knows the launches. Its reasons get what the launches tell:
+//!
+//! - inputs no launch varies: the launch parameters held at one value at every launch point
+//!   that reached the element (varying one may vary the input), and those whose names are like
+//!   the input's (`beagle_java::params::similar`); or, when every launch parameter varied and the
+//!   input did not, that none of them sets it;
+//! - a cost that differs between launches: the launch parameters it follows (the rank test of
+//!   `beagle_analysis::undeclared`, with the launch's parameters as the undeclared ones).
+
+use beagle_analysis::{FinalExpression, MeasurableElement, MeasurementResult, Parameters};
+use beagle_fit::evidence::one_point::{is_differ_reason, is_fixed_reason};
+use beagle_java::launch::{Point, PointValue};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The launch point of each run (an observation's `run`): the launch's name and its parameters.
+pub type LaunchPoints = BTreeMap<u64, (String, Point)>;
+
+/// Adds what the launches tell to the one-point reasons of every result in `finals`, from the
+/// element's observations in `results` and the launch point of each run.
+pub(crate) fn add(
+    finals: &mut BTreeMap<String, (MeasurableElement, FinalExpression)>,
+    results: &BTreeMap<String, MeasurementResult>,
+    launches: &LaunchPoints,
+) {
+    if launches.is_empty() {
+        return;
+    }
+    for (id, (_, fe)) in finals.iter_mut() {
+        let Some(result) = results.get(id) else {
+            continue;
+        };
+        let mut reasons: Vec<&mut Vec<String>> = vec![&mut fe.reasons];
+        if let Some(e) = fe.proposal.evidence.as_mut() {
+            reasons.push(&mut e.reasons);
+        }
+        for list in reasons {
+            for reason in list.iter_mut() {
+                let hint = if is_fixed_reason(reason) {
+                    Some(fixed_hint(result, launches))
+                } else if is_differ_reason(reason) {
+                    followed_hint(result, launches)
+                } else {
+                    None
+                };
+                if let Some(hint) = hint.filter(|h| !reason.ends_with(h.as_str())) {
+                    reason.push_str(&hint);
+                }
+            }
+        }
+    }
+}
+
+/// `` `size` of `upload` ``.
+fn named(launch: &str, parameter: &str) -> String {
+    format!("`{parameter}` of `{launch}`")
+}
+
+/// Per launch and parameter, the values it took at the launch points that measured `result`.
+fn values_seen(result: &MeasurementResult, launches: &LaunchPoints) -> BTreeMap<(String, String), Vec<PointValue>> {
+    let runs: BTreeSet<u64> = result.observations.iter().filter_map(|o| o.run).collect();
+    let mut seen: BTreeMap<(String, String), Vec<PointValue>> = BTreeMap::new();
+    for (launch, point) in runs.iter().filter_map(|r| launches.get(r)) {
+        for (parameter, value) in point {
+            let values = seen.entry((launch.clone(), parameter.clone())).or_default();
+            if !values.contains(value) {
+                values.push(value.clone());
+            }
+        }
+    }
+    seen
+}
+
+/// The inputs of `result` (characterised parameters) as variable names: `items` of
+/// `items.NUMBER_OF_ELEMENTS`, `size` and `request` of `request.size.BYTESIZE`.
+fn input_names(result: &MeasurementResult) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for o in &result.observations {
+        for name in o.parameters.keys() {
+            let variable = name.rsplit_once('.').map_or(name.as_str(), |(v, _)| v);
+            out.extend(variable.split('.').map(str::to_string));
+        }
+    }
+    out
+}
+
+/// What the launches tell about inputs that no launch varied.
+fn fixed_hint(result: &MeasurementResult, launches: &LaunchPoints) -> String {
+    let seen = values_seen(result, launches);
+    let inputs = input_names(result);
+    // Held at one value: varying it may vary the inputs (the more so under a name like theirs).
+    let mut could = Vec::new();
+    // Under a name like an input's but varied: it does not reach the input as it is.
+    let mut astray = Vec::new();
+    for ((launch, parameter), values) in &seen {
+        let like = inputs.iter().find(|i| beagle_java::params::similar(parameter, i));
+        let like_text = like.map(|i| format!("a name like `{i}`"));
+        if values.len() == 1 {
+            let held = format!("held at {} at every launch point", values[0]);
+            let why: Vec<String> = std::iter::once(held).chain(like_text).collect();
+            could.push(format!("{} ({})", named(launch, parameter), why.join("; ")));
+        } else if let Some(like) = like_text {
+            astray.push(format!(
+                "{} has {like} but took {} values while the inputs kept one",
+                named(launch, parameter),
+                values.len()
+            ));
+        }
+    }
+    let mut out = String::new();
+    if !could.is_empty() {
+        out.push_str(&format!(
+            "; launch parameters that could vary them: {}",
+            could.join(", ")
+        ));
+    }
+    for a in &astray {
+        out.push_str(&format!("; {a}"));
+    }
+    if out.is_empty() {
+        let varied: Vec<String> = seen.keys().map(|(l, p)| named(l, p)).collect();
+        if varied.is_empty() {
+            return "; the launches that measured it have no parameters: a launch parameter that sets them is needed"
+                .to_string();
+        }
+        return format!(
+            "; every launch parameter varied ({}) and its inputs did not: a launch parameter that sets them is needed",
+            varied.join(", ")
+        );
+    }
+    out
+}
+
+/// The launch parameters a cost that differs between launches follows, where the rank test finds
+/// any; `None` where it finds none.
+fn followed_hint(result: &MeasurementResult, launches: &LaunchPoints) -> Option<String> {
+    let as_number = |v: &PointValue| match v {
+        PointValue::Number(x) => Some(*x),
+        PointValue::Bool(b) => Some(f64::from(u8::from(*b))),
+        PointValue::Text(_) => None,
+    };
+    let observed: Vec<(Parameters, f64)> = (result.observations.iter())
+        .filter_map(|o| {
+            let (launch, point) = launches.get(&o.run?)?;
+            let parameters: Parameters = (point.iter())
+                .filter_map(|(p, v)| Some((named(launch, p), as_number(v)?)))
+                .collect();
+            Some((parameters, o.value))
+        })
+        .collect();
+    let refs: Vec<(&Parameters, f64)> = observed.iter().map(|(p, v)| (p, *v)).collect();
+    let found = beagle_analysis::undeclared::influences(&refs, &|_| false);
+    if found.is_empty() {
+        return None;
+    }
+    let said: Vec<String> = (found.iter())
+        .map(|i| {
+            let (how, factor) = if i.ratio >= 1.0 {
+                ("rising", i.ratio)
+            } else {
+                ("falling", 1.0 / i.ratio)
+            };
+            format!(
+                "{} ({how} {factor:.1} times from its lower to its upper third, rank test {})",
+                i.parameter,
+                beagle_fit::evidence::p_text(i.p)
+            )
+        })
+        .collect();
+    Some(format!(
+        "; it follows the launch parameter{} {}",
+        if said.len() == 1 { "" } else { "s" },
+        said.join(", ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use beagle_analysis::{ElementKind, Observation, ProposalEvidence, ProposedExpression, Status};
+
+    fn point(files: f64, mode: &str) -> Point {
+        [
+            ("files".to_string(), PointValue::Number(files)),
+            ("mode".to_string(), PointValue::Text(mode.into())),
+        ]
+        .into()
+    }
+
+    fn final_with(reason: &str) -> FinalExpression {
+        let proposal = ProposedExpression {
+            element: "a/cpu".into(),
+            analyser: "fit".into(),
+            stoex: "1".into(),
+            infix: "1".into(),
+            r2: 0.0,
+            relative_error: 0.0,
+            samples: 24,
+            parameter_ranges: BTreeMap::new(),
+            size: 1,
+            depth: 1,
+            variables: Vec::new(),
+            guard: None,
+            predictions: Vec::new(),
+            evidence: Some(ProposalEvidence {
+                reasons: vec![reason.to_string()],
+                ..ProposalEvidence::default()
+            }),
+        };
+        FinalExpression {
+            proposal,
+            fitness: 0.0,
+            status: Status::Preliminary,
+            reasons: vec![reason.to_string()],
+            fitted: None,
+        }
+    }
+
+    /// 12 launch points, `files` = 1..=12 and `mode` always `fast`; run `r` measured its element
+    /// at `value(r)` (twice), with `input` in its parameters.
+    fn measured(input: Option<(&str, f64)>, value: &dyn Fn(u64) -> f64) -> (MeasurementResult, LaunchPoints) {
+        let launches: LaunchPoints = (0..12u64)
+            .map(|r| (r, ("upload".to_string(), point((r + 1) as f64, "fast"))))
+            .collect();
+        let observations = (0..24u64)
+            .map(|i| Observation {
+                run: Some(i % 12),
+                parameters: input.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
+                value: value(i % 12) * if i < 12 { 1.0 } else { 1.05 },
+                executions: 1,
+                mean: None,
+            })
+            .collect();
+        (MeasurementResult::new("a/cpu", observations), launches)
+    }
+
+    fn finals(reason: &str) -> BTreeMap<String, (MeasurableElement, FinalExpression)> {
+        let e = MeasurableElement::new(ElementKind::ResourceDemand {
+            action: "a".into(),
+            resource: "cpu".into(),
+        });
+        BTreeMap::from([("a/cpu".to_string(), (e, final_with(reason)))])
+    }
+
+    #[test]
+    fn inputs_no_launch_varies_name_the_launch_parameters_held_or_named_alike() {
+        let reason =
+            "no launch varies its inputs: files.NUMBER_OF_ELEMENTS = 20 at every point (1 distinct parameter point)";
+        let (result, launches) = measured(Some(("files.NUMBER_OF_ELEMENTS", 20.0)), &|_| 1.0);
+        let results = BTreeMap::from([("a/cpu".to_string(), result)]);
+        let mut f = finals(reason);
+        add(&mut f, &results, &launches);
+        let said = f["a/cpu"].1.reasons[0].clone();
+        assert_eq!(
+            said,
+            format!("{reason}; launch parameters that could vary them: `mode` of `upload` (held at fast at every launch point); `files` of `upload` has a name like `files` but took 12 values while the inputs kept one")
+        );
+        assert_eq!(f["a/cpu"].1.proposal.evidence.as_ref().unwrap().reasons[0], said);
+        // Added once, however often the report is made.
+        add(&mut f, &results, &launches);
+        assert_eq!(f["a/cpu"].1.reasons[0], said);
+        // An input named like nothing, every parameter varied: none of them sets it.
+        let varied: LaunchPoints = (0..12u64)
+            .map(|r| {
+                (
+                    r,
+                    (
+                        "upload".to_string(),
+                        [("size".to_string(), PointValue::Number(r as f64))].into(),
+                    ),
+                )
+            })
+            .collect();
+        let (result, _) = measured(Some(("digest.BYTESIZE", 32.0)), &|_| 1.0);
+        let results = BTreeMap::from([("a/cpu".to_string(), result)]);
+        let mut f = finals(reason);
+        add(&mut f, &results, &varied);
+        assert!(
+            f["a/cpu"].1.reasons[0].ends_with(
+                "; every launch parameter varied (`size` of `upload`) and its inputs did not: a launch parameter that sets them is needed"
+            ),
+            "{}",
+            f["a/cpu"].1.reasons[0]
+        );
+    }
+
+    #[test]
+    fn a_cost_that_differs_between_launches_names_the_parameter_it_follows() {
+        let reason = "its cost differs between launches beyond their noise (medians from 0.1 to 1.2, 12 times, at 12 launches each measured more than once; p < 0.001), though nothing the signature declares varies: it depends on something the model does not declare";
+        let (result, launches) = measured(None, &|r| 0.1 * (r + 1) as f64);
+        let results = BTreeMap::from([("a/cpu".to_string(), result)]);
+        let mut f = finals(reason);
+        add(&mut f, &results, &launches);
+        let said = &f["a/cpu"].1.reasons[0];
+        assert!(said.starts_with(reason), "{said}");
+        assert!(
+            said.contains("; it follows the launch parameter `files` of `upload` (rising "),
+            "{said}"
+        );
+        assert!(said.ends_with(", rank test p < 0.001)"), "{said}");
+        // A cost the launch parameters do not order: nothing is added.
+        let (result, _) = measured(None, &|r| if r % 2 == 0 { 0.1 } else { 1.0 });
+        let results = BTreeMap::from([("a/cpu".to_string(), result)]);
+        let mut f = finals(reason);
+        add(&mut f, &results, &launches);
+        assert_eq!(f["a/cpu"].1.reasons[0], reason);
+        // Other reasons are left alone.
+        let mut f = finals("held-out points scatter 16 % about it");
+        add(&mut f, &results, &launches);
+        assert_eq!(f["a/cpu"].1.reasons[0], "held-out points scatter 16 % about it");
+    }
+}
