@@ -169,7 +169,7 @@ mod tests {
         copy_dir(&fixture.join("src"), &dir.path().join("src"));
         copy_dir(&fixture.join("model"), &dir.path().join("model"));
         let toml = std::fs::read_to_string(fixture.join("beagle.toml")).unwrap();
-        // Hashing's method renamed `digestHash(byte[] bytes)`, its links gone.
+        // Hashing's method renamed `digestHash(String bytes)` (its kind contradicts the signature's), its links gone.
         std::fs::write(
             dir.path().join("beagle.toml"),
             toml.replace("links = \"model/links.toml\"\n", ""),
@@ -177,7 +177,7 @@ mod tests {
         .unwrap();
         let java = dir.path().join("src/fileshare/Hashing.java");
         let text = std::fs::read_to_string(&java).unwrap();
-        std::fs::write(&java, text.replace("hash(byte[] data)", "digestHash(byte[] bytes)")).unwrap();
+        std::fs::write(&java, text.replace("hash(byte[] data)", "digestHash(String bytes)")).unwrap();
 
         let ws = crate::resolve(dir.path()).unwrap();
         let Some(Source::Java { config, .. }) = &ws.source else {

@@ -1,7 +1,7 @@
 //! Issue 38: below the threshold of use, a SEFF's automatic candidate is offered as text for the
 //! link file. On a copy of `fixtures/fileshare` whose `Compression.compress` was renamed
-//! `compressBytes(byte[] input)` (a name like the signature's, none of its parameters by name:
-//! confidence 0.6) and whose link file no longer links that SEFF, the proposal names the method,
+//! `compressBytes(String input)` (a name like the signature's, its parameter of another kind:
+//! below the threshold) and whose link file no longer links that SEFF, the proposal names the method,
 //! and the text it gives, appended to the link file, links the SEFF when read back.
 
 use beagle_java::links::read_links;
@@ -38,7 +38,7 @@ fn renamed_fileshare() -> tempfile::TempDir {
     let text = std::fs::read_to_string(&java).unwrap();
     let renamed = text.replace(
         "public byte[] compress(byte[] data)",
-        "public byte[] compressBytes(byte[] input)",
+        "public byte[] compressBytes(String input)",
     );
     assert_ne!(renamed, text);
     std::fs::write(&java, renamed).unwrap();
@@ -111,7 +111,7 @@ fn a_renamed_method_is_proposed_and_its_text_links_the_seff() {
         .find(|l| l.element == SEFF)
         .expect("the SEFF is linked");
     let java = std::fs::read_to_string(root.join(&seff.file)).unwrap();
-    assert!(java[seff.range.clone()].starts_with("@Override\n    public byte[] compressBytes(byte[] input)"));
+    assert!(java[seff.range.clone()].starts_with("@Override\n    public byte[] compressBytes(String input)"));
     assert!(read.links.iter().any(|l| l.element == "_fs_compress"));
     // Linked now: no "did you mean" any more.
     assert!(proposals(&ws).proposals.is_empty());

@@ -1,7 +1,7 @@
 //! Issue 38: the analysis's "did you mean ...?" as the editor's quick fix. On a copy of
-//! `fixtures/fileshare` whose `Compression.compress` was renamed `compressBytes(byte[] input)` (a
-//! name like the signature's, none of its parameters by name: confidence 0.6, below the 0.8 of
-//! use) and whose link file no longer links that SEFF, the cursor in that SEFF is offered an edit
+//! `fixtures/fileshare` whose `Compression.compress` was renamed `compressBytes(String input)` (a
+//! name like the signature's, its parameter of another kind: confidence 0.38, below the 0.8
+//! of use) and whose link file no longer links that SEFF, the cursor in that SEFF is offered an edit
 //! that writes the candidate into the link file; applied, the link file links the SEFF and the
 //! action is offered no more. A linked SEFF is offered nothing.
 
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use support::{apply_edits, find, fixture_copy, uri, Client};
 
 const SEFF: &str = "_fs_compress_seff";
-const TITLE: &str = "Beagle: Link Compression.compress to Compression.compressBytes (confidence 0.60: method compressBytes(input) has a name like signature compress's, and 0 of its 1 parameters by name)";
+const TITLE: &str = "Beagle: Link Compression.compress to Compression.compressBytes (confidence 0.38: method compressBytes(input) has a name like signature compress's, and 0 of its 1 parameters by name; kinds contradict: data is a collection, and no parameter of the method is; the signature lacks parameter input)";
 
 /// The fileshare copy with the compression method renamed and the links of its SEFF (and of
 /// the SEFF's action) gone from `model/links.toml`.
@@ -23,7 +23,7 @@ fn renamed_fileshare() -> tempfile::TempDir {
     let text = std::fs::read_to_string(&java).unwrap();
     let renamed = text.replace(
         "public byte[] compress(byte[] data)",
-        "public byte[] compressBytes(byte[] input)",
+        "public byte[] compressBytes(String input)",
     );
     assert_ne!(renamed, text);
     std::fs::write(&java, renamed).unwrap();
@@ -126,7 +126,7 @@ fn links_the_seff(ws: &Path) -> bool {
     assert!(read.problems.is_empty(), "{:?}", read.problems);
     read.links.iter().any(|l| {
         let java = std::fs::read_to_string(config.root.join(&l.file)).unwrap();
-        l.element == SEFF && java[l.range.clone()].contains("public byte[] compressBytes(byte[] input)")
+        l.element == SEFF && java[l.range.clone()].contains("public byte[] compressBytes(String input)")
     })
 }
 
