@@ -468,13 +468,8 @@ impl<'a> Decoder<'a> {
         if r.execution == 0 {
             return; // a section outside any execution: its DEMAND is counted as outside
         }
-        match self.live.get(&r.execution) {
-            None => return self.not_live(r.execution),
-            Some(Live::Warmup) => {
-                self.summary.warmup_records += 1;
-                return;
-            }
-            Some(_) => {}
+        if !self.is_kept(r.execution) {
+            return;
         }
         if r.a < 0 || r.b < 0 {
             self.summary.invalid += 1;
@@ -483,15 +478,26 @@ impl<'a> Decoder<'a> {
         self.overhead = Some((r.execution, r.section, r.a as u64));
     }
 
-    /// DEMAND, DEMAND_TOTAL, LOOP, BRANCH: an event of the execution the record names.
-    fn inside(&mut self, r: &Record) {
-        match self.live.get(&r.execution) {
-            None => return self.not_live(r.execution),
+    /// Whether a record of `execution` is kept: the execution is live and not warm-up (else the
+    /// record is counted as outside, orphan or warm-up).
+    fn is_kept(&mut self, execution: i64) -> bool {
+        match self.live.get(&execution) {
+            None => {
+                self.not_live(execution);
+                false
+            }
             Some(Live::Warmup) => {
                 self.summary.warmup_records += 1;
-                return;
+                false
             }
-            Some(_) => {}
+            Some(_) => true,
+        }
+    }
+
+    /// DEMAND, DEMAND_TOTAL, LOOP, BRANCH: an event of the execution the record names.
+    fn inside(&mut self, r: &Record) {
+        if !self.is_kept(r.execution) {
+            return;
         }
         let section = self.table.section(r.section);
         if let (DEMAND | DEMAND_TOTAL, Some(Section::Demand { action, cpu, .. })) = (r.kind, section) {
@@ -544,13 +550,8 @@ impl<'a> Decoder<'a> {
 
     /// COUNT: one key's count of a demand section in one execution (a counting run).
     fn count(&mut self, r: &Record) {
-        match self.live.get(&r.execution) {
-            None => return self.not_live(r.execution),
-            Some(Live::Warmup) => {
-                self.summary.warmup_records += 1;
-                return;
-            }
-            Some(_) => {}
+        if !self.is_kept(r.execution) {
+            return;
         }
         let Some(Section::Demand { action, .. }) = self.table.section(r.section) else {
             self.summary.unknown_sections += 1;
