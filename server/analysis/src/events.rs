@@ -95,7 +95,8 @@ pub enum MeasurementEvent {
     },
     /// Aggregated at the source, in a counting run only: what `runs` runs of an internal action's
     /// section did in one service execution, `count` in all, for one key: an opcode class
-    /// (`int-arith`), a JDK method by signature (`java/util/zip/Deflater.deflate([BII)I`), or an
+    /// (`int-arith`), a JDK method by signature (`java/util/zip/Deflater.deflate([BII)I`), the
+    /// elements such a call is passed (`java/util/zip/Deflater.deflate([BII)I elements`), or an
     /// array allocation (`new byte[]`, `new byte[] elements`). Counts, never times: the analysis
     /// of demands skips them (`beagle_java::count::laws` fits them).
     Count {

@@ -26,6 +26,7 @@ mod point_tally;
 pub mod predict;
 pub mod probe_cost;
 pub mod results;
+pub mod section_counts;
 pub mod store;
 pub mod undeclared;
 pub mod units;

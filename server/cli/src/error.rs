@@ -18,6 +18,9 @@ pub enum CliError {
     Predict(#[from] PredictError),
     #[error(transparent)]
     Json(#[from] serde_json::Error),
+    /// A platform profile (`--platform`).
+    #[error(transparent)]
+    Profile(#[from] beagle_java::platform::ProfileError),
     #[error("cannot start the async runtime: {0}")]
     Runtime(std::io::Error),
     #[error("--mapping goes with --kieker or --otel")]

@@ -22,6 +22,10 @@ enum Command {
     /// Analyse measurements of a PCM repository: an expression per resource demand, loop, branch
     /// and call parameter, as a function of the service's inputs.
     Analyse(commands::analyse::Args),
+    /// Calibrate a platform: run a benchmark suite in a JVM on this machine (instruction classes
+    /// compiled and interpreted, JDK methods per call and per element, the clock) and write its
+    /// profile, which `beagle predict --platform` reads.
+    Calibrate(commands::calibrate::Args),
     /// Parse PCM files (or every PCM file under a folder), resolve references, report diagnostics.
     Check(commands::check::Args),
     /// Fit a parametric expression to measurements in a CSV (the benchmark's solver contract).
@@ -49,6 +53,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Analyse(args) => commands::analyse::run(&args),
+        Command::Calibrate(args) => commands::calibrate::run(&args),
         Command::Check(args) => commands::check::run(&args),
         Command::Stoex(cmd) => commands::stoex::run(&cmd),
         Command::Fit(args) => commands::fit::run(&args),

@@ -11,6 +11,7 @@
 //! the readable part of the file gives, possibly nothing, and never panics.
 
 mod components;
+mod counts;
 mod graph;
 mod hover;
 mod navigate;
@@ -22,6 +23,7 @@ mod unmodelled;
 
 pub use beagle_pcm::Span;
 pub use components::{repository_overview, ComponentBox, RepositoryOverview, RoleEnd, SeffEntry};
+pub use counts::counts_section;
 pub use graph::{seff_graph, seff_graphs, Body, Call, Flow, GraphNode, GraphResult, GraphSpec, Provider, SeffGraph};
 pub use hover::{hover, hover_with, HoverText};
 pub use navigate::{definition, element_at, reference_at, references, ElementAt, ElementAtKind, Location};

@@ -34,6 +34,7 @@ pub mod launch;
 pub mod links;
 pub mod measure;
 pub mod params;
+pub mod platform;
 pub mod prepare;
 pub mod probe;
 pub mod refine;
@@ -53,5 +54,41 @@ pub const AGENT_SOURCES: &[(&str, &str)] = &[
     (
         "beagle/count/OpcodeClasses.java",
         include_str!("../agent/beagle/count/OpcodeClasses.java"),
+    ),
+];
+
+/// The calibration suite's sources (`platform::suite`): compiled against ASM, run by `beagle calibrate`.
+pub const SUITE_SOURCES: &[(&str, &str)] = &[
+    (
+        "beagle/calibrate/Suite.java",
+        include_str!("../calibrate/beagle/calibrate/Suite.java"),
+    ),
+    (
+        "beagle/calibrate/Timer.java",
+        include_str!("../calibrate/beagle/calibrate/Timer.java"),
+    ),
+    (
+        "beagle/calibrate/Bench.java",
+        include_str!("../calibrate/beagle/calibrate/Bench.java"),
+    ),
+    (
+        "beagle/calibrate/Emit.java",
+        include_str!("../calibrate/beagle/calibrate/Emit.java"),
+    ),
+    (
+        "beagle/calibrate/Generator.java",
+        include_str!("../calibrate/beagle/calibrate/Generator.java"),
+    ),
+    (
+        "beagle/calibrate/Instructions.java",
+        include_str!("../calibrate/beagle/calibrate/Instructions.java"),
+    ),
+    (
+        "beagle/calibrate/Methods.java",
+        include_str!("../calibrate/beagle/calibrate/Methods.java"),
+    ),
+    (
+        "beagle/calibrate/OpcodeClasses.java",
+        include_str!("../calibrate/beagle/calibrate/OpcodeClasses.java"),
     ),
 ];

@@ -94,7 +94,7 @@ pub fn measure_batch(
 }
 
 /// Decodes what the probes wrote at `point` into its results.
-fn measurement_of(
+pub fn measurement_of(
     prepared: &Prepared,
     launch: &Launch,
     point: &Point,

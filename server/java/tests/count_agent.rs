@@ -1,6 +1,7 @@
 //! The counting agent on a synthetic section: its per-class counts must be what a hand count of
 //! `javap -c` of the same class gives (the loop's instructions times its iterations), its JDK
-//! call and array allocation counted with the array's size.
+//! calls and array allocations counted with the arrays' sizes, and each JDK call passed an array
+//! with the elements it is passed (`<signature> elements`).
 
 use beagle_analysis::events::MeasurementEvent;
 use beagle_java::count::agent::{asm_dir, asm_jars, build_agent};
@@ -18,25 +19,36 @@ const SYNTHETIC: &str = r#"
 import beagle.probe.Probe;
 
 public class Synthetic {
-    static int work(int n) {
+    static int work(int n, java.security.MessageDigest md) {
         int sum = 0;
         long t = Probe.startCpu(1);
         try {
             byte[] buf = new byte[n];
             java.util.Arrays.fill(buf, (byte) 1);
             for (int i = 0; i < n; i++) {
-                sum += i * 3 + buf[i];
+                // Casts: i2l and l2i ("convert"), i2d and d2i ("float-convert").
+                sum += i * 3 + buf[i] + (int) (long) i + (int) (double) i;
             }
+            int[] ints = new int[100];
+            java.util.Arrays.fill(ints, 7);
+            System.arraycopy(ints, 0, ints, 50, 37);
+            long[] longs = new long[10];
+            java.util.Arrays.fill(longs, 3L);
+            md.update(buf, 5, 64);
+            md.digest(new byte[50]);
+            int[] none = null;
+            sum += java.util.Arrays.hashCode(none);
         } finally {
             Probe.stopCpu(1, t);
         }
         return sum;
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
+        java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
         long e = Probe.enter(0);
         try {
-            System.out.println(work(Integer.parseInt(args[0])));
+            System.out.println(work(Integer.parseInt(args[0]), md));
         } finally {
             Probe.exit(e);
         }
@@ -51,7 +63,12 @@ fn java_tools() -> bool {
 /// The opcode class of a `javap -c` mnemonic, by hand (independent of the agent's table).
 fn class_of(mnemonic: &str) -> &'static str {
     let m = mnemonic;
-    if m.starts_with("iconst") || m.starts_with("bipush") || m.starts_with("sipush") || m.starts_with("ldc") {
+    if m.starts_with("iconst")
+        || m.starts_with("bipush")
+        || m.starts_with("sipush")
+        || m.starts_with("ldc")
+        || m == "aconst_null"
+    {
         "const"
     } else if m.ends_with("aload") && m.len() == 6 && m != "aload" || m == "baload" {
         "array-load"
@@ -69,6 +86,12 @@ fn class_of(mnemonic: &str) -> &'static str {
         "invoke"
     } else if m == "newarray" {
         "new"
+    } else if m == "pop" {
+        "stack"
+    } else if m == "i2l" || m == "l2i" {
+        "convert"
+    } else if m == "i2d" || m == "d2i" {
+        "float-convert"
     } else {
         panic!("no hand class for {m}")
     }
@@ -85,7 +108,10 @@ fn javap_work(classes: &Path, probe: &Path) -> Vec<(u32, String, Option<u32>, St
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    let body = text.split("static int work(int);").nth(1).unwrap();
+    let body = text
+        .split("static int work(int, java.security.MessageDigest);")
+        .nth(1)
+        .unwrap();
     let body = body.split("Exception table").next().unwrap();
     body.lines()
         .filter_map(|l| {
@@ -192,9 +218,35 @@ fn a_synthetic_section_counts_what_javap_shows() {
         .collect();
     let code = javap_work(&classes, &probe);
     let mut expected = hand_count(&code);
-    expected.insert("java/util/Arrays.fill([BB)V".into(), 1);
-    expected.insert("new byte[]".into(), 1);
-    expected.insert("new byte[] elements".into(), N);
+    // The JDK calls, each once, and the elements each is passed: an array's length, the length
+    // after an offset, arraycopy's length; a null array passes none (its key never counts).
+    let calls = [
+        ("java/util/Arrays.fill([BB)V", Some(N)),
+        ("java/util/Arrays.fill([II)V", Some(100)),
+        (
+            "java/lang/System.arraycopy(Ljava/lang/Object;ILjava/lang/Object;II)V",
+            Some(37),
+        ),
+        ("java/util/Arrays.fill([JJ)V", Some(10)),
+        ("java/security/MessageDigest.update([BII)V", Some(64)),
+        ("java/security/MessageDigest.digest([B)[B", Some(50)),
+        ("java/util/Arrays.hashCode([I)I", None),
+    ];
+    for (signature, elements) in calls {
+        expected.insert(signature.into(), 1);
+        if let Some(n) = elements {
+            expected.insert(format!("{signature} elements"), n);
+        }
+    }
+    expected.insert("new byte[]".into(), 2);
+    expected.insert("new byte[] elements".into(), N + 50);
+    expected.insert("new int[]".into(), 1);
+    expected.insert("new int[] elements".into(), 100);
+    expected.insert("new long[]".into(), 1);
+    expected.insert("new long[] elements".into(), 10);
     eprintln!("counted: {counted:?}");
+    for (key, n) in expected.iter().filter(|(k, _)| k.ends_with(" elements")) {
+        assert_eq!(counted.get(key), Some(n), "{key}");
+    }
     assert_eq!(counted, expected, "javap -c:\n{code:#?}");
 }

@@ -74,6 +74,12 @@ pub enum JobError {
     JavaNotFromFiles,
     #[error("not a Java workspace")]
     NotJava,
+    /// The counting agent could not be built or run (`[java] count`).
+    #[error("counting: {0}")]
+    Counting(String),
+    /// The prediction for another platform could not be made (`--platform`).
+    #[error("the platform: {0}")]
+    Platform(String),
     /// Not one SEFF element is linked to code; `links`: the link file, if one is named;
     /// `reasons`: what the linking said, per link and SEFF (printed with the error: a failed job
     /// prints no report).
@@ -83,8 +89,10 @@ pub enum JobError {
         automatic: bool,
         reasons: Vec<String>,
     },
-    #[error("no parameter point could be measured (see the errors above)")]
-    NoPointMeasured,
+    /// No point measured; `reasons`: every error and warning the run had (the report with them is
+    /// not printed when the job fails).
+    #[error("{}", no_point_measured(reasons))]
+    NoPointMeasured { reasons: Vec<String> },
     #[error("{entries} entry executions: too few to hold {:.0} % of them out", share * 100.0)]
     TooFewToHoldOut { entries: usize, share: f64 },
     #[error("aborted while measuring (the points measured so far are stored)")]
@@ -104,6 +112,18 @@ pub enum JobError {
 
 /// Reasons listed under a "nothing to measure" error, at most.
 const MOST_REASONS: usize = 20;
+
+fn no_point_measured(reasons: &[String]) -> String {
+    let mut out = "no parameter point could be measured".to_string();
+    for r in reasons.iter().take(MOST_REASONS) {
+        out.push_str("\n  ");
+        out.push_str(r);
+    }
+    if reasons.len() > MOST_REASONS {
+        out.push_str(&format!("\n  ... and {} more", reasons.len() - MOST_REASONS));
+    }
+    out
+}
 
 fn nothing_linked(links: Option<&std::path::Path>, automatic: bool, reasons: &[String]) -> String {
     let mut out = format!(

@@ -118,6 +118,7 @@ pub(crate) fn held_out(
         system.as_deref(),
         rates.as_ref(),
         &measured,
+        true,
     )?;
     let mut notes = whole.notes;
     notes.push(format!(
@@ -129,5 +130,10 @@ pub(crate) fn held_out(
         split.training_entries,
         dir.display()
     ));
-    Ok(ValidationReport { services, notes })
+    Ok(ValidationReport {
+        services,
+        notes,
+        baseline: Vec::new(),
+        scaled: Vec::new(),
+    })
 }

@@ -17,8 +17,11 @@ use beagle_analysis::{
     ProbeCost, RecordedResults, Scope, StoredMeasurement, Tools,
 };
 use beagle_java::launch::holes::Hole;
-use beagle_java::launch::{can_batch, coarse_points, describe, refine_points, JavaConfig, Launch, Point};
-use beagle_java::measure::{measure_batch, measure_point, point_key, PointMeasurement};
+use beagle_java::launch::{
+    batch_job, can_batch, coarse_points, describe, move_events, point_job, refine_points, Executor, JavaConfig, JvmJob,
+    Launch, Point, RunOutput, Update,
+};
+use beagle_java::measure::{measure_point, measurement_of, point_key, PointMeasurement};
 use beagle_java::prepare::{prepare, Prepared};
 use beagle_pcm::{ModelFile, Severity};
 use std::collections::{BTreeMap, BTreeSet};
@@ -44,28 +47,56 @@ struct Done {
     cached: bool,
 }
 
-/// What every pass measures with: the prepared system and where its runs go.
+/// What every pass measures with: the prepared system, where its runs go, and the runner of
+/// `[runner]` (opened when a point is first to be run: an analysis the store answers needs no
+/// connection).
 struct Measurer<'a> {
     config: &'a JavaConfig,
     prepared: &'a Prepared,
     work: &'a Path,
+    executor: std::cell::OnceCell<Result<Executor, String>>,
+}
+
+impl Measurer<'_> {
+    fn executor(&self, cx: &mut Context) -> Result<&Executor, String> {
+        let opened = self.executor.get_or_init(|| {
+            let e = Executor::open(&self.config.runner, &self.config.java, &self.prepared.classpath)?;
+            for n in &e.notes {
+                cx.observer.on(Event::Note(n));
+            }
+            Ok(e)
+        });
+        opened.as_ref().map_err(Clone::clone)
+    }
 }
 
 /// Waits while the job is paused; true when it is aborted. Checked between points: a point
 /// already running finishes (or times out) first.
 fn stopped(cx: &Context) -> bool {
-    while cx.control.is_paused() && !cx.control.cancel.is_cancelled() {
+    paused_or_cancelled(cx.control)
+}
+
+fn paused_or_cancelled(control: &Control) -> bool {
+    while control.is_paused() && !control.cancel.is_cancelled() {
         std::thread::sleep(Duration::from_millis(50));
     }
-    cx.control.cancel.is_cancelled()
+    control.cancel.is_cancelled()
+}
+
+/// One JVM of a pass: the points (indices into the pass's points) it measures.
+struct Planned {
+    job: JvmJob,
+    members: Vec<(usize, String)>,
 }
 
 /// Measures `points` of `launch` (from the store where it has them); a failed point is an error
 /// diagnostic, and a failure every point would share ends the launch's pass.
 /// `replicate`: 0 for a point's first measurement, n for its n-th repetition in a fresh JVM
 /// (stored under a key of its own). Up to `points_per_jvm` points not in the store share a JVM
-/// ([`measure_batch`]); when such a JVM fails, its points are measured one by one, so that a
-/// point that fails is an error about that point and the others are still measured.
+/// ([`batch_job`]); when such a JVM fails, its points are measured one by one, so that a
+/// point that fails is an error about that point and the others are still measured. The JVMs
+/// go to the runner together (up to its `max_parallel` at once); each point is stored as it
+/// comes, and the points are returned in the order of `points` whatever order they came in.
 fn measure_points(
     m: &Measurer,
     launch: &Launch,
@@ -74,16 +105,15 @@ fn measure_points(
     cx: &mut Context,
     pass: Pass,
 ) -> Vec<Done> {
-    let Measurer { config, prepared, work } = *m;
+    let Measurer {
+        config, prepared, work, ..
+    } = *m;
     cx.observer.on(Event::PassStarted {
         pass,
         launch: &launch.name,
         points: points.len(),
     });
-    let folder = |i: usize| match replicate {
-        0 => work.join("runs").join(&launch.name).join(i.to_string()),
-        n => work.join("runs").join(&launch.name).join(format!("{i}-replicate-{n}")),
-    };
+    let folder = |i: usize| point_dir(m, launch, i, replicate);
     let mut out = Vec::new();
     let mut to_run: Vec<(usize, String)> = Vec::new();
     for (i, point) in points.iter().enumerate() {
@@ -104,85 +134,32 @@ fn measure_points(
             _ => to_run.push((i, key)),
         }
     }
-    let per_jvm = config.workload.points_per_jvm.max(1);
-    'batches: for batch in to_run.chunks(per_jvm) {
-        if stopped(cx) {
-            break;
-        }
-        let batch_points: Vec<Point> = batch.iter().map(|(i, _)| points[*i].clone()).collect();
-        for (i, _) in batch {
-            cx.observer.on(Event::Point {
-                pass,
-                launch: &launch.name,
-                index: *i,
-                points: points.len(),
-                point: &describe(&points[*i]),
-            });
-        }
-        let measured: Vec<Result<PointMeasurement, beagle_java::launch::RunError>> =
-            match batch.len() > 1 && can_batch(launch, &batch_points) {
-                true => {
-                    let dirs: Vec<PathBuf> = batch.iter().map(|(i, _)| folder(*i)).collect();
-                    let tags: Vec<String> = batch.iter().map(|(_, key)| key[..12].to_string()).collect();
-                    let jvm_dir = work
-                        .join("runs")
-                        .join(&launch.name)
-                        .join(format!("jvm-{}", &batch[0].1[..12]));
-                    match measure_batch(config, prepared, launch, &batch_points, &dirs, &jvm_dir, &tags) {
-                        Ok(all) => all.into_iter().map(Ok).collect(),
-                        Err(e) => {
-                            cx.observer.on(Event::Note(&format!(
-                                "{} points in one JVM failed ({}); measuring them one by one",
-                                batch.len(),
-                                e.failure_summary()
-                            )));
-                            one_by_one(m, launch, points, batch, &folder)
-                        }
+    if !to_run.is_empty() && !stopped(cx) {
+        if matches!(launch.target, beagle_java::launch::Target::Command(_)) {
+            measure_commands(m, launch, points, &to_run, &folder, replicate, cx, pass, &mut out);
+        } else {
+            match m.executor(cx) {
+                Ok(executor) => {
+                    let per_jvm = config.workload.points_per_jvm.max(1);
+                    let mut plan = Vec::new();
+                    for batch in to_run.chunks(per_jvm) {
+                        plan.extend(planned(launch, points, batch, &folder, work, config, true));
+                    }
+                    let failed_batches = run_planned(executor, m, launch, points, plan, replicate, cx, pass, &mut out);
+                    let singles: Vec<Planned> = failed_batches
+                        .iter()
+                        .flat_map(|batch| planned(launch, points, batch, &folder, work, config, false))
+                        .collect();
+                    if !singles.is_empty() && !stopped(cx) {
+                        run_planned(executor, m, launch, points, singles, replicate, cx, pass, &mut out);
                     }
                 }
-                false => one_by_one(m, launch, points, batch, &folder),
-            };
-        for ((i, key), result) in batch.iter().zip(measured) {
-            let point = &points[*i];
-            let shown = describe(point);
-            match result {
-                Ok(PointMeasurement {
-                    results,
-                    summary,
-                    notes,
-                    outliers,
-                    ..
-                }) => {
-                    for n in notes {
-                        info(cx.report, Severity::Warning, None, n);
-                    }
-                    if outliers > 0 {
-                        cx.observer
-                            .on(Event::Note(&format!("{shown}: {outliers} timings removed as outliers")));
-                    }
-                    save(cx, key, &summary, &results, &format!("the measurement of {shown}"));
-                    out.push(Done {
-                        launch: launch.name.clone(),
-                        point: point.clone(),
-                        replicate,
-                        results,
-                        summary,
-                        key: key.clone(),
-                        cached: false,
-                    });
-                }
-                Err(e) => {
-                    let fatal = e.is_fatal();
-                    info(cx.report, Severity::Error, None, e.to_string());
-                    if fatal {
-                        break 'batches;
-                    }
-                }
+                Err(e) => info(cx.report, Severity::Error, None, e),
             }
         }
     }
     // In the order of `points`, whichever came from the store: the analysis sees the same list
-    // however the points were grouped into JVMs.
+    // however the points were grouped into JVMs and in whatever order they came back.
     out.sort_by_key(|d| points.iter().position(|p| *p == d.point));
     cx.observer.on(Event::PassDone {
         pass,
@@ -191,25 +168,231 @@ fn measure_points(
     out
 }
 
-/// Measures each point of `batch` in a JVM of its own, stopping at a failure every point would
-/// share (the others are reported as not run).
-fn one_by_one(
-    m: &Measurer,
+/// The JVMs measuring `batch`: one for them all when `together` and the launch allows it, else
+/// one per point.
+fn planned(
     launch: &Launch,
     points: &[Point],
     batch: &[(usize, String)],
     folder: &dyn Fn(usize) -> PathBuf,
-) -> Vec<Result<PointMeasurement, beagle_java::launch::RunError>> {
-    let mut results = Vec::new();
-    for (i, key) in batch {
-        let result = measure_point(m.config, m.prepared, launch, &points[*i], &folder(*i), &key[..12]);
-        let fatal = matches!(&result, Err(e) if e.is_fatal());
-        results.push(result);
-        if fatal {
+    work: &Path,
+    config: &JavaConfig,
+    together: bool,
+) -> Vec<Planned> {
+    let batch_points: Vec<Point> = batch.iter().map(|(i, _)| points[*i].clone()).collect();
+    if together && batch.len() > 1 && can_batch(launch, &batch_points) {
+        let jvm_dir = work
+            .join("runs")
+            .join(&launch.name)
+            .join(format!("jvm-{}", &batch[0].1[..12]));
+        let job = batch_job(launch, &batch_points, &config.workload, &jvm_dir).expect("a main launch");
+        return vec![Planned {
+            job,
+            members: batch.to_vec(),
+        }];
+    }
+    batch
+        .iter()
+        .map(|(i, key)| Planned {
+            job: point_job(launch, &points[*i], &config.workload, &folder(*i)).expect("a main launch"),
+            members: vec![(*i, key.clone())],
+        })
+        .collect()
+}
+
+/// Runs `plan` on the runner, filing each point as its JVM ends; the batches that failed (their
+/// points to be measured one by one).
+#[allow(clippy::too_many_arguments)]
+fn run_planned(
+    executor: &Executor,
+    m: &Measurer,
+    launch: &Launch,
+    points: &[Point],
+    plan: Vec<Planned>,
+    replicate: usize,
+    cx: &mut Context,
+    pass: Pass,
+    out: &mut Vec<Done>,
+) -> Vec<Vec<(usize, String)>> {
+    let jobs: Vec<JvmJob> = plan.iter().map(|p| p.job.clone()).collect();
+    let total: usize = plan.iter().map(|p| p.members.len()).sum();
+    let remote = !matches!(m.config.runner, beagle_java::launch::Runner::Local);
+    let (mut running, mut done) = (0usize, 0usize);
+    let mut failed_batches = Vec::new();
+    let control = cx.control;
+    let cancelled = || paused_or_cancelled(control);
+    let mut on = |u: Update| {
+        match u {
+            Update::Running(j) => {
+                running += plan[j].members.len();
+                for (i, _) in &plan[j].members {
+                    announce(cx, pass, launch, points, *i);
+                }
+            }
+            Update::Retrying { job, error, attempt } => {
+                running = running.saturating_sub(plan[job].members.len());
+                cx.observer.on(Event::Note(&format!(
+                    "{error}\ntrying again on {} (attempt {} of {})",
+                    executor.name(),
+                    attempt + 1,
+                    m.config.runner.retries() + 1
+                )));
+            }
+            Update::Note(n) => cx.observer.on(Event::Note(&n)),
+            Update::Done(j, result) => {
+                let Planned { job, members } = &plan[j];
+                running = running.saturating_sub(members.len());
+                match result {
+                    Ok(()) => {
+                        let dirs: Vec<PathBuf> = match members.len() {
+                            1 => vec![job.dir.clone()],
+                            _ => {
+                                let dirs: Vec<PathBuf> = members
+                                    .iter()
+                                    .map(|(i, _)| point_dir(m, launch, *i, replicate))
+                                    .collect();
+                                if let Err(f) = move_events(job, &dirs) {
+                                    info(cx.report, Severity::Error, None, job.error(f).to_string());
+                                    return;
+                                }
+                                dirs
+                            }
+                        };
+                        for ((i, key), dir) in members.iter().zip(dirs) {
+                            done += 1;
+                            let output = RunOutput {
+                                events: dir.join(beagle_java::launch::job::EVENTS),
+                                wall: Duration::ZERO,
+                            };
+                            let measured = measurement_of(m.prepared, launch, &points[*i], &output, &key[..12]);
+                            file_point(cx, launch, &points[*i], replicate, key, measured, out);
+                        }
+                    }
+                    Err(e) if members.len() > 1 && !e.is_fatal() => {
+                        cx.observer.on(Event::Note(&format!(
+                            "{} points in one JVM failed ({}); measuring them one by one",
+                            members.len(),
+                            e.failure_summary()
+                        )));
+                        failed_batches.push(members.clone());
+                    }
+                    Err(e) => {
+                        done += members.len();
+                        info(cx.report, Severity::Error, None, e.to_string());
+                    }
+                }
+            }
+        }
+        if remote {
+            cx.observer.on(Event::Jobs {
+                pass,
+                launch: &launch.name,
+                runner: executor.name(),
+                running,
+                done,
+                points: total,
+            });
+        }
+    };
+    executor.run_all(&jobs, &cancelled, &mut on);
+    failed_batches
+}
+
+/// Point `i` of a pass is measured now.
+fn announce(cx: &mut Context, pass: Pass, launch: &Launch, points: &[Point], i: usize) {
+    cx.observer.on(Event::Point {
+        pass,
+        launch: &launch.name,
+        index: i,
+        points: points.len(),
+        point: &describe(&points[i]),
+    });
+}
+
+/// Point `i`'s own folder: its JVM's, or where a batch JVM's events for it are moved.
+fn point_dir(m: &Measurer, launch: &Launch, i: usize, replicate: usize) -> PathBuf {
+    match replicate {
+        0 => m.work.join("runs").join(&launch.name).join(i.to_string()),
+        n => m
+            .work
+            .join("runs")
+            .join(&launch.name)
+            .join(format!("{i}-replicate-{n}")),
+    }
+}
+
+/// Files a measured point: its notes in the report, its results in the store and in `out`.
+fn file_point(
+    cx: &mut Context,
+    launch: &Launch,
+    point: &Point,
+    replicate: usize,
+    key: &str,
+    measured: PointMeasurement,
+    out: &mut Vec<Done>,
+) {
+    let shown = describe(point);
+    let PointMeasurement {
+        results,
+        summary,
+        notes,
+        outliers,
+        ..
+    } = measured;
+    for n in notes {
+        info(cx.report, Severity::Warning, None, n);
+    }
+    if outliers > 0 {
+        cx.observer
+            .on(Event::Note(&format!("{shown}: {outliers} timings removed as outliers")));
+    }
+    save(cx, key, &summary, &results, &format!("the measurement of {shown}"));
+    out.push(Done {
+        launch: launch.name.clone(),
+        point: point.clone(),
+        replicate,
+        results,
+        summary,
+        key: key.to_string(),
+        cached: false,
+    });
+}
+
+/// A `command` launch runs its own processes, here, one point after another.
+#[allow(clippy::too_many_arguments)]
+fn measure_commands(
+    m: &Measurer,
+    launch: &Launch,
+    points: &[Point],
+    to_run: &[(usize, String)],
+    folder: &dyn Fn(usize) -> PathBuf,
+    replicate: usize,
+    cx: &mut Context,
+    pass: Pass,
+    out: &mut Vec<Done>,
+) {
+    if !matches!(m.config.runner, beagle_java::launch::Runner::Local) {
+        cx.observer.on(Event::Note(&format!(
+            "launch `{}` is a command: it runs on this machine, not on {}",
+            launch.name,
+            m.config.runner.name()
+        )));
+    }
+    for (i, key) in to_run {
+        if stopped(cx) {
             break;
         }
+        announce(cx, pass, launch, points, *i);
+        match measure_point(m.config, m.prepared, launch, &points[*i], &folder(*i), &key[..12]) {
+            Ok(measured) => file_point(cx, launch, &points[*i], replicate, key, measured, out),
+            Err(e) => {
+                info(cx.report, Severity::Error, None, e.to_string());
+                if e.is_fatal() {
+                    break;
+                }
+            }
+        }
     }
-    results
 }
 
 /// What each launch point measured.
@@ -287,7 +470,7 @@ fn probe_costs(done: &[Done]) -> BTreeMap<String, ProbeCost> {
     costs
 }
 
-/// Demands whose net time per run is below the calibration's noise get no law: they are too
+/// Demands whose net time per run is below twice the calibration's noise get no law: they are too
 /// short to measure (said as a warning naming the element), not fitted to noise around zero.
 fn drop_too_short(
     results: Vec<(MeasurableElement, MeasurementResult)>,
@@ -577,6 +760,7 @@ pub(crate) fn measure(
         config,
         prepared: &prepared,
         work: &work,
+        executor: Default::default(),
     };
     let mut done: Vec<Done> = Vec::new();
     for launch in &config.launches {
@@ -599,7 +783,15 @@ pub(crate) fn measure(
         return Err(JobError::AbortedWhileMeasuring);
     }
     if done.is_empty() {
-        return Err(JobError::NoPointMeasured);
+        return Err(JobError::NoPointMeasured {
+            reasons: cx
+                .report
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity != Severity::Info)
+                .map(|d| format!("{}: {}", d.severity, d.message))
+                .collect(),
+        });
     }
     let mut summary = EventsSummary::default();
     for d in &done {

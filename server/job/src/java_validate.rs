@@ -30,12 +30,20 @@ use beagle_java::probe::decode::{decode_file, DecodeOptions};
 use std::collections::HashMap;
 use std::path::Path;
 
+/// Models predicted beside the one validated, on the same runs: the model as measured, and by
+/// another rule for the platform.
+pub(crate) struct Beside<'a> {
+    pub naive: &'a [beagle_pcm::ModelFile],
+    pub scaled: &'a [beagle_pcm::ModelFile],
+}
+
 /// Validates a Java workspace (see the module documentation).
 /// `models`: the workspace's repositories as they are to be validated (as on disk, or with an
 /// analysis's results written in).
 pub(crate) fn validate(
     ws: &Workspace,
     models: &[beagle_pcm::ModelFile],
+    beside: Option<Beside>,
     options: &ValidateOptions,
     observer: &mut dyn Observer,
     control: &Control,
@@ -43,6 +51,14 @@ pub(crate) fn validate(
     let Some(Source::Java { config, links }) = &ws.source else {
         return Err(JobError::NotJava);
     };
+    // Runs that stand for another platform: its JVM options on every launch. The instrumented
+    // build is then not run: the probes' distortion is a question of the measuring platform.
+    let elsewhere = !options.jvm_args.is_empty() || options.platform.is_some();
+    let mut config = config.clone();
+    for launch in &mut config.launches {
+        launch.jvm_args.extend(options.jvm_args.iter().cloned());
+    }
+    let config = &config;
     let settings = Settings {
         seed: options.seed,
         ..Settings::default()
@@ -115,6 +131,9 @@ pub(crate) fn validate(
                     continue;
                 }
             }
+            if elsewhere {
+                continue;
+            }
             match run(&prepared, "instrumented")? {
                 Ok(mut e) => instrumented.append(&mut e),
                 Err(e) if e.is_fatal() => return Err(e.into()),
@@ -139,7 +158,23 @@ pub(crate) fn validate(
         system.as_deref(),
         rates.as_ref(),
         &measured,
+        !elsewhere,
     )?;
+    let compare_with = |models: &[beagle_pcm::ModelFile]| {
+        compare(
+            &ws.root,
+            &ws.repositories,
+            models,
+            system.as_deref(),
+            rates.as_ref(),
+            &measured,
+            false,
+        )
+    };
+    let (baseline, scaled) = match beside {
+        Some(b) => (compare_with(b.naive)?, compare_with(b.scaled)?),
+        None => (Vec::new(), Vec::new()),
+    };
     // The instrumented build's total at each (service, inputs), looked up once per plain point:
     // a nested service has a point per distinct argument (hotloop's checksum: thousands).
     let instrumented: HashMap<PointKey, f64> = points_of(instrumented)
@@ -155,7 +190,15 @@ pub(crate) fn validate(
         &measured,
         &instrumented,
     )?;
-    Ok(ValidationReport { services, notes })
+    if !options.jvm_args.is_empty() {
+        notes.push(format!("every launch ran with {}", options.jvm_args.join(" ")));
+    }
+    Ok(ValidationReport {
+        services,
+        notes,
+        baseline,
+        scaled,
+    })
 }
 
 /// Every kept execution of a run: (service, inputs, ms).

@@ -39,7 +39,7 @@ pub fn run(request: &Request, observer: &mut dyn Observer, control: &Control) ->
         };
         let validated = match &ws.source {
             Some(Source::Java { .. }) => analysed_models(&output)
-                .and_then(|models| crate::java_validate::validate(ws, &models, &options, observer, control)),
+                .and_then(|models| crate::java_validate::validate(ws, &models, None, &options, observer, control)),
             Some(other) => held_out(ws, other, &options, observer, control),
             // Not reached: the analysis has failed with this already.
             None => Err(JobError::NoMeasurements),
@@ -50,6 +50,19 @@ pub fn run(request: &Request, observer: &mut dyn Observer, control: &Control) ->
                 .report
                 .diagnostics
                 .push(Diagnostic::info(None, format!("the model was not validated: {e}"))),
+        }
+    }
+    let counts_asked = match &ws.source {
+        Some(Source::Java { config, .. }) => config.count || request.settings.count,
+        _ => false,
+    };
+    if counts_asked && !output.aborted() && !control.cancel.is_cancelled() {
+        observer.on(Event::Stage("counting the work per section"));
+        if let Err(e) = crate::counting::count(ws, &mut output, &request.settings, observer, control) {
+            output
+                .report
+                .diagnostics
+                .push(Diagnostic::warning(None, format!("the work was not counted: {e}")));
         }
     }
     Ok(output)

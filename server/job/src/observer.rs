@@ -60,6 +60,15 @@ pub enum Event<'a> {
         points: usize,
         point: &'a str,
     },
+    /// Where a pass's JVMs are on a remote runner: "3 of 12 points running on slurm, 5 done".
+    Jobs {
+        pass: Pass,
+        launch: &'a str,
+        runner: &'a str,
+        running: usize,
+        done: usize,
+        points: usize,
+    },
     PassDone {
         pass: Pass,
         launch: &'a str,

@@ -51,6 +51,9 @@ pub enum PredictError {
     NotASystem { path: PathBuf },
     #[error(transparent)]
     Rates(#[from] crate::rates::RatesError),
+    /// The store with the analysis's counts could not be read (`--platform`).
+    #[error("the store: {message}")]
+    Store { message: String },
     /// Why each repository of the workspace does not have the service.
     #[error("{}", misses(.0))]
     NoService(Vec<Miss>),
@@ -88,7 +91,7 @@ pub fn parse_binding(text: &str) -> Result<(String, f64), PredictError> {
     Ok((name.to_string(), value))
 }
 
-fn read(path: &Path) -> Result<ModelFile, PredictError> {
+pub(crate) fn read(path: &Path) -> Result<ModelFile, PredictError> {
     ModelFile::read(path).map_err(|source| PredictError::Unreadable {
         path: path.to_path_buf(),
         source,
@@ -105,6 +108,20 @@ pub fn predict(
     inputs: &Bindings,
     deploy: &Deploy,
 ) -> Result<ServicePrediction, PredictError> {
+    let files = (ws.repositories.iter())
+        .map(|p| Ok((p.clone(), read(p)?)))
+        .collect::<Result<Vec<_>, PredictError>>()?;
+    predict_with(ws, &files, service, inputs, deploy)
+}
+
+/// [`predict`] with the repositories as given (`beagle predict --platform` rewrites demands).
+pub(crate) fn predict_with(
+    ws: &Workspace,
+    files: &[(PathBuf, ModelFile)],
+    service: &str,
+    inputs: &Bindings,
+    deploy: &Deploy,
+) -> Result<ServicePrediction, PredictError> {
     let rates = crate::rates::rates(ws, deploy.allocation.as_deref(), &deploy.on)?;
     let system_path = ws.system();
     let system_file = system_path.as_deref().map(read).transpose()?;
@@ -113,9 +130,8 @@ pub fn predict(
         _ => None,
     };
     let mut misses = Vec::new();
-    for path in &ws.repositories {
-        let file = read(path)?;
-        let Some(predictor) = Predictor::new(&file) else {
+    for (path, file) in files {
+        let Some(predictor) = Predictor::new(file) else {
             misses.push(Miss::NotARepository {
                 repository: path.clone(),
             });

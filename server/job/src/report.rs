@@ -101,6 +101,14 @@ impl Diagnostic {
             message,
         }
     }
+
+    /// A warning about the job as a whole (no file).
+    pub fn warning(element: Option<String>, message: String) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::info(element, message)
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Default)]

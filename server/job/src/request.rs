@@ -35,6 +35,8 @@ pub struct Settings {
     /// Then validate the analysed model on measurements it was not fitted to (Java: fresh
     /// points; measurements: a held-out share, analysed apart) and keep the validation.
     pub validate: bool,
+    /// Then count the work per section (`[java] count` does too; issue 39).
+    pub count: bool,
 }
 
 impl Default for Settings {
@@ -48,6 +50,7 @@ impl Default for Settings {
             write: false,
             spread: beagle_fit::Spread::Constant,
             validate: false,
+            count: false,
         }
     }
 }

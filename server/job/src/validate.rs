@@ -23,6 +23,7 @@ use beagle_pcm::ModelFile;
 // Defined below this module (both ways of validating use them); the paths
 // `beagle_job::validate::ValidateOptions` and the others keep working.
 pub use crate::held_out::VALIDATE_DIR;
+use crate::platform_predict::Rule;
 pub use crate::validation::{ValidateOptions, ValidationReport};
 
 /// Validates the workspace's services (see the module documentation).
@@ -35,7 +36,56 @@ pub fn validate(
         None => Err(JobError::NothingToValidate),
         Some(Source::Java { .. }) => {
             let models = read_models(&ws.repositories)?;
-            java_validate::validate(ws, &models, options, observer, &Control::new())
+            let Some(profile) = &options.platform else {
+                return java_validate::validate(ws, &models, None, options, observer, &Control::new());
+            };
+            let files: Vec<_> = ws.repositories.iter().cloned().zip(models.iter().cloned()).collect();
+            let rewrite = |rule| {
+                crate::platform_predict::rewrite(ws, &files, profile, rule)
+                    .map_err(|e| JobError::Platform(e.to_string()))
+            };
+            let rewritten = rewrite(Rule::Split)?;
+            let models_of = |r: &crate::platform_predict::Rewritten| -> Vec<ModelFile> {
+                r.files.iter().map(|(_, f)| f.clone()).collect()
+            };
+            let on_platform = models_of(&rewritten);
+            let scaled = models_of(&rewrite(Rule::Scaled)?);
+            let beside = java_validate::Beside {
+                naive: &models,
+                scaled: &scaled,
+            };
+            let mut report =
+                java_validate::validate(ws, &on_platform, Some(beside), options, observer, &Control::new())?;
+            report.notes.extend(rewritten.notes.iter().cloned());
+            report.notes.push(format!(
+                "predicted for platform {}: {} from their counts{}{}",
+                profile.platform.name,
+                if rewritten.counted.is_empty() {
+                    "no action".to_string()
+                } else {
+                    (rewritten.counted.iter())
+                        .map(|c| {
+                            format!(
+                                "{} (R = {:.3}: counted work × {:.3}, unexplained × {:.3})",
+                                c.name, c.r, c.counted_factor, c.unexplained_factor
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                },
+                (rewritten.not_moved.iter())
+                    .map(|(n, why)| format!("; {n} as measured ({why})"))
+                    .collect::<String>(),
+                if rewritten.uncalibrated.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; no timing (costed as an invoke): {}",
+                        rewritten.uncalibrated.join(", ")
+                    )
+                }
+            ));
+            Ok(report)
         }
         Some(source) => held_out(ws, source, options, observer, &Control::new()),
     }

@@ -25,6 +25,12 @@ pub struct ValidateOptions {
     /// The analysis of the rest: genetic programming on or off, time budget.
     pub gp: bool,
     pub budget_ms: Option<u64>,
+    /// Java: options appended to every launch's JVM options (the runs stand for another
+    /// platform: `-Xint`, `-XX:TieredStopAtLevel=1`, ...).
+    pub jvm_args: Vec<String>,
+    /// Java: predict for this platform from the analysis's counts (`beagle predict
+    /// --platform`); the model as measured is then the baseline beside it.
+    pub platform: Option<beagle_java::platform::Profile>,
 }
 
 impl Default for ValidateOptions {
@@ -35,6 +41,8 @@ impl Default for ValidateOptions {
             seed: 1,
             gp: true,
             budget_ms: None,
+            jvm_args: Vec::new(),
+            platform: None,
         }
     }
 }
@@ -45,6 +53,13 @@ pub struct ValidationReport {
     pub services: Vec<ServiceValidation>,
     /// How the points were obtained (held-out share, seed, where the fitted copy is).
     pub notes: Vec<String>,
+    /// With a platform: the model as measured (its milliseconds unchanged), on the same runs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub baseline: Vec<ServiceValidation>,
+    /// With a platform: the prediction by `platform_predict::Rule::Scaled` (R scales all of a
+    /// counted action's time), on the same runs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scaled: Vec<ServiceValidation>,
 }
 
 /// Each measured service beside the prediction of the model (of the repositories, in order)
@@ -59,6 +74,7 @@ pub(crate) fn compare(
     system: Option<&Path>,
     rates: Option<&Rates>,
     measured: &[beagle_analysis::validation::Measured],
+    keep: bool,
 ) -> Result<Vec<ServiceValidation>, JobError> {
     let system_file = system
         .map(|p| ModelFile::read(p).map_err(JobError::unreadable(p)))
@@ -81,6 +97,9 @@ pub(crate) fn compare(
                 services.push(v);
             }
         }
+    }
+    if !keep {
+        return Ok(services);
     }
     let mut store = beagle_analysis::Store::open(root)?;
     for v in &services {

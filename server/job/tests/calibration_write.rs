@@ -40,6 +40,8 @@ fn report(path: &Path, factor: f64, not_writable: Option<&str>) -> ValidationRep
             }),
         }],
         notes: Vec::new(),
+        baseline: Vec::new(),
+        scaled: Vec::new(),
     }
 }
 

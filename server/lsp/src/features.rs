@@ -149,6 +149,26 @@ pub fn references(
     locations(beagle_ide::references(set, id, offset, declaration), open, set)
 }
 
+/// The counts the store keeps for the internal action at `offset` (`beagle analyse --count`);
+/// the store is only read where there is one.
+fn counts_of(
+    model: &beagle_pcm::ModelFile,
+    offset: usize,
+    path: &Path,
+    root: Option<&Path>,
+) -> Option<beagle_analysis::section_counts::SectionCounts> {
+    let root = root?;
+    let id = beagle_ide::element_at(model, offset)?.id?;
+    if !root.join(".beagle").join("beagle.sqlite").is_file() {
+        return None;
+    }
+    let store = beagle_analysis::Store::open(root).ok()?;
+    let mut counts = store
+        .section_counts(&beagle_job::counting::store_key(root, path))
+        .ok()?;
+    counts.remove(&id)
+}
+
 /// `root`: the workspace folder (to find the `.system` a SEFF's prediction is bound through).
 pub fn hover(doc: &Snapshot, pos: Position, results: Option<&RepositoryResults>, root: Option<&Path>) -> Option<Hover> {
     if doc.kind != DocKind::Model {
@@ -186,6 +206,11 @@ pub fn hover(doc: &Snapshot, pos: Position, results: Option<&RepositoryResults>,
         rates.as_ref(),
     )?;
     let mut markdown = h.markdown;
+    if on_action {
+        if let Some(c) = counts_of(&model, offset, &doc.path, root) {
+            markdown.push_str(&beagle_ide::counts_section(&c));
+        }
+    }
     if let Some(r) = results {
         let about_this = beagle_ide::element_at(&model, offset)
             .and_then(|e| e.id)

@@ -67,11 +67,12 @@ async fn allowed_to_run(
     session: &Handle,
     facts: &ClientFacts,
     spec: &JobSpec,
+    workspace: &beagle_job::Workspace,
 ) -> std::result::Result<(), &'static str> {
     const NOT_ALLOWED: &str = "running the workspace's launches was not allowed";
-    if !matches!(spec.workspace.source, Some(Source::Java { .. })) {
+    let Some(Source::Java { config, .. }) = &workspace.source else {
         return Ok(()); // Reading measurement files runs nothing.
-    }
+    };
     let dir = trust::state_dir();
     match facts.launch_policy {
         LaunchPolicy::Deny => {
@@ -88,8 +89,9 @@ async fn allowed_to_run(
         .show_message_request(
             MessageType::WARNING,
             format!(
-                "Beagle wants to run the launch configurations of {} (beagle.toml): they compile and run this workspace's code. Allow?",
-                spec.root.display()
+                "Beagle wants to run the launch configurations of {} (beagle.toml): they compile this workspace's code and run it on {}. Allow?",
+                spec.root.display(),
+                config.runner.name()
             ),
             Some(vec![
                 MessageActionItem {
@@ -120,7 +122,18 @@ async fn allowed_to_run(
 async fn run_job(session: &Handle, spec: &JobSpec, control: Control) -> String {
     let client = &session.client;
     let facts = session.world().await.client;
-    if let Err(why) = allowed_to_run(session, &facts, spec).await {
+    let mut workspace = spec.workspace.clone();
+    if let (Some(Source::Java { config, .. }), Some(runner)) = (&mut workspace.source, &facts.runner) {
+        match beagle_java::launch::runner::from_json(runner, &spec.root) {
+            Ok(r) => config.runner = r,
+            Err(e) => {
+                let message = format!("Beagle: {} not analysed: initializationOptions.runner: {e}", spec.label);
+                client.show_message(MessageType::ERROR, &message).await;
+                return format!("not analysed: initializationOptions.runner: {e}");
+            }
+        }
+    }
+    if let Err(why) = allowed_to_run(session, &facts, spec, &workspace).await {
         let message = format!("Beagle: {} not analysed: {why}", spec.label);
         client.show_message(MessageType::WARNING, &message).await;
         return format!("not analysed: {why}");
@@ -136,7 +149,6 @@ async fn run_job(session: &Handle, spec: &JobSpec, control: Control) -> String {
         id: spec.id,
         token: progress.token().cloned(),
     });
-    let mut workspace = spec.workspace.clone();
     if let (Some(Source::Java { config, .. }), Some(r)) = (&mut workspace.source, facts.repetitions) {
         config.workload.repetitions = r;
     }
@@ -151,6 +163,8 @@ async fn run_job(session: &Handle, spec: &JobSpec, control: Control) -> String {
         write: false,
         spread: workspace.spread.unwrap_or(defaults.spread),
         validate: facts.validate,
+        // `[java] count` in beagle.toml asks for counts in the editor too.
+        count: false,
     };
     let java = matches!(workspace.source, Some(Source::Java { .. }));
     let repositories = workspace.repositories.clone();
@@ -404,6 +418,23 @@ impl Observer for JobObserver {
                     at,
                     format!("{pass}: `{launch}` at {point} ({}/{points})", index + 1),
                     false,
+                );
+            }
+            Event::Jobs {
+                pass,
+                launch,
+                runner,
+                running,
+                done,
+                points,
+            } => {
+                let (base, span) = if pass.refines() { (40.0, 20.0) } else { (0.0, 40.0) };
+                let at = base + span * done as f64 / points.max(1) as f64;
+                // Sent whenever it changes (a few times per JVM): it is what the user waits on.
+                self.progress(
+                    at,
+                    format!("{pass}: `{launch}`: {running} of {points} points running on {runner}, {done} done"),
+                    true,
                 );
             }
             Event::Preliminary { blackboard, raw } => {

@@ -87,6 +87,7 @@ fn facts_of(params: &InitializeParams) -> ClientFacts {
             .map(|r| r.clamp(1, 10_000) as u32),
         gp: opt("geneticProgramming").and_then(Value::as_bool).unwrap_or(true),
         validate: opt("validate").and_then(Value::as_bool).unwrap_or(true),
+        runner: opt("runner").filter(|r| !r.is_null()).cloned(),
     }
 }
 

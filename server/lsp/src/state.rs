@@ -39,6 +39,9 @@ pub struct ClientFacts {
     /// `validate` (default true): after an analysis, validate the analysed model on measurements
     /// it was not fitted to (hover and lens on each SEFF show how well it predicts).
     pub validate: bool,
+    /// `initializationOptions.runner`: where the launches run, as `[runner]` of `beagle.toml`
+    /// (it replaces that table: a user's own reference machine or cluster, not the repository's).
+    pub runner: Option<serde_json::Value>,
     /// `initializationOptions.diagramCommand`: the client's own command that opens a SEFF's
     /// diagram from `[uri, seffId]` (the VS Code extension's); a "◇ Diagram" lens above each
     /// SEFF runs it. None: no such lens (a client without diagrams).

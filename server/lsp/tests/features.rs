@@ -467,3 +467,60 @@ async fn a_demands_hover_shows_its_time_on_its_container() {
         "{get}"
     );
 }
+
+/// Issue 39: an internal action's hover shows the work a counting run found (its count laws and
+/// R), read from the workspace's store as `beagle analyse --count` left it.
+#[tokio::test]
+async fn an_actions_hover_shows_its_counted_work() {
+    use beagle_analysis::section_counts::{CountLaw, Factor, SectionCounts};
+    let ws = fixture_copy("fileshare");
+    let path = ws.path().join("model/fileshare.repository");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let law = |s: &str| CountLaw {
+        stoex: s.into(),
+        is_final: true,
+        r2: 1.0,
+    };
+    let hash = SectionCounts {
+        action: "_fs_hash".into(),
+        name: "hash".into(),
+        laws: [
+            ("java/security/MessageDigest.digest([B)[B".to_string(), law("1")),
+            (
+                "java/security/MessageDigest.digest([B)[B elements".to_string(),
+                law("data.BYTESIZE"),
+            ),
+        ]
+        .into(),
+        points: 12,
+        factor: Some(Factor {
+            r: 0.97,
+            spread: 0.03,
+            platform: "default".into(),
+            ..Factor::default()
+        }),
+    };
+    let mut store = beagle_analysis::Store::open(ws.path()).unwrap();
+    store
+        .save_section_counts("model/fileshare.repository", &[hash])
+        .unwrap();
+    let mut c = Client::new();
+    c.initialize(ws.path(), json!({})).await;
+    c.open(&path, &text).await;
+    let (line, col) = find(&text, "id=\"_fs_hash\"");
+    let hover = c.position_request("textDocument/hover", &path, line, col + 5).await;
+    let hover = hover["contents"]["value"].as_str().unwrap().to_string();
+    assert!(
+        hover.contains("**Counted work** (per run, 12 points; 2 of 2 laws final)"),
+        "{hover}"
+    );
+    assert!(
+        hover.contains("MessageDigest.digest elements: `data.BYTESIZE`"),
+        "{hover}"
+    );
+    assert!(hover.contains("R = 0.970 on default"), "{hover}");
+    // Another action has no counts: no section.
+    let (line, col) = find(&text, "id=\"_fs_compress\"");
+    let other = c.position_request("textDocument/hover", &path, line, col + 5).await;
+    assert!(!other["contents"]["value"].as_str().unwrap().contains("Counted work"));
+}

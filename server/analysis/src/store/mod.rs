@@ -50,14 +50,15 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// The schema version this code writes and reads.
-pub const SCHEMA_VERSION: i64 = 4;
+pub const SCHEMA_VERSION: i64 = 5;
 /// The steps from an empty database to [`SCHEMA_VERSION`]: step `i` takes version `i` to `i + 1`.
 /// A store of an older version is brought up to date when opened, in one transaction.
-const SCHEMA_STEPS: [&str; 4] = [
+const SCHEMA_STEPS: [&str; 5] = [
     include_str!("schema.sql"),
     include_str!("schema-2.sql"),
     include_str!("schema-3.sql"),
     include_str!("schema-4.sql"),
+    include_str!("schema-5.sql"),
 ];
 
 /// The store's directory, next to the analysed workspace.
@@ -543,6 +544,52 @@ impl Store {
             let (seff, json, at) = row.map_err(&e)?;
             let v = decode(&self.name, || format!("validation of {seff}"), &json)?;
             out.insert(seff, (v, at));
+        }
+        Ok(out)
+    }
+
+    /// Saves the counts of internal actions of `repository` (replacing each action's earlier
+    /// ones); one transaction.
+    pub fn save_section_counts(
+        &mut self,
+        repository: &str,
+        counts: &[crate::section_counts::SectionCounts],
+    ) -> Result<(), StoreError> {
+        let mut rows = Vec::new();
+        for c in counts {
+            rows.push((c.action.clone(), encode(&self.name, "section counts", c)?));
+        }
+        let tx = begin(&mut self.conn, &self.name)?;
+        let e = sql(&self.name);
+        for (action, json) in rows {
+            tx.execute(
+                "INSERT OR REPLACE INTO section_counts (repository, action, counts, saved_at_ms) \
+                 VALUES (?1, ?2, ?3, ?4)",
+                params![repository, action, json, now_ms()],
+            )
+            .map_err(&e)?;
+        }
+        tx.commit().map_err(&e)
+    }
+
+    /// The counts of every counted internal action of `repository`, by action id.
+    pub fn section_counts(
+        &self,
+        repository: &str,
+    ) -> Result<std::collections::BTreeMap<String, crate::section_counts::SectionCounts>, StoreError> {
+        let e = sql(&self.name);
+        let mut stmt = self
+            .conn
+            .prepare("SELECT action, counts FROM section_counts WHERE repository = ?1")
+            .map_err(&e)?;
+        let rows = stmt
+            .query_map([repository], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+            .map_err(&e)?;
+        let mut out = std::collections::BTreeMap::new();
+        for row in rows {
+            let (action, json) = row.map_err(&e)?;
+            let c = decode(&self.name, || format!("counts of {action}"), &json)?;
+            out.insert(action, c);
         }
         Ok(out)
     }

@@ -425,7 +425,7 @@ fn a_newer_schema_is_refused_naming_the_file() {
             err,
             StoreError::NewerSchema {
                 found: 7,
-                supported: 4,
+                supported: 5,
                 ..
             }
         ),
@@ -695,9 +695,10 @@ fn a_version_1_store_gains_the_input_files_table_and_keeps_its_measurements() {
     drop(store);
     // As version 1 left it: no table of input files.
     let conn = plain_sql(dir.path());
-    // (Nor the later steps' validations and probe costs.)
+    // (Nor the later steps' validations, probe costs and section counts.)
     conn.execute_batch(
-        "DROP TABLE measurement_inputs; DROP TABLE validations; ALTER TABLE measurements DROP COLUMN probe_costs",
+        "DROP TABLE measurement_inputs; DROP TABLE validations; ALTER TABLE measurements DROP COLUMN probe_costs; \
+         DROP TABLE section_counts",
     )
     .unwrap();
     conn.pragma_update(None, "user_version", 1).unwrap();
@@ -761,4 +762,40 @@ fn a_measurements_probe_costs_are_kept_and_read_back() {
     );
     store.save_measurement(&m).unwrap();
     assert_eq!(store.cached_measurement("m-probe").unwrap(), Some(m));
+}
+
+#[test]
+fn section_counts_are_kept_per_repository_and_action_the_latest_winning() {
+    use crate::section_counts::{CountLaw, SectionCounts};
+    let mut store = Store::open_in_memory().unwrap();
+    let counts = |action: &str, stoex: &str| SectionCounts {
+        action: action.into(),
+        name: action.into(),
+        laws: [(
+            "int-mul".to_string(),
+            CountLaw {
+                stoex: stoex.into(),
+                is_final: true,
+                r2: f64::NAN, // a constant count: no R² (stored as null, read back as NaN)
+            },
+        )]
+        .into(),
+        points: 8,
+        factor: None,
+    };
+    store
+        .save_section_counts("model/a.repository", &[counts("_x", "1"), counts("_y", "2")])
+        .unwrap();
+    store
+        .save_section_counts("model/a.repository", &[counts("_x", "data.BYTESIZE")])
+        .unwrap();
+    store
+        .save_section_counts("model/b.repository", &[counts("_z", "3")])
+        .unwrap();
+    let a = store.section_counts("model/a.repository").unwrap();
+    assert_eq!(a.len(), 2);
+    assert_eq!(a["_x"].laws["int-mul"].stoex, "data.BYTESIZE");
+    assert_eq!(a["_y"].laws["int-mul"].stoex, "2");
+    assert!(a["_y"].laws["int-mul"].r2.is_nan());
+    assert!(store.section_counts("model/c.repository").unwrap().is_empty());
 }

@@ -1,4 +1,5 @@
 pub mod analyse;
+pub mod calibrate;
 pub mod check;
 pub mod fit;
 pub mod graph;

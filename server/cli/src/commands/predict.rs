@@ -28,6 +28,10 @@ pub struct Args {
     /// Another `.allocation` than the workspace's.
     #[arg(long, value_name = "FILE")]
     allocation: Option<PathBuf>,
+    /// Predict for another platform: its profile (`beagle calibrate --out FILE` on it). Counted
+    /// actions (`beagle analyse --count`) take their times there from their counts.
+    #[arg(long, value_name = "FILE")]
+    platform: Option<PathBuf>,
 }
 
 /// Exit status 0 for a complete prediction, 1 when parts could not be predicted (each named),
@@ -43,10 +47,50 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         allocation: args.allocation.clone(),
         on: args.on.clone(),
     };
-    let p = beagle_job::predict::predict(&ws, &args.service, &inputs, &deploy)?;
+    let on_platform = match &args.platform {
+        Some(path) => {
+            let profile = beagle_java::platform::Profile::read(path)?;
+            Some(beagle_job::platform_predict::predict_on_platform(
+                &ws,
+                &args.service,
+                &inputs,
+                &deploy,
+                &profile,
+            )?)
+        }
+        None => None,
+    };
+    let p = match &on_platform {
+        Some(o) => o.prediction.clone(),
+        None => beagle_job::predict::predict(&ws, &args.service, &inputs, &deploy)?,
+    };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&p)?);
+        match &on_platform {
+            Some(o) => println!("{}", serde_json::to_string_pretty(o)?),
+            None => println!("{}", serde_json::to_string_pretty(&p)?),
+        }
     } else {
+        if let Some(o) = &on_platform {
+            println!("on platform {}:", o.platform);
+            for c in &o.counted {
+                println!(
+                    "  {} from its counts (R = {:.3}: counted work × {:.3}, unexplained × {:.3}): {} ms",
+                    c.name, c.r, c.counted_factor, c.unexplained_factor, c.expression_ms
+                );
+            }
+            for note in &o.notes {
+                eprintln!("warning: {note}");
+            }
+            for (name, why) in &o.not_moved {
+                println!("  {name}: as measured ({why})");
+            }
+            if !o.uncalibrated.is_empty() {
+                eprintln!(
+                    "warning: the profile has no timing for {} (each costed as an invoke)",
+                    o.uncalibrated.join(", ")
+                );
+            }
+        }
         let at: Vec<String> = inputs.iter().map(|(k, v)| format!("{k} = {v}")).collect();
         println!(
             "{} (SEFF {}){}:",

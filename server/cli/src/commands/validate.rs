@@ -42,6 +42,14 @@ pub struct Args {
     /// calibrated services out.
     #[arg(long)]
     write_calibration: bool,
+    /// Java: options added to every launch's JVM (the runs stand for another platform), e.g.
+    /// `--jvm-args "-XX:TieredStopAtLevel=1"`.
+    #[arg(long, value_name = "OPTIONS", allow_hyphen_values = true)]
+    jvm_args: Option<String>,
+    /// Java: predict for this platform (its profile, `beagle calibrate`) from the analysis's
+    /// counts; the model as measured is validated beside it on the same runs ("baseline").
+    #[arg(long, value_name = "FILE")]
+    platform: Option<PathBuf>,
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
@@ -55,6 +63,15 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         points: args.points,
         seed: args.seed.or(ws.seed).unwrap_or(1),
         gp: !args.no_gp,
+        jvm_args: (args.jvm_args.as_deref().unwrap_or_default())
+            .split_whitespace()
+            .map(str::to_string)
+            .collect(),
+        platform: args
+            .platform
+            .as_deref()
+            .map(beagle_java::platform::Profile::read)
+            .transpose()?,
         ..ValidateOptions::default()
     };
     let report = beagle_job::validate::validate(&ws, &options, &mut beagle_job::Quiet)?;
@@ -78,6 +95,15 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
 
 /// Per service a headline and its table, predicted beside measured.
 pub fn print(report: &ValidationReport) {
+    // Beside a platform's prediction: the model as measured, on the same runs.
+    for b in &report.baseline {
+        println!(
+            "{} as measured (baseline): median error {:.1} %, worst {:.1} %",
+            b.service,
+            100.0 * b.median_relative_error,
+            100.0 * b.max_relative_error
+        );
+    }
     for s in &report.services {
         println!(
             "{} (SEFF {}): {} points, median error {:.1} %, worst {:.1} %",

@@ -46,7 +46,7 @@ pub fn asm_jars(dir: &Path) -> Result<Vec<PathBuf>, AgentError> {
         .collect()
 }
 
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> AgentError + '_ {
+pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> AgentError + '_ {
     move |source| AgentError::Io {
         path: path.to_path_buf(),
         source,
@@ -55,8 +55,14 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> AgentError + '_ {
 
 /// The sources' and the jars' hash: an unchanged agent is not built again.
 fn stamp_of(asm: &[PathBuf]) -> String {
+    sources_stamp(crate::AGENT_SOURCES.iter().chain(crate::PROBE_SOURCES), asm)
+}
+
+/// The hash of embedded Java sources and the jars they compile against: a build made from them
+/// (the agent, the calibration suite) is current while it is the same.
+pub(crate) fn sources_stamp<'a>(sources: impl Iterator<Item = &'a (&'a str, &'a str)>, asm: &[PathBuf]) -> String {
     let mut h = blake3::Hasher::new();
-    for (name, text) in crate::AGENT_SOURCES.iter().chain(crate::PROBE_SOURCES) {
+    for (name, text) in sources {
         h.update(name.as_bytes());
         h.update(&(text.len() as u64).to_le_bytes());
         h.update(text.as_bytes());

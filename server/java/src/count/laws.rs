@@ -5,10 +5,11 @@
 
 use super::run::CountObservation;
 use beagle_fit::{fit, Dataset, FitOptions, FitResult, Target};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Keys per section in the results, the largest by their total count.
-pub const KEYS_PER_SECTION: usize = 12;
+pub const KEYS_PER_SECTION: usize = 20;
 
 /// One key's count law for one section.
 #[derive(Clone, Debug)]
@@ -23,9 +24,17 @@ pub struct CountLaw {
 }
 
 /// A key as results show it: a JDK method without its descriptor
-/// (`java/util/zip/Deflater.deflate([BII)I` → `java/util/zip/Deflater.deflate`).
-pub fn short_key(key: &str) -> &str {
-    key.split_once('(').map_or(key, |(name, _)| name)
+/// (`java/util/zip/Deflater.deflate([BII)I` → `java/util/zip/Deflater.deflate`), the elements it
+/// is passed likewise (`java/security/MessageDigest.digest([B)[B elements` →
+/// `java/security/MessageDigest.digest elements`).
+pub fn short_key(key: &str) -> Cow<'_, str> {
+    match key.split_once('(') {
+        None => Cow::Borrowed(key),
+        Some((name, rest)) => match rest.strip_suffix(" elements") {
+            Some(_) => Cow::Owned(format!("{name} elements")),
+            None => Cow::Borrowed(name),
+        },
+    }
 }
 
 /// The keys of one action that results name: the [`KEYS_PER_SECTION`] largest by total count.
@@ -46,8 +55,15 @@ fn kept_keys(observations: &[&CountObservation]) -> BTreeSet<String> {
 /// A row to fit: the execution's inputs by name, and the count per run.
 type Row = (Vec<(String, f64)>, f64);
 
-/// Per action and key (`others` for the keys beyond the kept ones), the counts per execution:
-/// (inputs, count per run). An execution that did not count a key counted 0 of it.
+/// Inputs as their values' bits (a map key).
+type Bits = Vec<(String, u64)>;
+
+/// At one input: its values, the executions there, and their counts by key (summed).
+type AtInputs<'a> = (Vec<(String, f64)>, BTreeSet<&'a str>, BTreeMap<String, f64>);
+
+/// Per action and key (`others` for the keys beyond the kept ones), the counts per distinct
+/// input: (inputs, count per run), the mean over the executions at those inputs (the same point
+/// runs main several times). An execution that did not count a key counted 0 of it.
 fn series(observations: &[CountObservation]) -> BTreeMap<(String, String), Vec<Row>> {
     let mut by_action: BTreeMap<&str, Vec<&CountObservation>> = BTreeMap::new();
     for o in observations {
@@ -56,8 +72,8 @@ fn series(observations: &[CountObservation]) -> BTreeMap<(String, String), Vec<R
     let mut out = BTreeMap::new();
     for (action, obs) in by_action {
         let kept = kept_keys(&obs);
-        // One row per (execution's inputs, key): observations of one execution share inputs.
-        let mut rows: BTreeMap<(Vec<(String, u64)>, String), Row> = BTreeMap::new();
+        // Per distinct inputs: their values, the executions there, the counts by key (summed).
+        let mut at_inputs: BTreeMap<Bits, AtInputs> = BTreeMap::new();
         for o in &obs {
             let key = if kept.contains(&o.key) {
                 o.key.clone()
@@ -66,10 +82,21 @@ fn series(observations: &[CountObservation]) -> BTreeMap<(String, String), Vec<R
             };
             let at: Vec<(String, f64)> = o.parameters.iter().map(|(k, v)| (k.clone(), *v)).collect();
             let bits = at.iter().map(|(k, v)| (k.clone(), v.to_bits())).collect();
-            rows.entry((bits, key)).or_insert((at, 0.0)).1 += o.per_run;
+            let entry = at_inputs
+                .entry(bits)
+                .or_insert_with(|| (at, BTreeSet::new(), BTreeMap::new()));
+            entry.1.insert(&o.execution);
+            *entry.2.entry(key).or_default() += o.per_run;
         }
-        for ((_, key), row) in rows {
-            out.entry((action.to_string(), key)).or_insert_with(Vec::new).push(row);
+        let keys: BTreeSet<String> = at_inputs.values().flat_map(|(_, _, k)| k.keys().cloned()).collect();
+        for (at, executions, sums) in at_inputs.into_values() {
+            let n = executions.len().max(1) as f64;
+            for key in &keys {
+                let mean = sums.get(key).copied().unwrap_or(0.0) / n;
+                out.entry((action.to_string(), key.clone()))
+                    .or_insert_with(Vec::new)
+                    .push((at.clone(), mean));
+            }
         }
     }
     out
@@ -119,6 +146,7 @@ mod tests {
 
     fn obs(key: &str, size: f64, per_run: f64) -> CountObservation {
         CountObservation {
+            execution: format!("e{size}"),
             action: "_a".into(),
             key: key.into(),
             parameters: [("data.BYTESIZE".to_string(), size)].into(),
@@ -149,8 +177,40 @@ mod tests {
     }
 
     #[test]
+    fn executions_at_equal_inputs_are_not_summed() {
+        // Two repetitions of each point (equal inputs, two executions), each calling once.
+        let o: Vec<_> = [10.0, 20.0, 40.0, 80.0, 160.0, 320.0]
+            .iter()
+            .flat_map(|s| {
+                ["a", "b"].map(|rep| CountObservation {
+                    execution: format!("t:{rep}{s}"),
+                    ..obs("java/security/MessageDigest.digest([B)[B elements", *s, *s)
+                })
+            })
+            .collect();
+        let laws = fit_counts(&o, &BTreeMap::new());
+        assert_eq!(laws.len(), 1);
+        assert_eq!(laws[0].element, "_a/count/java/security/MessageDigest.digest elements");
+        assert_eq!(laws[0].law.as_ref().unwrap().stoex, "data.BYTESIZE");
+    }
+
+    #[test]
+    fn a_methods_elements_keep_their_suffix() {
+        assert_eq!(short_key("int-arith"), "int-arith");
+        assert_eq!(short_key("new byte[] elements"), "new byte[] elements");
+        assert_eq!(
+            short_key("java/security/MessageDigest.digest([B)[B"),
+            "java/security/MessageDigest.digest"
+        );
+        assert_eq!(
+            short_key("java/security/MessageDigest.digest([B)[B elements"),
+            "java/security/MessageDigest.digest elements"
+        );
+    }
+
+    #[test]
     fn keys_beyond_the_largest_are_others() {
-        let o: Vec<_> = (0..20)
+        let o: Vec<_> = (0..KEYS_PER_SECTION as u32 + 8)
             .map(|k| obs(&format!("k{k:02}"), 1.0, f64::from(k + 1)))
             .collect();
         let laws = fit_counts(&o, &BTreeMap::new());

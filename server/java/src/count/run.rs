@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 /// What a section counted per run in one service execution, for one key.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CountObservation {
+    /// The service execution it was counted in.
+    pub execution: String,
     /// The internal action.
     pub action: String,
     pub key: String,
@@ -45,6 +47,8 @@ pub fn agent_for(prepared: &Prepared, dir: &Path) -> Result<PathBuf, CountError>
 /// The launch with the agent: the same program, counted (its times are never used).
 pub fn counting_launch(launch: &Launch, agent: &Path, keys: &Path) -> Launch {
     let mut counted = launch.clone();
+    // Absolute: the JVM runs in the launch's working directory.
+    let agent = std::path::absolute(agent).unwrap_or_else(|_| agent.to_path_buf());
     counted.jvm_args.extend([
         format!("-javaagent:{}", agent.display()),
         "-Dbeagle.count=true".to_string(),
@@ -99,7 +103,65 @@ pub fn count_point(
         source,
     })?;
     let _ = std::fs::remove_file(&out.events);
-    Ok(observations(&events))
+    Ok(compact(&observations(&events), MAX_INPUTS_PER_ACTION))
+}
+
+/// Distinct inputs per action one counting JVM keeps (a nested service called with a new
+/// argument each time, as hotloop's checksum, has one per call: millions of rows otherwise).
+pub const MAX_INPUTS_PER_ACTION: usize = 256;
+
+/// One observation per action, inputs and key: the mean per execution over the executions at
+/// those inputs (an execution that did not count a key counted 0 of it), at most `max_inputs`
+/// distinct inputs per action, spread evenly over them in their order. The executions at one
+/// input become one, named after the inputs.
+pub fn compact(observations: &[CountObservation], max_inputs: usize) -> Vec<CountObservation> {
+    type Bits = Vec<(String, u64)>;
+    struct Group<'a> {
+        parameters: &'a Parameters,
+        executions: std::collections::BTreeSet<&'a str>,
+        runs: u64,
+        sums: BTreeMap<&'a str, f64>,
+    }
+    let mut groups: BTreeMap<(&str, Bits), Group> = BTreeMap::new();
+    for o in observations {
+        let bits = o.parameters.iter().map(|(k, v)| (k.clone(), v.to_bits())).collect();
+        let g = groups.entry((&o.action, bits)).or_insert_with(|| Group {
+            parameters: &o.parameters,
+            executions: Default::default(),
+            runs: 0,
+            sums: BTreeMap::new(),
+        });
+        if g.executions.insert(&o.execution) {
+            g.runs += o.runs;
+        }
+        *g.sums.entry(&o.key).or_default() += o.per_run;
+    }
+    let mut per_action: BTreeMap<&str, Vec<(Bits, Group)>> = BTreeMap::new();
+    for ((action, bits), g) in groups {
+        per_action.entry(action).or_default().push((bits, g));
+    }
+    let mut out = Vec::new();
+    for (action, gs) in per_action {
+        let step = gs.len().div_ceil(max_inputs.max(1));
+        for (i, (bits, g)) in gs.into_iter().enumerate() {
+            if i % step != 0 {
+                continue;
+            }
+            let n = g.executions.len().max(1) as f64;
+            let execution = format!("{action}@{bits:?}");
+            for (key, sum) in g.sums {
+                out.push(CountObservation {
+                    execution: execution.clone(),
+                    action: action.to_string(),
+                    key: key.to_string(),
+                    parameters: g.parameters.clone(),
+                    per_run: sum / n,
+                    runs: g.runs,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// The counts of `events`, each under its execution's inputs at entry.
@@ -120,6 +182,7 @@ pub fn observations(events: &[MeasurementEvent]) -> Vec<CountObservation> {
                 runs,
                 count,
             } => out.push(CountObservation {
+                execution: execution.clone(),
                 action: action.clone(),
                 key: key.clone(),
                 parameters: inputs.get(execution.as_str()).map(|p| (*p).clone()).unwrap_or_default(),
@@ -130,4 +193,40 @@ pub fn observations(events: &[MeasurementEvent]) -> Vec<CountObservation> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn o(execution: &str, size: f64, key: &str, per_run: f64) -> CountObservation {
+        CountObservation {
+            execution: execution.into(),
+            action: "_a".into(),
+            key: key.into(),
+            parameters: [("data.BYTESIZE".to_string(), size)].into(),
+            per_run,
+            runs: 1,
+        }
+    }
+
+    #[test]
+    fn executions_at_one_input_become_their_mean_and_inputs_are_capped() {
+        let mut all = vec![
+            o("e1", 10.0, "load", 30.0),
+            o("e1", 10.0, "int-mul", 10.0),
+            o("e2", 10.0, "load", 50.0), // e2 counted no int-mul: 0
+        ];
+        for i in 0..1000 {
+            all.push(o(&format!("n{i}"), 100.0 + f64::from(i), "load", 1.0));
+        }
+        let c = compact(&all, 100);
+        let at10: Vec<_> = c.iter().filter(|x| x.parameters["data.BYTESIZE"] == 10.0).collect();
+        assert_eq!(at10.len(), 2);
+        assert_eq!(at10.iter().find(|x| x.key == "load").unwrap().per_run, 40.0);
+        assert_eq!(at10.iter().find(|x| x.key == "int-mul").unwrap().per_run, 5.0);
+        let inputs: std::collections::BTreeSet<u64> =
+            c.iter().map(|x| x.parameters["data.BYTESIZE"].to_bits()).collect();
+        assert!(inputs.len() <= 100 && inputs.len() >= 50, "{}", inputs.len());
+    }
 }

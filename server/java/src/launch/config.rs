@@ -17,6 +17,8 @@
 //! exclude = ["src/legacy/**"]  # files left out of the copy and the compilation (globs)
 //! release = 8                  # javac --release: the Java version the code is written for
 //! automatic_links = true       # link elements the link file does not name by their names
+//! count = true                 # also count the work per section (bytecode, JDK calls, arrays)
+//! platform = "here.toml"       # the measuring machine's profile (`beagle calibrate`): fits R
 //! [[launch]]
 //! name = "upload"
 //! main = "app.Driver"          # or: command = ["mvn", "-q", "exec:java", "-Dexec.args={args}"]
@@ -149,6 +151,13 @@ pub struct JavaConfig {
     pub exclude: crate::exclude::Exclude,
     /// `[java] release`: javac's `--release` (the Java version the code is written for).
     pub release: Option<u32>,
+    /// `[java] count`: after the timing runs, counting runs at the measured points (issue 39).
+    pub count: bool,
+    /// `[java] platform`: the measuring machine's profile (`beagle calibrate`), from which the
+    /// counts' platform factor R is fitted.
+    pub platform: Option<PathBuf>,
+    /// `[runner]`: where the measured JVMs run (issue 40).
+    pub runner: super::runner::Runner,
 }
 
 #[derive(Deserialize)]
@@ -156,6 +165,7 @@ struct File {
     java: Option<JavaTable>,
     #[serde(default)]
     launch: Vec<LaunchTable>,
+    runner: Option<super::runner::RunnerTable>,
 }
 
 #[derive(Deserialize)]
@@ -179,6 +189,8 @@ struct JavaTable {
     #[serde(default)]
     exclude: Vec<String>,
     release: Option<u32>,
+    count: Option<bool>,
+    platform: Option<PathBuf>,
 }
 
 #[derive(Deserialize)]
@@ -232,6 +244,9 @@ fn java_config(toml_path: &Path, file: File) -> Result<Option<JavaConfig>, Strin
     let Some(java) = file.java else {
         if !file.launch.is_empty() {
             return Err("[[launch]] needs a [java] table with the source roots".to_string());
+        }
+        if file.runner.is_some() {
+            return Err("[runner] says where Java launches run: it needs a [java] table".to_string());
         }
         return Ok(None);
     };
@@ -290,6 +305,9 @@ fn java_config(toml_path: &Path, file: File) -> Result<Option<JavaConfig>, Strin
         encoding,
         exclude: crate::exclude::Exclude::new(&java.exclude).map_err(|e| format!("[java] {e}"))?,
         release: java.release,
+        count: java.count.unwrap_or(false),
+        platform: java.platform.map(|p| root.join(p)),
+        runner: super::runner::runner(file.runner.unwrap_or_default(), &root)?,
         root,
     }))
 }

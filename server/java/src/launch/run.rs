@@ -5,6 +5,8 @@
 //! too). Errors name the launch and the point, and keep stderr's last lines.
 
 use super::config::{substitute, Launch, Target, Workload};
+use super::failure::{RunError, RunFailure};
+use super::job::{absolute, arguments, JvmJob, EVENTS, WARMUP_EVENTS};
 use super::points::{describe, Point};
 use std::collections::BTreeMap;
 use std::os::unix::process::CommandExt;
@@ -36,68 +38,8 @@ pub struct RunOutput {
     pub wall: Duration,
 }
 
-/// Why a point could not be measured.
-#[derive(Clone, Debug, PartialEq)]
-pub enum RunFailure {
-    Timeout { seconds: f64 },
-    Exit { code: Option<i32>, stderr: String },
-    MainNotFound { stderr: String },
-    Spawn(String),
-}
-
-/// A failed point: which launch, which point, what happened.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RunError {
-    pub launch: String,
-    pub point: String,
-    pub failure: RunFailure,
-}
-
-impl RunError {
-    /// Whether other points of the launch will fail the same way (so there is no use trying them).
-    pub fn is_fatal(&self) -> bool {
-        matches!(self.failure, RunFailure::MainNotFound { .. } | RunFailure::Spawn(_))
-    }
-
-    /// What happened, in a few words (without the error output).
-    pub fn failure_summary(&self) -> String {
-        match &self.failure {
-            RunFailure::Timeout { seconds } => format!("timed out after {seconds} s"),
-            RunFailure::Exit { code: Some(c), .. } => format!("exited with code {c}"),
-            RunFailure::Exit { code: None, .. } => "killed by a signal".to_string(),
-            RunFailure::MainNotFound { stderr } => stderr.trim().lines().next().unwrap_or_default().to_string(),
-            RunFailure::Spawn(e) => format!("cannot start: {e}"),
-        }
-    }
-}
-
-impl std::fmt::Display for RunError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "launch `{}` at {}: ", self.launch, self.point)?;
-        match &self.failure {
-            RunFailure::Timeout { seconds } => {
-                write!(f, "timed out after {seconds} s; its process group was killed")
-            }
-            RunFailure::Exit { code, stderr } => {
-                match code {
-                    Some(c) => write!(f, "exited with code {c}")?,
-                    None => write!(f, "was killed by a signal")?,
-                }
-                if !stderr.is_empty() {
-                    write!(f, "; its error output ends with:\n{stderr}")?;
-                }
-                Ok(())
-            }
-            RunFailure::MainNotFound { stderr } => write!(f, "{}", stderr.trim()),
-            RunFailure::Spawn(e) => write!(f, "cannot start: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for RunError {}
-
 /// The last `n` lines of a file (what a crash printed last).
-fn tail(path: &Path, n: usize) -> String {
+pub(crate) fn tail(path: &Path, n: usize) -> String {
     let text = std::fs::read(path)
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .unwrap_or_default();
@@ -157,11 +99,6 @@ fn run_process(mut cmd: Command, dir: &Path, timeout: Duration) -> Result<(), Ru
     })
 }
 
-/// The processes run in another folder: every path they are given must be absolute.
-fn absolute(p: &Path) -> PathBuf {
-    std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
-}
-
 /// Where a JVM or process runs: its folder (emptied), the class path, and its working folder.
 struct Folders {
     dir: PathBuf,
@@ -172,12 +109,12 @@ struct Folders {
 /// Empties and creates `dir`, makes the class path absolute, and creates the working folder:
 /// the launch's `cwd`, else a scratch folder in `dir`, so that what the system under test writes
 /// (logs, uploads, temporary files) never lands in the folder `beagle` was started from.
-fn folders(launch: &Launch, classpath: &Classpath, dir: &Path) -> Result<Folders, RunFailure> {
+fn folders(own_cwd: Option<&Path>, classpath: &Classpath, dir: &Path) -> Result<Folders, RunFailure> {
     let create = |p: &Path| std::fs::create_dir_all(p).map_err(|e| RunFailure::Spawn(format!("{}: {e}", p.display())));
     let _ = std::fs::remove_dir_all(dir);
     create(dir)?;
     let dir = absolute(dir);
-    let cwd = match &launch.cwd {
+    let cwd = match own_cwd {
         Some(c) => absolute(c),
         None => dir.join("cwd"),
     };
@@ -189,26 +126,6 @@ fn folders(launch: &Launch, classpath: &Classpath, dir: &Path) -> Result<Folders
         dir,
         cwd,
     })
-}
-
-/// `java [jvm_args] -Dbeagle.events=EVENTS -cp CLASSPATH beagle.probe.Launcher`, in `cwd` with the
-/// launch's environment; the launcher's own arguments follow.
-fn launcher(java: &Path, launch: &Launch, classpath: &Classpath, events: &Path, cwd: &Path) -> Command {
-    let mut cmd = Command::new(java);
-    cmd.args(&launch.jvm_args)
-        .arg(format!("-Dbeagle.events={}", events.display()))
-        .arg("-cp")
-        .arg(classpath.joined())
-        .arg("beagle.probe.Launcher")
-        .envs(&launch.env)
-        .current_dir(cwd);
-    cmd
-}
-
-/// The launch's arguments at `point`.
-pub fn arguments(launch: &Launch, point: &Point) -> Vec<String> {
-    let values: BTreeMap<String, String> = point.iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
-    launch.args.iter().map(|a| substitute(a, &values)).collect()
 }
 
 /// Runs `launch` at `point` with the workload's warm-up and repetitions, the probes writing into
@@ -226,21 +143,16 @@ pub fn run_point(
         point: describe(point),
         failure,
     };
-    let Folders { dir, classpath, cwd } = folders(launch, classpath, dir).map_err(error)?;
+    let Folders { dir, classpath, cwd } = folders(launch.cwd.as_deref(), classpath, dir).map_err(error)?;
     let (dir, classpath) = (&dir, &classpath);
-    let events = dir.join("events.bin");
+    let events = dir.join(EVENTS);
     let args = arguments(launch, point);
     let timeout = Duration::from_secs_f64(workload.timeout_s);
     let start = Instant::now();
     match &launch.target {
-        Target::Main(main) => {
-            let mut cmd = launcher(java, launch, classpath, &events, &cwd);
-            cmd.arg(workload.warmup.to_string())
-                .arg(workload.warmup_ms.to_string())
-                .arg(workload.repetitions.to_string())
-                .arg(main)
-                .args(&args);
-            run_process(cmd, dir, timeout).map_err(error)?;
+        Target::Main(_) => {
+            let job = super::job::point_job(launch, point, workload, dir).expect("a main launch");
+            run_local(java, classpath, &job).map_err(error)?;
         }
         Target::Command(command) => {
             let mut values: BTreeMap<String, String> = point.iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
@@ -300,48 +212,57 @@ pub fn run_batch(
         point: points.iter().map(describe).collect::<Vec<_>>().join("; "),
         failure,
     };
-    let Target::Main(main) = &launch.target else {
+    let Some(job) = super::job::batch_job(launch, points, workload, dir) else {
         return Err(error(RunFailure::Spawn(
             "a `command` launch runs one point per process".into(),
         )));
     };
-    let mut lines = String::new();
-    let mut outputs = Vec::new();
-    for (point, point_dir) in points.iter().zip(dirs) {
-        let _ = std::fs::remove_dir_all(point_dir);
-        std::fs::create_dir_all(point_dir)
-            .map_err(|e| error(RunFailure::Spawn(format!("{}: {e}", point_dir.display()))))?;
-        let events = absolute(point_dir).join("events.bin");
-        lines.push_str(&events.display().to_string());
-        for a in arguments(launch, point) {
-            lines.push('\t');
-            lines.push_str(&a);
-        }
-        lines.push('\n');
-        outputs.push(events);
-    }
-    let Folders { dir, classpath, cwd } = folders(launch, classpath, dir).map_err(error)?;
-    let dir = &dir;
-    let batch_file = dir.join("points.tsv");
-    std::fs::write(&batch_file, lines)
-        .map_err(|e| error(RunFailure::Spawn(format!("{}: {e}", batch_file.display()))))?;
-    // The warm-up's records (iteration 0, dropped by the decoder anyway) go to a file of the batch.
-    let warmup_events = dir.join("warmup-events.bin");
     let start = Instant::now();
-    let mut cmd = launcher(java, launch, &classpath, &warmup_events, &cwd);
-    cmd.arg("--batch")
-        .arg(&batch_file)
-        .arg(workload.warmup.to_string())
-        .arg(workload.warmup_ms.to_string())
-        .arg(workload.repetitions.to_string())
-        .arg(main);
-    // Each point has the time a point alone would have.
-    let timeout = Duration::from_secs_f64(workload.timeout_s * points.len().max(1) as f64);
-    let result = run_process(cmd, dir, timeout);
-    let _ = std::fs::remove_file(&warmup_events);
+    let result = run_local(java, classpath, &job);
+    let _ = std::fs::remove_file(job.dir.join(WARMUP_EVENTS));
     result.map_err(error)?;
     let wall = start.elapsed() / points.len().max(1) as u32;
-    Ok(outputs.into_iter().map(|events| RunOutput { events, wall }).collect())
+    move_events(&job, dirs).map_err(error)?;
+    Ok(dirs
+        .iter()
+        .map(|d| RunOutput {
+            events: absolute(d).join(EVENTS),
+            wall,
+        })
+        .collect())
+}
+
+/// Moves a batch JVM's events files to the points' folders (`dirs[i]/events.bin`, each emptied
+/// first); a file the JVM never wrote (its point never ran a probe) stays missing.
+pub fn move_events(job: &JvmJob, dirs: &[PathBuf]) -> Result<(), RunFailure> {
+    // The warm-up's records (dropped by the decoder anyway) are not kept.
+    let _ = std::fs::remove_file(job.dir.join(WARMUP_EVENTS));
+    for (from, to) in job.events_here().iter().zip(dirs) {
+        let _ = std::fs::remove_dir_all(to);
+        std::fs::create_dir_all(to).map_err(|e| RunFailure::Spawn(format!("{}: {e}", to.display())))?;
+        if from.exists() {
+            std::fs::rename(from, to.join(EVENTS))
+                .map_err(|e| RunFailure::Spawn(format!("{}: {e}", from.display())))?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs `job` here: its folder emptied and its files written, `java` in the launch's working
+/// folder (else `DIR/cwd`), in a process group killed after the job's timeout.
+pub fn run_local(java: &Path, classpath: &Classpath, job: &JvmJob) -> Result<(), RunFailure> {
+    let Folders { dir, classpath, cwd } = folders(job.cwd.as_deref(), classpath, &job.dir)?;
+    let (d, cp) = (dir.display().to_string(), classpath.joined());
+    for (name, contents) in &job.files {
+        let path = dir.join(name);
+        std::fs::write(&path, JvmJob::resolve(contents, &d, &cp))
+            .map_err(|e| RunFailure::Spawn(format!("{}: {e}", path.display())))?;
+    }
+    let mut cmd = Command::new(java);
+    cmd.args(job.args.iter().map(|a| JvmJob::resolve(a, &d, &cp)))
+        .envs(&job.env)
+        .current_dir(&cwd);
+    run_process(cmd, &dir, job.timeout)
 }
 
 #[cfg(test)]

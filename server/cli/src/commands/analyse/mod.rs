@@ -2,7 +2,7 @@
 //! `--write`). A thin layer over `beagle_job`: it turns flags into a job request, draws progress
 //! on a terminal, and prints the report as text or JSON.
 
-mod progress;
+pub(crate) mod progress;
 mod text;
 
 use crate::error::CliError;
@@ -70,6 +70,10 @@ pub struct Args {
     /// validate --write-calibration`). By default it is only reported.
     #[arg(long, requires_all = ["write", "validate"])]
     write_calibration: bool,
+    /// Then count the work per section in JVMs with the counting agent (bytecode instructions,
+    /// JDK calls, arrays; as `[java] count = true`), for `beagle predict --platform`.
+    #[arg(long)]
+    count: bool,
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
@@ -94,6 +98,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         write: args.write,
         spread: args.spread.map(Into::into).or(ws.spread).unwrap_or(defaults.spread),
         validate: args.validate,
+        count: args.count,
     };
     let request = Request {
         workspace: ws,

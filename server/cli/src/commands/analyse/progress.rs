@@ -12,7 +12,8 @@ pub struct Reporter {
     step: u64,
 }
 
-fn bar(len: usize, prefix: String, unit: &str) -> Option<ProgressBar> {
+/// A bar on stderr when it is a terminal (`beagle calibrate` draws its steps with it too).
+pub(crate) fn bar(len: usize, prefix: String, unit: &str) -> Option<ProgressBar> {
     std::io::stderr().is_terminal().then(|| {
         let bar = ProgressBar::new(len as u64);
         let template = format!("{{prefix}} [{{bar:30}}] {{pos}}/{{len}} {unit}  {{elapsed}}  {{msg}}");
@@ -62,6 +63,18 @@ impl Observer for Reporter {
                 }
                 if self.verbose {
                     eprintln!("  {pass}: launch `{launch}` at {point}");
+                }
+            }
+            Event::Jobs {
+                runner,
+                running,
+                done,
+                points,
+                ..
+            } => {
+                if let Some(bar) = &self.bar {
+                    bar.set_position(done as u64);
+                    bar.set_message(format!("{running} of {points} running on {runner}"));
                 }
             }
             Event::PassDone { .. } | Event::AnalysisDone { .. } => self.finish(),

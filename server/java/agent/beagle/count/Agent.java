@@ -9,7 +9,8 @@ import java.security.ProtectionDomain;
  * -Dbeagle.count=true}): rewrites the user's classes as they load so that each basic block counts
  * its instructions into {@code beagle.probe.Counts} ({@link BlockCounter}). The JDK, the probe
  * runtime and ASM itself are left alone: a JDK method is counted as one call by its signature, as
- * ByCounter does, not by the instructions inside it.
+ * ByCounter does, not by the instructions inside it, and by the elements of the array (or the
+ * length with an offset) it is passed, which its cost grows with.
  */
 public final class Agent implements ClassFileTransformer {
     private Agent() {}

@@ -19,6 +19,15 @@ import org.objectweb.asm.tree.*;
  * Counts.defineBlock}): by opcode class, plus one key per JDK method it invokes. Array
  * allocations (newarray, anewarray) also pass their length to {@code Counts.array}.
  *
+ * <p>An invocation of a JDK method that is passed an array also counts the elements it is passed
+ * (key {@code <signature> elements}, made once per call site): where the first array parameter is
+ * directly followed by two ints (offset, length), the length argument; otherwise that array's
+ * length (0 for null); for {@code System.arraycopy}, whose descriptor names no array, its last int
+ * (the length). Before the invoke, the arguments above the one needed are stored into fresh locals
+ * (beyond the method's own), the one needed goes to {@code Counts.elements} (an array, or an int),
+ * and the arguments are loaded back: straight-line code whose locals are dead at the next frame,
+ * so the class's stack map frames stay valid.
+ *
  * <p>Counted is the program as written: the probe's own calls, the constants and locals they take
  * and the locals they return into, and the loop counters the instrumentation adds (a local whose
  * value goes only to {@code Probe.loop}), are not. A block that ends in an exception is not
@@ -197,6 +206,9 @@ final class BlockCounter {
             }
             if (!skip.contains(n)) {
                 block.add(n);
+                if (n instanceof MethodInsnNode && isJdk(((MethodInsnNode) n).owner)) {
+                    countElements(code, (MethodInsnNode) n, m.maxLocals);
+                }
             }
             if (op == Opcodes.NEWARRAY || op == Opcodes.ANEWARRAY) {
                 countArray(code, n);
@@ -232,6 +244,58 @@ final class BlockCounter {
         call.add(new LdcInsnNode(Counts.arrayKey(type)));
         call.add(new MethodInsnNode(Opcodes.INVOKESTATIC, COUNTS, "array", "(II)V", false));
         code.insertBefore(n, call);
+    }
+
+    /**
+     * The index of the argument whose value is the elements a JDK method is passed, and whether
+     * it is an array (its length counts) or an int (its value counts); null for none.
+     */
+    static int[] elementsArgument(String owner, String name, Type[] args) {
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].getSort() == Type.ARRAY) {
+                if (i + 2 < args.length && args[i + 1].getSort() == Type.INT && args[i + 2].getSort() == Type.INT) {
+                    return new int[] {i + 2, 0};
+                }
+                return new int[] {i, 1};
+            }
+        }
+        if (owner.equals("java/lang/System") && name.equals("arraycopy")) {
+            return new int[] {args.length - 1, 0};
+        }
+        return null;
+    }
+
+    /**
+     * Before a JDK method's invocation: the elements it is passed to {@code Counts.elements}. The
+     * arguments above the one needed are stored (from the top) into fresh locals from `free` on,
+     * the one needed is copied to the count, then they are loaded back.
+     */
+    private static void countElements(InsnList code, MethodInsnNode call, int free) {
+        Type[] args = Type.getArgumentTypes(call.desc);
+        int[] which = elementsArgument(call.owner, call.name, args);
+        if (which == null) {
+            return;
+        }
+        int arg = which[0];
+        boolean array = which[1] == 1;
+        InsnList insns = new InsnList();
+        InsnList reload = new InsnList();
+        int[] slots = new int[args.length];
+        int next = free;
+        for (int i = args.length - 1; i > arg; i--) {
+            slots[i] = next;
+            next += args[i].getSize();
+            insns.add(new VarInsnNode(args[i].getOpcode(Opcodes.ISTORE), slots[i]));
+        }
+        insns.add(new InsnNode(Opcodes.DUP)); // an array or an int: one slot
+        insns.add(new LdcInsnNode(Counts.elementsKey(call.owner + "." + call.name + call.desc)));
+        String desc = array ? "(Ljava/lang/Object;I)V" : "(II)V";
+        insns.add(new MethodInsnNode(Opcodes.INVOKESTATIC, COUNTS, "elements", desc, false));
+        for (int i = arg + 1; i < args.length; i++) {
+            reload.add(new VarInsnNode(args[i].getOpcode(Opcodes.ILOAD), slots[i]));
+        }
+        insns.add(reload);
+        code.insertBefore(call, insns);
     }
 
     private static String primitive(int t) {

@@ -2,6 +2,8 @@ package beagle.count;
 
 import static org.objectweb.asm.Opcodes.*;
 
+import org.objectweb.asm.Opcodes;
+
 /**
  * Opcodes to the classes {@code beagle.probe.Counts.CLASSES} names (key ids are the classes'
  * indices there). The JVM specification's groups, with arithmetic split by type and with
@@ -11,8 +13,9 @@ import static org.objectweb.asm.Opcodes.*;
 final class OpcodeClasses {
     static final int CONST = 0, LOAD = 1, STORE = 2, STACK = 3, ARRAY_LOAD = 4, ARRAY_STORE = 5, INT_ARITH = 6,
             INT_MUL = 7, INT_DIV = 8, LONG_ARITH = 9, LONG_MUL = 10, LONG_DIV = 11, FLOAT_ARITH = 12,
-            DOUBLE_ARITH = 13, CONVERT = 14, BRANCH = 15, FIELD = 16, INVOKE = 17, NEW = 18, RETURN = 19, OTHER = 20;
-    static final int COUNT = 21;
+            DOUBLE_ARITH = 13, CONVERT = 14, BRANCH = 15, FIELD = 16, INVOKE = 17, NEW = 18, RETURN = 19, OTHER = 20,
+            FLOAT_CONVERT = 21;
+    static final int COUNT = 22;
 
     private OpcodeClasses() {}
 
@@ -41,13 +44,19 @@ final class OpcodeClasses {
             case GETFIELD: case PUTFIELD: case GETSTATIC: case PUTSTATIC: return FIELD;
             case INVOKEVIRTUAL: case INVOKESPECIAL: case INVOKESTATIC: case INVOKEINTERFACE: case INVOKEDYNAMIC:
                 return INVOKE;
-            case NEW: case NEWARRAY: case ANEWARRAY: case MULTIANEWARRAY: return NEW;
+            // The opcodes NEW and RETURN by their qualified names: this class's own NEW and RETURN
+            // (class ids) hide the static import's.
+            case Opcodes.NEW: case NEWARRAY: case ANEWARRAY: case MULTIANEWARRAY: return NEW;
             case IFNULL: case IFNONNULL: return BRANCH;
             default:
         }
-        if (op >= I2L && op <= I2S) return CONVERT;
+        // Between int and long, and narrowing: moves or nothing once compiled. To or from float
+        // and double: a conversion instruction, and in C1 a fix-up for NaN and overflow that
+        // costs as much as a division (one class for both made C1's i2l in a hash loop 1 ns).
+        if (op == I2L || op == L2I || (op >= I2B && op <= I2S)) return CONVERT;
+        if (op >= I2F && op <= D2F) return FLOAT_CONVERT;
         if (op >= IFEQ && op <= LOOKUPSWITCH) return BRANCH; // ifs, goto, jsr, ret, switches
-        if (op >= IRETURN && op <= RETURN) return RETURN;
+        if (op >= IRETURN && op <= Opcodes.RETURN) return RETURN;
         return OTHER; // arraylength, athrow, checkcast, instanceof, monitors, nop
     }
 }

@@ -11,10 +11,12 @@ import java.util.Map;
 
 /**
  * What a counting run counts (issue 39): executed bytecode instructions by opcode class,
- * invocations of JDK methods by signature and array allocations with their sizes, per demand
- * section. Inert unless {@code -Dbeagle.count=true} and the counting agent ({@code
- * beagle.count.Agent}) rewrote the user's classes to call {@link #block} once per basic block run
- * and {@link #array} before each array allocation.
+ * invocations of JDK methods by signature, the elements those invocations are passed ({@code
+ * <signature> elements}) and array allocations with their sizes, per demand section. Inert unless
+ * {@code -Dbeagle.count=true} and the counting agent ({@code beagle.count.Agent}) rewrote the
+ * user's classes to call {@link #block} once per basic block run, {@link #array} before each
+ * array allocation and {@link #elements(Object, int)} or {@link #elements(int, int)} before each
+ * invocation of a JDK method that is passed an array (or, for {@code System.arraycopy}, a length).
  *
  * <p>Counting is by block: the agent registers each basic block's static counts once ({@link
  * #defineBlock}: key, count pairs), and a run of the block adds 1 to the block's counter in the
@@ -36,7 +38,7 @@ public final class Counts {
     public static final String[] CLASSES = {
         "const", "load", "store", "stack", "array-load", "array-store", "int-arith", "int-mul", "int-div",
         "long-arith", "long-mul", "long-div", "float-arith", "double-arith", "convert", "branch", "field",
-        "invoke", "new", "return", "other",
+        "invoke", "new", "return", "other", "float-convert",
     };
 
     private static final List<String> KEYS = new ArrayList<>(List.of(CLASSES));
@@ -70,6 +72,14 @@ public final class Counts {
         int k = key("new " + type + "[]");
         key("new " + type + "[] elements");
         return k;
+    }
+
+    /**
+     * The key of the elements a JDK method (by signature) is passed: {@code <signature> elements}.
+     * Its calls are counted by the signature alone (a block's key).
+     */
+    public static int elementsKey(String signature) {
+        return key(signature + " elements");
     }
 
     /** Registers a basic block's counts (key, count pairs); returns its id. */
@@ -106,6 +116,9 @@ public final class Counts {
         }
 
         void addKey(int key, long n) {
+            if (n == 0) {
+                return; // a key is touched once, when its count becomes positive
+            }
             if (key >= keyCounts.length) {
                 keyCounts = java.util.Arrays.copyOf(keyCounts, Math.max(key + 1, keyCounts.length * 2));
             }
@@ -156,6 +169,29 @@ public final class Counts {
             Frame f = t.frames[t.depth - 1];
             f.addKey(key, 1);
             f.addKey(key + 1, Math.max(0, length));
+        }
+    }
+
+    /**
+     * A JDK method was passed `n` elements (the length argument of an array, offset and length
+     * triple; {@code System.arraycopy}'s length): `n` added to key `key` ({@link #elementsKey}).
+     */
+    public static void elements(int n, int key) {
+        Thread t = THREAD.get();
+        if (t.depth > 0) {
+            t.frames[t.depth - 1].addKey(key, Math.max(0, n));
+        }
+    }
+
+    /**
+     * A JDK method was passed `array` (any array type, or null: 0 elements): its length added to
+     * key `key` ({@link #elementsKey}). In Java rather than in the rewritten code, so that the
+     * inserted bytecode stays straight-line (no branch for the null check, no frame to add).
+     */
+    public static void elements(Object array, int key) {
+        Thread t = THREAD.get();
+        if (t.depth > 0) {
+            t.frames[t.depth - 1].addKey(key, array == null ? 0 : java.lang.reflect.Array.getLength(array));
         }
     }
 

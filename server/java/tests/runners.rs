@@ -1,0 +1,455 @@
+//! The runners of `[runner]` on real engines (issue 40): JVMs over a real sshd on loopback and as
+//! job arrays on a real single-node Slurm cluster (`tests/services/runners.sh`, started by
+//! `.ci/run`). The faults are made from outside, as they happen: a Slurm task cancelled with
+//! `scancel` mid-run, a JVM that exits 1, the ssh connection dropped by killing its sshd process.
+//! Each time the JVM runs again (or, for the connection, is waited for again), and every JVM that
+//! had ended is reported once, its files intact.
+//!
+//! Without the services these tests skip, unless `BEAGLE_E2E_REQUIRE_RUNNERS=1` (CI) says they
+//! must run.
+
+use beagle_java::launch::job::{CP, DIR};
+use beagle_java::launch::runner::{Slurm, Ssh};
+use beagle_java::launch::{Classpath, Executor, JvmJob, RunFailure, Runner, Update};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// One test at a time: they share the sshd's user, its work folder and Slurm's one node (and the
+/// cancel test finds its task by the array's name).
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn required() -> bool {
+    std::env::var("BEAGLE_E2E_REQUIRE_RUNNERS").as_deref() == Ok("1")
+}
+
+fn key() -> PathBuf {
+    std::env::var_os("BEAGLE_TEST_SSH_KEY").map_or_else(|| PathBuf::from("/tmp/beagle-ssh-key"), PathBuf::from)
+}
+
+/// The remote work folder of one test (each copies its classes afresh).
+fn remote_work(test: &str) -> String {
+    format!("beagle-test-work/{test}-{}", std::process::id())
+}
+
+fn ssh_config(work_dir: &str) -> Ssh {
+    Ssh {
+        host: "127.0.0.1".into(),
+        user: Some("beagletest".into()),
+        port: Some(2222),
+        identity: Some(key()),
+        work_dir: work_dir.into(),
+        java: "java".into(),
+        retries: 2,
+    }
+}
+
+/// Whether the sshd of `tests/services/runners.sh` answers (or a skip, said on stderr).
+fn sshd_up() -> bool {
+    let up = Command::new("ssh")
+        .args([
+            "-p",
+            "2222",
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            "StrictHostKeyChecking=accept-new",
+            "-i",
+        ])
+        .arg(key())
+        .args(["beagletest@127.0.0.1", "true"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(up || !required(), "the test sshd (tests/services/runners.sh) is not up");
+    if !up {
+        eprintln!("skipped: no sshd on 127.0.0.1:2222 (run tests/services/runners.sh as root)");
+    }
+    up
+}
+
+fn slurm_up() -> bool {
+    let up = Command::new("sinfo")
+        .args(["-h", "-o", "%T"])
+        .output()
+        .is_ok_and(|o| o.status.success() && !o.stdout.is_empty());
+    assert!(
+        up || !required(),
+        "the test Slurm cluster (tests/services/runners.sh) is not up"
+    );
+    if !up {
+        eprintln!("skipped: no Slurm cluster here (run tests/services/runners.sh as root)");
+    }
+    up
+}
+
+/// `Sleeper OUT MS MARKER LOG`: sleeps, writes OUT; with a MARKER path that does not exist yet, it
+/// creates it and exits 1 instead (a JVM that fails once). Every run appends a line to LOG.
+const SLEEPER: &str = r#"
+import java.nio.file.*;
+public class Sleeper {
+    public static void main(String[] a) throws Exception {
+        Files.writeString(Path.of(a[3]), "run\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        if (!a[2].equals("-")) {
+            Path marker = Path.of(a[2]);
+            if (!Files.exists(marker)) { Files.writeString(marker, "failed once"); System.exit(1); }
+        }
+        Thread.sleep(Long.parseLong(a[1]));
+        Files.writeString(Path.of(a[0]), "measured " + a[1] + "\n");
+    }
+}
+"#;
+
+/// The compiled Sleeper, in a folder readable by the test user.
+fn classes(dir: &Path) -> Classpath {
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(src.join("Sleeper.java"), SLEEPER).unwrap();
+    let out = dir.join("classes");
+    let status = Command::new("javac")
+        .arg("-d")
+        .arg(&out)
+        .arg(src.join("Sleeper.java"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    Classpath { entries: vec![out] }
+}
+
+/// A shared scratch folder in /tmp that the test user can write (the remote side's logs).
+fn shared(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("beagle-runner-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::set_permissions(&d, std::os::unix::fs::PermissionsExt::from_mode(0o777)).unwrap();
+    d
+}
+
+fn job(here: &Path, n: usize, ms: u64, marker: Option<&Path>, log: &Path) -> JvmJob {
+    JvmJob {
+        launch: "sleeper".into(),
+        points: vec![format!("n={n}")],
+        dir: here.join(format!("job-{n}")),
+        args: vec![
+            "-cp".into(),
+            CP.into(),
+            "Sleeper".into(),
+            format!("{DIR}/events.bin"),
+            ms.to_string(),
+            marker.map_or("-".into(), |m| m.display().to_string()),
+            log.display().to_string(),
+        ],
+        env: Default::default(),
+        cwd: None,
+        files: vec![],
+        events: vec!["events.bin".into()],
+        timeout: Duration::from_secs(90),
+    }
+}
+
+/// What `run_all` reported.
+#[derive(Default, Debug)]
+struct Seen {
+    running: Vec<usize>,
+    retried: Vec<(usize, RunFailure)>,
+    done: Vec<(usize, bool)>,
+    notes: Vec<String>,
+}
+
+fn run(executor: &Executor, jobs: &[JvmJob], mut also: impl FnMut(&Update)) -> Seen {
+    let mut seen = Seen::default();
+    executor.run_all(jobs, &|| false, &mut |u| {
+        also(&u);
+        match u {
+            Update::Running(i) => seen.running.push(i),
+            Update::Retrying { job, error, .. } => seen.retried.push((job, error.failure)),
+            Update::Done(i, r) => {
+                if let Err(e) = &r {
+                    eprintln!("job {i}: {e}");
+                }
+                seen.done.push((i, r.is_ok()))
+            }
+            Update::Note(n) => seen.notes.push(n),
+        }
+    });
+    seen
+}
+
+fn measured(job: &JvmJob) -> String {
+    std::fs::read_to_string(job.dir.join("events.bin")).unwrap_or_default()
+}
+
+fn lines(p: &Path) -> usize {
+    std::fs::read_to_string(p).unwrap_or_default().lines().count()
+}
+
+#[test]
+fn ssh_runs_jvms_there_brings_their_files_back_and_retries_a_failing_one() {
+    let _one = serial();
+    if !sshd_up() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let cp = classes(d.path());
+    let remote = shared("ssh");
+    let runner = Runner::Ssh(ssh_config(&remote_work("ssh")));
+    let executor = Executor::open(&runner, Path::new("java"), &cp).unwrap();
+    assert!(
+        executor.notes[0].contains("1 class path entries copied"),
+        "{:?}",
+        executor.notes
+    );
+    let log = remote.join("runs.log");
+    let jobs = vec![
+        job(d.path(), 0, 200, None, &log),
+        job(d.path(), 1, 200, Some(&remote.join("fail-once")), &log),
+        job(d.path(), 2, 200, None, &log),
+    ];
+    let seen = run(&executor, &jobs, |_| {});
+    assert_eq!(seen.retried.len(), 1, "{seen:?}");
+    assert_eq!(seen.retried[0].0, 1);
+    assert!(
+        matches!(seen.retried[0].1, RunFailure::Exit { code: Some(1), .. }),
+        "{seen:?}"
+    );
+    let mut done = seen.done.clone();
+    done.sort();
+    assert_eq!(
+        done,
+        [(0, true), (1, true), (2, true)],
+        "each JVM reported once, measured"
+    );
+    for j in &jobs {
+        assert_eq!(measured(j), "measured 200\n", "{}", j.dir.display());
+    }
+    assert_eq!(lines(&log), 4, "three JVMs and the one that failed");
+    // The classes are there already: a second analysis copies nothing.
+    let again = Executor::open(&runner, Path::new("java"), &cp).unwrap();
+    assert!(
+        again.notes[0].contains("0 class path entries copied"),
+        "{:?}",
+        again.notes
+    );
+}
+
+#[test]
+fn a_dropped_ssh_connection_resumes_where_it_was() {
+    let _one = serial();
+    if !sshd_up() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let cp = classes(d.path());
+    let remote = shared("drop");
+    let executor = Executor::open(&Runner::Ssh(ssh_config(&remote_work("drop"))), Path::new("java"), &cp).unwrap();
+    let log = remote.join("runs.log");
+    let jobs = vec![job(d.path(), 0, 4000, None, &log)];
+    let mut dropped = false;
+    let started = Instant::now();
+    let seen = run(&executor, &jobs, |u| {
+        if let (Update::Running(_), false) = (u, dropped) {
+            dropped = true;
+            // The JVM is detached on the other side; then its connection goes.
+            std::thread::sleep(Duration::from_millis(1500));
+            let killed = Command::new("pkill")
+                .args(["-KILL", "-f", "^sshd: beagletest"])
+                .status()
+                .unwrap();
+            assert!(killed.success(), "an sshd session of beagletest to drop");
+        }
+    });
+    assert!(
+        seen.notes.iter().any(|n| n.contains("connection lost")),
+        "the drop was seen: {seen:?}"
+    );
+    assert!(seen.notes.iter().any(|n| n.contains("connection back")), "{seen:?}");
+    assert!(seen.retried.is_empty(), "resumed, not run again: {seen:?}");
+    assert_eq!(seen.done, [(0, true)]);
+    assert_eq!(measured(&jobs[0]), "measured 4000\n");
+    assert_eq!(lines(&log), 1, "the JVM ran once");
+    assert!(started.elapsed() < Duration::from_secs(60));
+}
+
+fn slurm_config(work_dir: &Path, max_parallel: usize) -> Slurm {
+    Slurm {
+        partition: None,
+        exclusive: true,
+        cpus_per_task: None,
+        time_limit: None,
+        max_parallel,
+        sbatch_args: vec![],
+        work_dir: work_dir.to_path_buf(),
+        java: "java".into(),
+        retries: 2,
+        login: None,
+    }
+}
+
+#[test]
+fn a_slurm_task_cancelled_from_outside_or_exiting_1_runs_again_and_nothing_measured_is_lost() {
+    let _one = serial();
+    if !slurm_up() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let cp = classes(d.path());
+    let remote = shared("slurm");
+    let runner = Runner::Slurm(slurm_config(&remote.join("work"), 1));
+    let executor = Executor::open(&runner, Path::new("java"), &cp).unwrap();
+    let log = remote.join("runs.log");
+    let jobs = vec![
+        job(d.path(), 0, 300, None, &log),
+        job(d.path(), 1, 3000, None, &log),
+        job(d.path(), 2, 300, Some(&remote.join("fail-once")), &log),
+    ];
+    let mut cancelled = false;
+    let seen = run(&executor, &jobs, |u| {
+        // Job 1 (task 1 of the array) is cancelled once it runs, as an administrator would.
+        if let (Update::Running(1), false) = (u, cancelled) {
+            cancelled = true;
+            std::thread::sleep(Duration::from_millis(500));
+            let tasks = Command::new("squeue")
+                .args(["-h", "-r", "--name=beagle", "-t", "RUNNING", "-o", "%i"])
+                .output()
+                .unwrap();
+            let task = String::from_utf8_lossy(&tasks.stdout).trim().to_string();
+            assert!(task.ends_with("_1"), "the running task is job 1's: {task:?}");
+            assert!(Command::new("scancel").arg(&task).status().unwrap().success());
+        }
+    });
+    let mut retried: Vec<usize> = seen.retried.iter().map(|(i, _)| *i).collect();
+    retried.sort();
+    assert_eq!(retried, [1, 2], "{seen:?}");
+    for (i, failure) in &seen.retried {
+        match i {
+            1 => assert!(
+                matches!(failure, RunFailure::Lost(why) if why.contains("without an exit code")),
+                "{failure:?}"
+            ),
+            _ => assert!(matches!(failure, RunFailure::Exit { code: Some(1), .. }), "{failure:?}"),
+        }
+    }
+    let mut done = seen.done.clone();
+    done.sort();
+    assert_eq!(done, [(0, true), (1, true), (2, true)], "{seen:?}");
+    for j in &jobs {
+        assert_eq!(
+            measured(j),
+            format!("measured {}\n", if j.points[0] == "n=1" { 3000 } else { 300 })
+        );
+    }
+    // Job 0 ran once: what had been measured was kept, not measured again.
+    assert_eq!(seen.running.iter().filter(|&&i| i == 0).count(), 1, "{seen:?}");
+}
+
+#[test]
+fn slurm_keeps_max_parallel_tasks_in_flight() {
+    let _one = serial();
+    if !slurm_up() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let cp = classes(d.path());
+    let remote = shared("parallel");
+    let mut slurm = slurm_config(&remote.join("work"), 2);
+    slurm.exclusive = false;
+    slurm.cpus_per_task = Some(1);
+    let executor = Executor::open(&Runner::Slurm(slurm), Path::new("java"), &cp).unwrap();
+    let log = remote.join("runs.log");
+    let jobs: Vec<JvmJob> = (0..4).map(|n| job(d.path(), n, 1500, None, &log)).collect();
+    let mut most = 0usize;
+    let mut running = 0usize;
+    let seen = run(&executor, &jobs, |u| {
+        match u {
+            Update::Running(_) => running += 1,
+            Update::Done(..) => running = running.saturating_sub(1),
+            _ => {}
+        }
+        most = most.max(running);
+    });
+    assert_eq!(seen.done.len(), 4);
+    assert!(seen.done.iter().all(|(_, ok)| *ok), "{seen:?}");
+    assert_eq!(most, 2, "max_parallel at once, never more (2 CPUs, 1 per task)");
+}
+
+/// Whether a Sleeper JVM of this test still runs (its unique sleep time names it).
+fn sleeper_alive(ms: u64) -> bool {
+    Command::new("pgrep")
+        .args(["-f", &format!("Sleeper .* {ms} ")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Runs one long JVM and aborts once it runs: the call returns soon, and the JVM is gone.
+fn abort_kills(executor: &Executor, d: &Path, ms: u64, log: &Path) {
+    let jobs = vec![job(d, 0, ms, None, log)];
+    let running = std::cell::Cell::new(None::<Instant>);
+    let started = Instant::now();
+    let mut done = Vec::new();
+    executor.run_all(
+        &jobs,
+        &|| running.get().is_some_and(|t| t.elapsed() > Duration::from_secs(2)),
+        &mut |u| match u {
+            Update::Running(_) => running.set(Some(Instant::now())),
+            Update::Done(i, r) => done.push((i, r.is_ok())),
+            _ => {}
+        },
+    );
+    assert!(running.get().is_some(), "the JVM started");
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "aborted within seconds, not after {ms} ms"
+    );
+    assert!(done.is_empty(), "an aborted JVM is not reported measured: {done:?}");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(!sleeper_alive(ms), "the aborted JVM was killed");
+}
+
+#[test]
+fn an_abort_kills_the_remote_jvm() {
+    let _one = serial();
+    if !sshd_up() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let cp = classes(d.path());
+    let remote = shared("abort-ssh");
+    let executor = Executor::open(&Runner::Ssh(ssh_config(&remote_work("abort"))), Path::new("java"), &cp).unwrap();
+    abort_kills(&executor, d.path(), 60_017, &remote.join("runs.log"));
+}
+
+#[test]
+fn an_abort_cancels_the_slurm_jobs() {
+    let _one = serial();
+    if !slurm_up() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let cp = classes(d.path());
+    let remote = shared("abort-slurm");
+    let executor = Executor::open(
+        &Runner::Slurm(slurm_config(&remote.join("work"), 1)),
+        Path::new("java"),
+        &cp,
+    )
+    .unwrap();
+    abort_kills(&executor, d.path(), 60_023, &remote.join("runs.log"));
+    // Cancelled jobs are "completing" for a moment, then gone.
+    let queued = || {
+        let out = Command::new("squeue")
+            .args(["-h", "--name=beagle", "-o", "%i %T"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let left = queued();
+    assert!(left.lines().all(|l| l.ends_with("COMPLETING")), "scancel left: {left}");
+    let until = Instant::now() + Duration::from_secs(30);
+    while !queued().is_empty() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(queued(), "", "the cancelled array left the queue");
+}
