@@ -21,6 +21,15 @@ cargo test --workspace --locked
 echo "== the README's main job: beagle analyse on the bundled Java system (measured for real)"
 rm -rf fixtures/fileshare/.beagle
 cargo build --quiet --release --locked -p beagle-cli
+
+# The README's install step, as a user runs it (into a scratch root; the release build above is
+# reused: same target folder, same profile). The .vsix step is tests/vscode's (package.sh, then
+# code-server --install-extension, which is VS Code's `code --install-extension`).
+echo "== install as the README says: cargo install --locked --path server/cli"
+install_root="$(mktemp -d)"
+CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}" cargo install --quiet --locked --path server/cli --root "$install_root"
+"$install_root/bin/beagle" --version
+rm -rf "$install_root"
 started=$SECONDS
 cargo run --quiet --release --locked -p beagle-cli -- analyse fixtures/fileshare > target/analyse-fileshare.txt
 # What the README promises (issue 37: under a minute on a 2-core machine): shown, not asserted, as

@@ -525,7 +525,18 @@ try {
     // Every callee analysed: the composed laws predict the measured totals (issue 19's benchmark
     // gives 7 % median); a callee left at its 0 placeholder would give ~100 %.
     if (!(median < 40)) throw new Error('lens: ' + text);
-    return short(text);
+    // Issue 41: the SEFF's state lens says what a reader needs first: how many results are final
+    // and how many preliminary, and the service's validation error (no "R² ≥").
+    const states = await page.locator('.contentWidgets .codelens-decoration, .monaco-editor .codelens-decoration', { hasText: /Beagle: \d+ results/ }).allInnerTexts();
+    const form = /Beagle: (\d+) results, (\d+) final, (\d+) preliminary; (validation error (≤ )?[\d.]+ %|not validated)/;
+    for (const t of states) {
+      const m = form.exec(t);
+      if (!m || /R²/.test(t) || Number(m[2]) + Number(m[3]) !== Number(m[1])) throw new Error('state lens: ' + t);
+    }
+    const stateText = states.find((t) => /validation error/.test(t));
+    if (!stateText) throw new Error('no state lens with a validation error: ' + states.join(' | '));
+    await shot('16b-lenses');
+    return short(text) + ' | ' + short(stateText);
   }, ['explorer menu "Beagle: Analyse Repository" runs to the end']);
 
   await step('"Beagle: Show Results" on the upload SEFF: the service prediction over its measured totals', async () => {

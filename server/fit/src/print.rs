@@ -95,11 +95,15 @@ fn level(e: &Expr) -> u8 {
     }
 }
 
-/// `Some(t)` when `e` is `-t` (a negation or a negative constant), to print `a + -t` as `a - t`.
+/// `Some(t)` when `e` is `-t`: a negation, a negative constant, or a product or quotient whose
+/// first factor is one (`-400*x1`), so that `a + -400*x1` prints `a - 400*x1` (issue 41).
 fn negated(e: &Expr) -> Option<Expr> {
     match e {
         Expr::Unary(UnaryOp::Neg, a) => Some((**a).clone()),
         Expr::Const(v) if v.is_sign_negative() && *v != 0.0 && v.is_finite() => Some(Expr::Const(-v)),
+        Expr::Binary(op @ (BinaryOp::Mul | BinaryOp::Div), a, b) => {
+            negated(a).map(|t| Expr::Binary(*op, Box::new(t), b.clone()))
+        }
         _ => None,
     }
 }
@@ -314,6 +318,12 @@ fn stoex_expr(e: &Expr, names: &[String], in_division: bool) -> stoex::Expr {
                 }
             }
         }
+        // `a + -400 * n` as `a - 400 * n`, as infix prints it: the same law, read as written.
+        Expr::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), a, b) if negated(b).is_some() => {
+            let t = negated(b).unwrap_or_else(|| (**b).clone());
+            let op = if *op == BinaryOp::Add { B::Sub } else { B::Add };
+            stoex::Expr::binary(op, stoex_expr(a, names, false), stoex_expr(&t, names, false))
+        }
         Expr::Binary(op, a, b) => {
             let div = *op == BinaryOp::Div;
             let op = match op {
@@ -453,6 +463,19 @@ mod tests {
             stoex_text(&((0.1 + 0.2) * x(0) + 1e-5 * 3.0), &names),
             "0.3 * files.NUMBER_OF_ELEMENTS + 3.0E-5"
         );
+        // A negative coefficient after the first term is a minus, not `+ -400` (issue 41).
+        let falling = 0.35 * x(0) + -400.0 * x(1) + 12.0;
+        assert_eq!(
+            stoex_text(&falling, &names),
+            "0.35 * files.NUMBER_OF_ELEMENTS - 400 * compressed.VALUE + 12"
+        );
+        assert_eq!(infix(&falling), "0.35*x1 - 400*x2 + 12");
+        let subtracted = x(0) - -2.5 * x(1) / 4.0;
+        assert_eq!(stoex_text(&subtracted, &names), "files.NUMBER_OF_ELEMENTS + 2.5 * compressed.VALUE / 4.0");
+        assert_eq!(infix(&subtracted), "x1 + 2.5*x2/4");
+        // A leading one stays a sign, and a negative factor inside a product stays where it is.
+        assert_eq!(infix(&(-400.0 * x(1) + 5.0)), "-400*x2 + 5");
+        assert_eq!(infix(&(x(0) + x(1) * -3.0)), "x1 + x2*-3");
         assert_eq!(stoex_variable_text("data.BYTESIZE"), "data.BYTESIZE");
         assert_eq!(stoex_variable_text("x1"), "x1.VALUE");
         assert_eq!(stoex_variable_text("a.b.VALUE"), "a.b.VALUE");
@@ -489,6 +512,9 @@ mod tests {
             2.0 * crate::simplify::caps::max(x(2), Expr::Const(65536.0))
                 - 77.0 * crate::simplify::caps::min(x(1), x(0)),
             (x(2) / 4096.0).ceil(),
+            0.35 * x(0) + -400.0 * x(1) + 12.0,
+            x(0) - -2.5 * x(1) / 4.0 - -7.0,
+            Expr::Const(3.0) - -0.5 * x(2).sqrt() * x(1),
             Expr::if_else(
                 Cond::var_gt(0, 10.0)
                     .and(Cond::cmp(CmpOp::Le, x(1), Expr::Const(500.0)))

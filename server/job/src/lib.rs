@@ -16,6 +16,7 @@ mod analyse;
 pub mod atomic;
 mod calibration;
 mod calibration_write;
+pub mod config_check;
 mod context;
 pub mod counting;
 mod error;

@@ -129,85 +129,12 @@ fn links_on_model(doc: &Snapshot, root: Option<&Path>) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// The first line of `text` that mentions `needle`, 1-based.
-fn line_mentioning(text: &str, needle: &str) -> Option<usize> {
-    text.lines().position(|l| l.contains(needle)).map(|i| i + 1)
-}
-
+/// `beagle.toml` as the core checks it ([`beagle_job::config_check`]), on its lines.
 fn of_config(doc: &Snapshot, root: Option<&Path>) -> Vec<Diagnostic> {
-    let text = doc.text();
-    let dir = doc.path.parent().unwrap_or(Path::new("/")).to_path_buf();
-    let ws = match beagle_job::workspace::from_toml(&dir, &doc.path, &text) {
-        Ok(ws) => ws,
-        Err(e) => {
-            return vec![diagnostic(
-                line_range(&doc.rope, e.line.unwrap_or(1)),
-                DiagnosticSeverity::ERROR,
-                "beagle-toml",
-                e.message,
-            )];
-        }
-    };
-    let mut out = Vec::new();
-    let at = |p: &Path| {
-        let rel = p.strip_prefix(&dir).unwrap_or(p);
-        line_mentioning(&text, &rel.display().to_string()).unwrap_or(1)
-    };
-    let root = root.map(Path::to_path_buf).unwrap_or_else(|| dir.clone());
-    for p in ws.paths_outside(&root) {
-        out.push(diagnostic(
-            line_range(&doc.rope, at(&p)),
-            DiagnosticSeverity::ERROR,
-            "outside-workspace",
-            format!(
-                "`{}` is outside the workspace ({}): Beagle reads and runs only what is inside it",
-                p.display(),
-                root.display()
-            ),
-        ));
-    }
-    for p in named_inputs(&ws) {
-        if !p.exists() {
-            out.push(diagnostic(
-                line_range(&doc.rope, at(&p)),
-                DiagnosticSeverity::ERROR,
-                "missing-file",
-                format!("`{}` does not exist", p.strip_prefix(&dir).unwrap_or(&p).display()),
-            ));
-        }
-    }
-    // A `measured_on` that names no container would stop every analysis: said where it is written.
-    if ws.deployment.measured_on.is_some() {
-        if let Err(e @ beagle_job::JobError::MeasuredOn { .. }) = beagle_job::units::Rates::load(&ws) {
-            out.push(diagnostic(
-                line_range(&doc.rope, line_mentioning(&text, "measured_on").unwrap_or(1)),
-                DiagnosticSeverity::ERROR,
-                "measured-on",
-                e.to_string(),
-            ));
-        }
-    }
-    out
-}
-
-/// The files and folders a workspace reads.
-fn named_inputs(ws: &Workspace) -> Vec<PathBuf> {
-    let mut out = ws.repositories.clone();
-    out.extend(ws.deployment.allocation.clone());
-    out.extend(ws.deployment.resource_environment.clone());
-    match &ws.source {
-        Some(Source::Events(p)) => out.push(p.clone()),
-        Some(Source::Kieker { dir: file, mapping }) | Some(Source::Otel { file, mapping }) => {
-            out.push(file.clone());
-            out.extend(mapping.clone());
-        }
-        Some(Source::Java { config, links }) => {
-            out.extend(links.clone());
-            out.extend(config.sources.iter().map(|s| config.root.join(s)));
-        }
-        None => {}
-    }
-    out
+    beagle_job::config_check::check(&doc.path, &doc.text(), root)
+        .into_iter()
+        .map(|p| diagnostic(line_range(&doc.rope, p.line), severity(p.severity), p.code, p.message))
+        .collect()
 }
 
 /// The workspace whose `beagle.toml` names `links` as its link file: the nearest one above it

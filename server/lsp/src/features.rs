@@ -286,7 +286,9 @@ pub fn code_lenses(
         });
     };
     let running = activity.filter(|a| a.analyses(&doc.path));
-    let state_of = |actions: &[String]| -> String {
+    // What a reader needs first (issue 41): how many results are final and how many still
+    // preliminary, and how well the model predicted the service when last validated.
+    let state_of = |actions: &[String], seffs: &[&str]| -> String {
         if let Some(a) = running {
             return format!("Beagle: analysing… {} % ({})", a.percentage, a.message);
         }
@@ -297,13 +299,26 @@ pub fn code_lenses(
         if mine.is_empty() {
             return "Beagle: no results".into();
         }
-        let worst = mine.iter().filter_map(|x| x.r2).fold(f64::INFINITY, f64::min);
-        let r2 = if worst.is_finite() {
-            format!(", R² ≥ {worst:.2}")
-        } else {
-            String::new()
+        let finals = mine.iter().filter(|x| x.status == beagle_ide::ResultStatus::Final).count();
+        let errors: Vec<f64> = (seffs.iter())
+            .filter_map(|s| r.validations.get(*s))
+            .map(|v| 100.0 * v.median_relative_error)
+            .collect();
+        let worst = errors.iter().copied().fold(f64::NAN, f64::max);
+        let validation = match errors.len() {
+            0 => "not validated".to_string(),
+            1 => format!("validation error {worst:.1} %"),
+            _ => format!("validation error ≤ {worst:.1} %"),
         };
-        format!("Beagle: {} results, {}{r2}", mine.len(), r.stage.label())
+        let stage = match r.stage {
+            crate::results::Stage::Final => String::new(),
+            other => format!(" ({})", other.label()),
+        };
+        format!(
+            "Beagle: {} results, {finals} final, {} preliminary; {validation}{stage}",
+            mine.len(),
+            mine.len() - finals
+        )
     };
     for c in &repo.components {
         let Some(id) = &c.id else { continue };
@@ -313,6 +328,7 @@ pub fn code_lenses(
             .flat_map(|s| s.behaviour.walk())
             .filter_map(|a| a.id.clone())
             .collect();
+        let seffs: Vec<&str> = c.seffs.iter().filter_map(|s| s.id.as_deref()).collect();
         let name = c.name.clone().unwrap_or_else(|| id.clone());
         let span = model.tree.element(c.node).span();
         push(
@@ -322,7 +338,7 @@ pub fn code_lenses(
                 BeagleCommand::AnalyseComponent.name(),
                 vec![uri.clone(), json!(id)],
             ),
-            state_of(&actions),
+            state_of(&actions, &seffs),
         );
         for s in &c.seffs {
             let Some(sid) = &s.id else { continue };
@@ -335,7 +351,7 @@ pub fn code_lenses(
                     BeagleCommand::AnalyseAction.name(),
                     vec![uri.clone(), json!(sid)],
                 ),
-                state_of(&actions),
+                state_of(&actions, &[sid.as_str()]),
             );
             if let Some(diagram) = diagram {
                 diagrams.push(CodeLens {

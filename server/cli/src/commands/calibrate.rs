@@ -159,7 +159,7 @@ fn summary(args: &Args, p: &Profile) {
 
 /// The workspace's resource environment and its rates' time unit.
 fn resource_environment(path: &Path) -> Result<(PathBuf, beagle_pcm::TimeUnit), CliError> {
-    let ws = beagle_job::resolve(path)?;
+    let ws = crate::commands::workspace::resolve(path)?;
     let env = ws.resource_environment().ok_or_else(|| {
         other(
             path,

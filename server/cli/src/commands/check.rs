@@ -1,4 +1,7 @@
 //! `beagle check`: diagnostics and a summary per file, as text or one JSON object per line.
+//! PCM files are checked as models; a `beagle.toml` as the configuration it is
+//! ([`beagle_job::config_check`]: unknown tables, keys its readers refuse, files it names that do
+//! not exist), not as XML.
 
 use crate::error::CliError;
 use beagle_pcm::model::ActionKind;
@@ -13,7 +16,8 @@ use std::process::ExitCode;
 #[derive(clap::Args)]
 pub struct Args {
     /// PCM files, or folders to search for them (.repository, .system, .allocation, .usagemodel,
-    /// .resourceenvironment, .resourcetype).
+    /// .resourceenvironment, .resourcetype), and `beagle.toml` files (a folder's own is checked
+    /// too).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Print one JSON object per file instead of text.
@@ -48,6 +52,16 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let mut set = ModelSet::new();
     let mut any_error = false;
     for path in files {
+        if is_config(&path) {
+            let report = config_report(&path);
+            any_error |= report.diagnostics.iter().any(|d| d.severity == Severity::Error);
+            if args.json {
+                println!("{}", serde_json::to_string(&report)?);
+            } else {
+                print_config(&report);
+            }
+            continue;
+        }
         let report = match set.load(&path) {
             Ok(id) => {
                 let diagnostics = set.check(id);
@@ -74,6 +88,9 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
+            if p.join("beagle.toml").is_file() {
+                out.push(p.join("beagle.toml"));
+            }
             out.extend(find_model_files(p).map_err(|source| CliError::Folder {
                 path: p.clone(),
                 source,
@@ -83,6 +100,50 @@ fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
         }
     }
     Ok(out)
+}
+
+/// A TOML file is configuration (`beagle.toml`, or another name given on purpose).
+fn is_config(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "toml")
+}
+
+/// What `--json` prints for a configuration file.
+#[derive(Serialize)]
+struct ConfigReport {
+    file: String,
+    kind: &'static str,
+    diagnostics: Vec<JsonDiagnostic>,
+}
+
+fn config_report(path: &Path) -> ConfigReport {
+    let diagnostics = match std::fs::read_to_string(path) {
+        Ok(text) => beagle_job::config_check::check(path, &text, None)
+            .into_iter()
+            .map(|p| JsonDiagnostic {
+                severity: p.severity,
+                line: p.line as u32,
+                column: 1,
+                element: None,
+                message: p.message,
+                code: p.code,
+            })
+            .collect(),
+        Err(e) => unreadable(path, &e).diagnostics,
+    };
+    ConfigReport {
+        file: path.display().to_string(),
+        kind: "configuration",
+        diagnostics,
+    }
+}
+
+fn print_config(r: &ConfigReport) {
+    for d in &r.diagnostics {
+        println!("{}:{}:{}: {}[{}]: {}", r.file, d.line, d.column, d.severity, d.code, d.message);
+    }
+    let errors = r.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+    let warnings = r.diagnostics.iter().filter(|d| d.severity == Severity::Warning).count();
+    println!("{}: configuration: {errors} errors, {warnings} warnings", r.file);
 }
 
 fn report(file: &ModelFile, diagnostics: &[Diagnostic]) -> FileReport {

@@ -17,7 +17,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
-    let ws = beagle_job::resolve(&args.path)?;
+    let ws = crate::commands::workspace::resolve(&args.path)?;
     print!("{}", beagle_job::suggest_links(&ws)?);
     Ok(ExitCode::SUCCESS)
 }

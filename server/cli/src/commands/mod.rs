@@ -9,3 +9,4 @@ pub mod predict;
 pub mod source;
 pub mod stoex;
 pub mod validate;
+pub mod workspace;

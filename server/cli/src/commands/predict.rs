@@ -37,7 +37,7 @@ pub struct Args {
 /// Exit status 0 for a complete prediction, 1 when parts could not be predicted (each named),
 /// 2 when the input is unusable.
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
-    let ws = beagle_job::resolve(&args.path)?;
+    let ws = crate::commands::workspace::resolve(&args.path)?;
     let mut inputs = Bindings::new();
     for a in &args.at {
         let (name, value) = beagle_job::predict::parse_binding(a)?;

@@ -53,7 +53,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
-    let mut ws = beagle_job::resolve(&args.path)?;
+    let mut ws = crate::commands::workspace::resolve(&args.path)?;
     args.source.apply(&mut ws)?;
     if !(0.0..1.0).contains(&args.hold_out) || args.hold_out == 0.0 {
         return Err(CliError::HoldOut(args.hold_out));

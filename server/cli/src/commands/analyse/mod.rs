@@ -77,7 +77,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<ExitCode, CliError> {
-    let mut ws = beagle_job::resolve(&args.path)?;
+    let mut ws = crate::commands::workspace::resolve(&args.path)?;
     args.source.apply(&mut ws)?;
     let scope = match (&args.component, &args.action) {
         (Some(c), _) => Scope::Component(c.clone()),
