@@ -14,6 +14,9 @@ echo "== architecture: no module cycles inside the crates (ARCHITECTURE.md)"
 # Every crate, by glob: a new crate is checked without touching this line.
 python3 tests/architecture/module_cycles.py server/*/src
 
+echo "== the manual: docs/ built with mdbook, no broken links (tests/docs)"
+bash tests/docs/run.sh
+
 echo "== unit, integration and snapshot tests"
 # insta fails on a missing or changed snapshot when CI is set; locally it writes .snap.new files.
 cargo test --workspace --locked

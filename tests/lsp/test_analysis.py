@@ -121,6 +121,15 @@ async def test_analyse_repository_progress_edit_hover_status(workspace, state_di
         lenses = await client.text_document_code_lens_async(t.CodeLensParams(text_document=doc_id(uri)))
         titles = [lens.command.title for lens in lenses if lens.command]
         assert any(re.match(r"Beagle: predicted vs measured: [0-9.]+ % median \(\d+ points", x) for x in titles), titles
+        # Issue 41: above each component and SEFF, how many results are final and how many
+        # preliminary, and the validation error (the upload SEFF's own), not "R² ≥".
+        states = [x for x in titles if re.match(r"Beagle: \d+ results", x)]
+        assert states and not any("R²" in x for x in states), titles
+        form = re.compile(r"Beagle: (\d+) results, (\d+) final, (\d+) preliminary; (validation error (≤ )?[0-9.]+ %|not validated)")
+        for x in states:
+            m = form.match(x)
+            assert m and int(m[2]) + int(m[3]) == int(m[1]), x
+        assert any(re.search(r"; validation error [0-9.]+ %", x) for x in states), states
 
         # Code actions now offer to apply and discard.
         actions = await client.text_document_code_action_async(

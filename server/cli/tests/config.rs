@@ -84,5 +84,5 @@ fn analyse_warns_about_an_unknown_table_with_file_and_line_and_analyses() {
     let want = format!("warning: {}:{line}: unknown table `[runer]`", toml.display());
     assert!(stderr.contains(&want), "{stderr}");
     assert!(out.status.success(), "{stderr}");
-    assert!(String::from_utf8_lossy(&out.stdout).contains("upload"), "the rest is analysed");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("resource_demand CPU"), "the rest is analysed");
 }
