@@ -535,7 +535,21 @@ try {
     }
     const stateText = states.find((t) => /validation error/.test(t));
     if (!stateText) throw new Error('no state lens with a validation error: ' + states.join(' | '));
-    await shot('16b-lenses');
+    // A screenshot of the lenses for the docs: the results views closed, the side bar hidden.
+    try {
+      await editorFocus();
+      await palette('View: Close Editors in Other Groups');
+      await editorFocus();
+      await page.keyboard.press('Control+B');
+      await page.waitForTimeout(800);
+      await reveal('id="_fs_upload_seff"');
+      await page.mouse.move(700, 880);
+      await page.waitForTimeout(800);
+      await shot('16b-lenses');
+      await editorFocus();
+      await page.keyboard.press('Control+B');
+      await page.waitForTimeout(500);
+    } catch (e) { log('(no lens screenshot: ' + e.message.split('\n')[0] + ')'); await page.keyboard.press('Escape'); }
     return short(text) + ' | ' + short(stateText);
   }, ['explorer menu "Beagle: Analyse Repository" runs to the end']);
 

@@ -30,7 +30,10 @@ fn check_reads_beagle_toml_as_configuration_with_lines() {
     let out = beagle_in(tmp.path(), &["check", toml.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let line = line_of(&toml, "[runer]");
-    let want = format!("{}:{line}:1: warning[unknown-table]: unknown table `[runer]`", toml.display());
+    let want = format!(
+        "{}:{line}:1: warning[unknown-table]: unknown table `[runer]`",
+        toml.display()
+    );
     assert!(stdout.contains(&want), "{stdout}");
     assert!(stdout.contains("did you mean `[runner]`?"), "{stdout}");
     assert!(!stdout.contains("text outside the root element"), "{stdout}");
@@ -51,7 +54,10 @@ fn check_fails_on_a_key_a_table_does_not_have_and_a_missing_file() {
     let report = common::json(&out);
     assert_eq!(report["kind"], "configuration");
     let d = &report["diagnostics"][0];
-    assert_eq!((d["severity"].as_str(), d["code"].as_str()), (Some("error"), Some("beagle-toml")));
+    assert_eq!(
+        (d["severity"].as_str(), d["code"].as_str()),
+        (Some("error"), Some("beagle-toml"))
+    );
     assert_eq!(d["line"].as_u64(), Some(line_of(&toml, "budgett") as u64), "{report}");
     assert!(d["message"].as_str().unwrap().contains("budgett"), "{report}");
 
@@ -60,7 +66,10 @@ fn check_fails_on_a_key_a_table_does_not_have_and_a_missing_file() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(!out.status.success());
     let line = line_of(&toml, "gone.events");
-    assert!(stdout.contains(&format!(":{line}:1: error[missing-file]: `gone.events` does not exist")), "{stdout}");
+    assert!(
+        stdout.contains(&format!(":{line}:1: error[missing-file]: `gone.events` does not exist")),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -69,7 +78,10 @@ fn a_folder_given_to_check_has_its_beagle_toml_checked_too() {
     let ws = events_workspace(tmp.path(), "\n[Java]\nsources = [\"src\"]\n");
     let out = beagle_in(tmp.path(), &["check", ws.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("unknown table `[Java]`") && stdout.contains("did you mean `[java]`?"), "{stdout}");
+    assert!(
+        stdout.contains("unknown table `[Java]`") && stdout.contains("did you mean `[java]`?"),
+        "{stdout}"
+    );
     assert!(stdout.contains("FileShare.repository: PCM"), "{stdout}");
 }
 
@@ -84,5 +96,8 @@ fn analyse_warns_about_an_unknown_table_with_file_and_line_and_analyses() {
     let want = format!("warning: {}:{line}: unknown table `[runer]`", toml.display());
     assert!(stderr.contains(&want), "{stderr}");
     assert!(out.status.success(), "{stderr}");
-    assert!(String::from_utf8_lossy(&out.stdout).contains("resource_demand CPU"), "the rest is analysed");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("resource_demand CPU"),
+        "the rest is analysed"
+    );
 }

@@ -12,7 +12,11 @@ use std::path::Path;
 use std::process::Command;
 
 fn help(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_beagle")).args(args).arg("--help").output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_beagle"))
+        .args(args)
+        .arg("--help")
+        .output()
+        .unwrap();
     assert!(out.status.success(), "beagle {args:?} --help");
     String::from_utf8(out.stdout).unwrap()
 }
@@ -103,9 +107,21 @@ fn every_table_and_key_of_beagle_toml_is_in_the_configuration_reference() {
         let prefix = if table == "model" { "" } else { model };
         keys.extend(accepted_keys(prefix, table).into_iter().map(|k| (table.to_string(), k)));
     }
-    keys.extend(accepted_keys(model, "java").into_iter().map(|k| ("java".to_string(), k)));
-    keys.extend(accepted_keys(&java_table, "runner").into_iter().map(|k| ("runner".to_string(), k)));
-    keys.extend(accepted_keys(&java_table, "[launch]").into_iter().map(|k| ("launch".to_string(), k)));
+    keys.extend(
+        accepted_keys(model, "java")
+            .into_iter()
+            .map(|k| ("java".to_string(), k)),
+    );
+    keys.extend(
+        accepted_keys(&java_table, "runner")
+            .into_iter()
+            .map(|k| ("runner".to_string(), k)),
+    );
+    keys.extend(
+        accepted_keys(&java_table, "[launch]")
+            .into_iter()
+            .map(|k| ("launch".to_string(), k)),
+    );
     // `[launch.parameters.NAME]` is one of two shapes (serde's untagged enum names no keys).
     keys.extend(["from", "to", "scale", "values"].map(|k| ("launch.parameters".to_string(), k.to_string())));
     assert!(keys.len() > 40, "{keys:?}");

@@ -471,7 +471,10 @@ mod tests {
         );
         assert_eq!(infix(&falling), "0.35*x1 - 400*x2 + 12");
         let subtracted = x(0) - -2.5 * x(1) / 4.0;
-        assert_eq!(stoex_text(&subtracted, &names), "files.NUMBER_OF_ELEMENTS + 2.5 * compressed.VALUE / 4.0");
+        assert_eq!(
+            stoex_text(&subtracted, &names),
+            "files.NUMBER_OF_ELEMENTS + 2.5 * compressed.VALUE / 4.0"
+        );
         assert_eq!(infix(&subtracted), "x1 + 2.5*x2/4");
         // A leading one stays a sign, and a negative factor inside a product stays where it is.
         assert_eq!(infix(&(-400.0 * x(1) + 5.0)), "-400*x2 + 5");

@@ -201,7 +201,11 @@ mod tests {
         let p = unknown_tables("seed = 3\n[model]\nrepository = \"a.repository\"\n");
         assert_eq!(p.len(), 1);
         assert_eq!(p[0].line, 1);
-        assert!(p[0].message.starts_with("unknown key `seed` outside any table"), "{}", p[0].message);
+        assert!(
+            p[0].message.starts_with("unknown key `seed` outside any table"),
+            "{}",
+            p[0].message
+        );
     }
 
     #[test]
@@ -219,7 +223,10 @@ mod tests {
         let got: Vec<(usize, Severity, &str)> = problems.iter().map(|p| (p.line, p.severity, p.code)).collect();
         assert_eq!(
             got,
-            vec![(4, Severity::Error, "beagle-toml"), (5, Severity::Warning, "unknown-table")],
+            vec![
+                (4, Severity::Error, "beagle-toml"),
+                (5, Severity::Warning, "unknown-table")
+            ],
             "{problems:?}"
         );
         assert!(problems[0].message.contains("seeed"), "{}", problems[0].message);

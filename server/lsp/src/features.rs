@@ -299,7 +299,10 @@ pub fn code_lenses(
         if mine.is_empty() {
             return "Beagle: no results".into();
         }
-        let finals = mine.iter().filter(|x| x.status == beagle_ide::ResultStatus::Final).count();
+        let finals = mine
+            .iter()
+            .filter(|x| x.status == beagle_ide::ResultStatus::Final)
+            .count();
         let errors: Vec<f64> = (seffs.iter())
             .filter_map(|s| r.validations.get(*s))
             .map(|v| 100.0 * v.median_relative_error)

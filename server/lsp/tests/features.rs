@@ -195,6 +195,27 @@ async fn broken_models_and_configs_get_diagnostics_at_their_lines() {
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(d[0]["range"]["start"]["line"], 3);
     assert!(d[0]["message"].as_str().unwrap().contains("event"), "{d:?}");
+
+    // Issue 41: a table Beagle does not know is a warning on its line (the CLI says the same).
+    let unknown = ws.path().join("other").join("beagle.toml");
+    std::fs::create_dir_all(unknown.parent().unwrap()).unwrap();
+    std::fs::write(unknown.parent().unwrap().join("x.repository"), "").unwrap();
+    c.open(
+        &unknown,
+        "[model]\nrepository = \"x.repository\"\n\n[runer]\nkind = \"ssh\"\n",
+    )
+    .await;
+    let d = c.diagnostics(&unknown).await;
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(
+        (d[0]["range"]["start"]["line"].as_u64(), d[0]["severity"].as_u64()),
+        (Some(3), Some(2))
+    );
+    assert_eq!(d[0]["code"], "unknown-table");
+    assert!(
+        d[0]["message"].as_str().unwrap().ends_with("did you mean `[runner]`?"),
+        "{d:?}"
+    );
 }
 
 #[tokio::test]

@@ -139,7 +139,10 @@ fn config_report(path: &Path) -> ConfigReport {
 
 fn print_config(r: &ConfigReport) {
     for d in &r.diagnostics {
-        println!("{}:{}:{}: {}[{}]: {}", r.file, d.line, d.column, d.severity, d.code, d.message);
+        println!(
+            "{}:{}:{}: {}[{}]: {}",
+            r.file, d.line, d.column, d.severity, d.code, d.message
+        );
     }
     let errors = r.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
     let warnings = r.diagnostics.iter().filter(|d| d.severity == Severity::Warning).count();
