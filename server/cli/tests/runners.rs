@@ -6,7 +6,8 @@
 //! each other's intervals where the forms are the same); a timing final in both runs predicts
 //! within the level two windows of JVMs on a shared machine drift apart (the fresh-point test's
 //! `WINDOW_LEVEL`) and nowhere by more than twice that (the form may differ: n·log n in one
-//! window, n in the other).
+//! window, n in the other); a timing final in one run only agrees in order of magnitude (the
+//! other's is preliminary: not carried by its evidence).
 //!
 //! Without the services these tests skip, unless `BEAGLE_E2E_REQUIRE_RUNNERS=1` (CI).
 
@@ -180,20 +181,17 @@ fn same_laws(name: &str, here: &BTreeMap<String, Law>, other: &BTreeMap<String, 
             }
         }
     }
-    // Timings: those final in both runs; when the noise left none final in both (a busy CI
-    // machine), those final in either, held to twice the window level (a preliminary law is one
-    // whose band is too wide to carry it).
-    let pairs: Vec<(&String, &Law, &Law)> = here
+    // Timings final in both runs are held to the window level. A timing final in one run only
+    // is compared in order of magnitude alone: the other run's law is preliminary, its band too
+    // wide to carry it (a CI run had `0.018` preliminary here against `4.2E-8 * record.BYTESIZE`
+    // final over ssh, 0.005 to 0.8 times over the range); a runner that lost the units or the
+    // probe's correction would still be off by a thousand times or more.
+    let compared: Vec<(&String, &Law, &Law)> = here
         .iter()
         .filter(|(_, l)| timing(l))
         .filter_map(|(id, h)| other.get(id).map(|t| (id, h, t)))
         .filter(|(_, h, t)| h.is_final || t.is_final)
         .collect();
-    let both: Vec<_> = pairs.iter().filter(|(_, h, t)| h.is_final && t.is_final).collect();
-    let (compared, bound) = match both.is_empty() {
-        false => (both, WINDOW_LEVEL),
-        true => (pairs.iter().collect(), 2.0 * WINDOW_LEVEL),
-    };
     let mut same_shape = 0;
     for (id, law, theirs) in &compared {
         eprintln!(
@@ -209,18 +207,20 @@ fn same_laws(name: &str, here: &BTreeMap<String, Law>, other: &BTreeMap<String, 
             .zip(predictions(&law.expression))
             .map(|(t, h)| t / h)
             .collect();
-        // Two windows' noise can pick n·log n in one and n in the other: the laws are held to
-        // agree in level, and nowhere in the inputs' range by more than twice that bound.
-        assert!(
-            ratios.iter().all(|r| (0.5 / bound..=2.0 * bound).contains(r)),
-            "{name}: {id}: {} against {} here: ratios {ratios:?}",
-            theirs.expression,
-            law.expression
-        );
-        let level = median(ratios);
+        let level = median(ratios.clone());
+        let both_final = law.is_final && theirs.is_final;
+        let bound = if both_final { WINDOW_LEVEL } else { 10.0 };
         assert!(
             (1.0 / bound..=bound).contains(&level),
             "{name}: {id}: {} against {} here: {level:.2} times",
+            theirs.expression,
+            law.expression
+        );
+        // Two windows' noise can pick n·log n in one and n in the other: final laws are held to
+        // agree in level, and nowhere in the inputs' range by more than twice that bound.
+        assert!(
+            !both_final || ratios.iter().all(|r| (0.5 / bound..=2.0 * bound).contains(r)),
+            "{name}: {id}: {} against {} here: ratios {ratios:?}",
             theirs.expression,
             law.expression
         );
