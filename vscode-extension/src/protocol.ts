@@ -1,6 +1,6 @@
 // The Beagle language server's commands and notifications. Their shapes are generated from the
 // server's Rust types (protocol.generated.ts, checked by the server's tests so the two cannot
-// drift; docs/lsp-extensions.md documents them). No `vscode` import: the webview and the unit
+// drift; docs/src/lsp-extensions.md documents them). No `vscode` import: the webview and the unit
 // tests use these types too.
 
 export * from './protocol.generated';

@@ -1,5 +1,5 @@
 //! Reading Java sources as they come: UTF-8 today, ISO-8859-1 or windows-1252 in code bases
-//! written before UTF-8 was every editor's default (`[java] encoding`, README "Measuring Java").
+//! written before UTF-8 was every editor's default (`[java] encoding`, `docs/src/java.md`).
 //!
 //! A file is read in the configured encoding; without one, as UTF-8 (a byte-order mark is
 //! dropped) and, when its bytes are not UTF-8, as windows-1252, which decodes every byte (it is

@@ -1,5 +1,5 @@
 //! `beagle.toml`'s Java tables: where the sources are, how to run the system, and over which
-//! parameters (see the README's "Measuring Java" section).
+//! parameters (see the manual's "Measuring a Java system", `docs/src/java.md`).
 //!
 //! ```toml
 //! [java]

@@ -1,6 +1,7 @@
 //! Beagle's editor protocol beyond LSP: the `workspace/executeCommand` commands, parsed once
 //! from their names, their arguments and results ([`shapes`]), and the TypeScript the VS Code
-//! extension uses, generated from them ([`typescript`]). `docs/lsp-extensions.md` documents it.
+//! extension uses, generated from them ([`typescript`]). `docs/src/lsp-extensions.md` (a chapter
+//! of the manual) documents it.
 
 pub mod graph_shapes;
 pub mod shapes;
