@@ -33,16 +33,23 @@ fn subcommands(help: &str) -> Vec<String> {
         .collect()
 }
 
-/// The long flags of a `--help` text (`--name`), but `--help` and `--version`.
+/// The long flags a `--help` text defines (`-s, --name <VALUE>` or `--name` at the start of an
+/// option's line; flags its descriptions mention are not definitions), but `--help` and
+/// `--version`.
 fn long_flags(help: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    for line in help.lines().map(str::trim_start).filter(|l| l.starts_with('-')) {
-        for word in line.split([' ', ',', '=', '<', '[']) {
-            if let Some(name) = word.strip_prefix("--") {
-                if !name.is_empty() && name != "help" && name != "version" {
-                    out.insert(format!("--{name}"));
-                }
-            }
+    for line in help.lines().map(str::trim_start) {
+        let definition = match line.strip_prefix('-') {
+            Some(rest) if rest.starts_with('-') => line,
+            // `-s, --name`
+            Some(rest) if rest.get(1..3) == Some(", ") => &rest[3..],
+            _ => continue,
+        };
+        let name: String = (definition.trim_start_matches('-').chars())
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        if definition.starts_with("--") && !name.is_empty() && name != "help" && name != "version" {
+            out.insert(format!("--{name}"));
         }
     }
     out
