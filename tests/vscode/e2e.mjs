@@ -543,6 +543,8 @@ try {
       await page.keyboard.press('Control+B');
       await page.waitForTimeout(800);
       await reveal('id="_fs_upload_seff"');
+      await page.keyboard.press('Home'); // the line's start: no horizontal scroll
+      await page.keyboard.press('Home');
       await page.mouse.move(700, 880);
       await page.waitForTimeout(800);
       await shot('16b-lenses');

@@ -23,7 +23,7 @@ pairs=(
 for pair in "${pairs[@]}"; do
   image="${pair%%:*}" shot="${pair#*:}"
   [ -f "$art/$shot.png" ] || { echo "update-images: no $shot.png in $art" >&2; exit 1; }
-  for dir in "$root/vscode-extension/images" "$root/docs/src/images"; do
+  for dir in "$root/docs/src/images"; do
     mkdir -p "$dir"
     cp "$art/$shot.png" "$dir/$image.png"
   done
