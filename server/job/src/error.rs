@@ -64,7 +64,7 @@ pub enum JobError {
     /// A checkpoint could not be stored: the analysis does not go on unsaved.
     #[error("{}: the analysis stopped: {source}", repository.display())]
     Stopped { repository: PathBuf, source: StoreError },
-    #[error("no measurements: give --events FILE or --kieker DIR, or name them in beagle.toml's [measurements]")]
+    #[error("no measurements: give --events FILE, --kieker DIR or --otel FILE, or name them in beagle.toml's [measurements] (or [java] to measure the code)")]
     NoMeasurements,
     #[error(
         "no measurements to validate on: give --events FILE, --kieker DIR or --otel FILE, or name them in beagle.toml"
