@@ -282,7 +282,8 @@ fn bad_input_is_named() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad.events:2: not a measurement event"));
     let out = beagle(dir.path(), &["analyse", "FileShare.repository"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no measurements: give --events FILE, --kieker DIR or --otel FILE"));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("no measurements: give --events FILE, --kieker DIR or --otel FILE"));
     std::fs::write(
         dir.path().join("unknown.events"),
         "{\"event\":\"loop\",\"execution\":\"e\",\"loop_id\":\"_nowhere\",\"count\":3}\n",

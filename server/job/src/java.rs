@@ -470,7 +470,7 @@ fn probe_costs(done: &[Done]) -> BTreeMap<String, ProbeCost> {
     costs
 }
 
-/// Demands whose net time per run is below twice the calibration's noise get no law: they are too
+/// Demands whose net time per run is below four calibration noises get no law: they are too
 /// short to measure (said as a warning naming the element), not fitted to noise around zero.
 fn drop_too_short(
     results: Vec<(MeasurableElement, MeasurementResult)>,
