@@ -319,12 +319,11 @@ fn stoex_expr(e: &Expr, names: &[String], in_division: bool) -> stoex::Expr {
             }
         }
         // `a + -400 * n` as `a - 400 * n`, as infix prints it: the same law, read as written.
-        Expr::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), a, b) if negated(b).is_some() => {
-            let t = negated(b).unwrap_or_else(|| (**b).clone());
-            let op = if *op == BinaryOp::Add { B::Sub } else { B::Add };
-            stoex::Expr::binary(op, stoex_expr(a, names, false), stoex_expr(&t, names, false))
-        }
         Expr::Binary(op, a, b) => {
+            if let (BinaryOp::Add | BinaryOp::Sub, Some(t)) = (op, negated(b)) {
+                let flipped = if *op == BinaryOp::Add { B::Sub } else { B::Add };
+                return stoex::Expr::binary(flipped, stoex_expr(a, names, false), stoex_expr(&t, names, false));
+            }
             let div = *op == BinaryOp::Div;
             let op = match op {
                 BinaryOp::Add => B::Add,
