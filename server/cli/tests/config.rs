@@ -101,3 +101,18 @@ fn analyse_warns_about_an_unknown_table_with_file_and_line_and_analyses() {
         "the rest is analysed"
     );
 }
+
+#[test]
+fn every_bundled_workspace_checks_clean_given_relative_to_the_folder_it_is_run_in() {
+    // As a user types it from the repository root: a relative path (a relative folder joined
+    // twice once named `fixtures/fileshare/fixtures/fileshare/src` missing).
+    for ws in ["fileshare", "strategies", "hotloop", "events-example"] {
+        let toml = format!("fixtures/{ws}/beagle.toml");
+        let out = beagle_in(&root(), &["check", &toml]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && stdout.contains("configuration: 0 errors, 0 warnings"),
+            "{stdout}"
+        );
+    }
+}

@@ -62,6 +62,9 @@ pub fn unknown_tables(text: &str) -> Vec<ConfigProblem> {
 /// nothing else can be said), unknown tables, paths outside `root` (the workspace; default: the
 /// file's folder), files it names that do not exist, a `measured_on` that names no container.
 pub fn check(toml_path: &Path, text: &str, root: Option<&Path>) -> Vec<ConfigProblem> {
+    // Absolute first: the Java tables keep their paths joined to the folder, and a relative
+    // folder joined again would name `fixtures/x/fixtures/x/src` (`beagle check fixtures/x/beagle.toml`).
+    let toml_path = &std::path::absolute(toml_path).unwrap_or_else(|_| toml_path.to_path_buf());
     let dir = toml_path.parent().unwrap_or(Path::new("/")).to_path_buf();
     let mut out = unknown_tables(text);
     let ws = match workspace::from_toml(&dir, toml_path, text) {
