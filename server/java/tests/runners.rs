@@ -161,8 +161,18 @@ struct Seen {
 
 fn run(executor: &Executor, jobs: &[JvmJob], mut also: impl FnMut(&Update)) -> Seen {
     let mut seen = Seen::default();
+    // Every end (a retry or done) follows a start of its own, however short the JVM: the
+    // editor's count of those running is starts minus ends.
+    let mut started = std::collections::BTreeSet::new();
     executor.run_all(jobs, &|| false, &mut |u| {
         also(&u);
+        match &u {
+            Update::Running(i) => assert!(started.insert(*i), "job {i} started twice without ending"),
+            Update::Retrying { job: i, .. } | Update::Done(i, _) => {
+                assert!(started.remove(i), "job {i} ended without being reported running")
+            }
+            Update::Note(_) => {}
+        }
         match u {
             Update::Running(i) => seen.running.push(i),
             Update::Retrying { job, error, .. } => seen.retried.push((job, error.failure)),
@@ -343,6 +353,30 @@ fn a_slurm_task_cancelled_from_outside_or_exiting_1_runs_again_and_nothing_measu
     }
     // Job 0 ran once: what had been measured was kept, not measured again.
     assert_eq!(seen.running.iter().filter(|&&i| i == 0).count(), 1, "{seen:?}");
+}
+
+#[test]
+fn a_slurm_task_shorter_than_a_poll_is_still_reported_running_before_its_end() {
+    let _one = serial();
+    if !slurm_up() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let cp = classes(d.path());
+    let remote = shared("short");
+    let mut slurm = slurm_config(&remote.join("work"), 2);
+    slurm.exclusive = false;
+    slurm.cpus_per_task = Some(1);
+    let executor = Executor::open(&Runner::Slurm(slurm), Path::new("java"), &cp).unwrap();
+    let log = remote.join("runs.log");
+    // JVMs of a few hundred milliseconds: most start and end between two polls of squeue.
+    let jobs: Vec<JvmJob> = (0..4).map(|n| job(d.path(), n, 0, None, &log)).collect();
+    let seen = run(&executor, &jobs, |_| {});
+    let (mut running, mut done) = (seen.running.clone(), seen.done.clone());
+    running.sort();
+    done.sort();
+    assert_eq!(running, [0, 1, 2, 3], "each announced once: {seen:?}");
+    assert_eq!(done, [(0, true), (1, true), (2, true), (3, true)], "{seen:?}");
 }
 
 #[test]

@@ -217,20 +217,22 @@ fn run_planned(
     let jobs: Vec<JvmJob> = plan.iter().map(|p| p.job.clone()).collect();
     let total: usize = plan.iter().map(|p| p.members.len()).sum();
     let remote = !matches!(m.config.runner, beagle_java::launch::Runner::Local);
-    let (mut running, mut done) = (0usize, 0usize);
+    // The JVMs running now, by index: a set, not a count, so that an end reported without a
+    // start (a spawn that failed) takes nothing off the others.
+    let (mut running, mut done) = (std::collections::BTreeSet::new(), 0usize);
     let mut failed_batches = Vec::new();
     let control = cx.control;
     let cancelled = || paused_or_cancelled(control);
     let mut on = |u: Update| {
         match u {
             Update::Running(j) => {
-                running += plan[j].members.len();
+                running.insert(j);
                 for (i, _) in &plan[j].members {
                     announce(cx, pass, launch, points, *i);
                 }
             }
             Update::Retrying { job, error, attempt } => {
-                running = running.saturating_sub(plan[job].members.len());
+                running.remove(&job);
                 cx.observer.on(Event::Note(&format!(
                     "{error}\ntrying again on {} (attempt {} of {})",
                     executor.name(),
@@ -241,7 +243,7 @@ fn run_planned(
             Update::Note(n) => cx.observer.on(Event::Note(&n)),
             Update::Done(j, result) => {
                 let Planned { job, members } = &plan[j];
-                running = running.saturating_sub(members.len());
+                running.remove(&j);
                 match result {
                     Ok(()) => {
                         let dirs: Vec<PathBuf> = match members.len() {
@@ -288,7 +290,7 @@ fn run_planned(
                 pass,
                 launch: &launch.name,
                 runner: executor.name(),
-                running,
+                running: running.iter().map(|&j| plan[j].members.len()).sum(),
                 done,
                 points: total,
             });

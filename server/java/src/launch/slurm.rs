@@ -97,6 +97,12 @@ pub(crate) fn run_arrays(
                     (None, None) => None,
                 };
                 if let Some(result) = result {
+                    // A task can start and end between two polls: it is still reported running
+                    // first, so that its points are announced and the count of those running
+                    // (running minus ended) does not take another task's off.
+                    if a.running.insert(task) {
+                        on(Update::Running(i));
+                    }
                     a.ended.insert(task);
                     if tracker.settle(i, result.map_err(|f| jobs[i].error(f)), on) {
                         pending.push_back(i);
