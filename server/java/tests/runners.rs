@@ -409,6 +409,42 @@ fn slurm_keeps_max_parallel_tasks_in_flight() {
     assert_eq!(most, 2, "max_parallel at once, never more (2 CPUs, 1 per task)");
 }
 
+#[test]
+fn a_slurm_retry_waits_for_room_so_max_parallel_holds_over_all_arrays() {
+    let _one = serial();
+    if !slurm_up() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let cp = classes(d.path());
+    let remote = shared("retry-room");
+    // Room for two tasks on the node, but max_parallel 1: only Beagle's throttle keeps one.
+    let mut slurm = slurm_config(&remote.join("work"), 1);
+    slurm.exclusive = false;
+    slurm.cpus_per_task = Some(1);
+    let executor = Executor::open(&Runner::Slurm(slurm), Path::new("java"), &cp).unwrap();
+    let log = remote.join("runs.log");
+    // Job 0 fails at once and is retried while job 1 (3 s) has the one place.
+    let jobs = vec![
+        job(d.path(), 0, 300, Some(&remote.join("fail-once")), &log),
+        job(d.path(), 1, 3000, None, &log),
+    ];
+    let (mut running, mut most) = (0usize, 0usize);
+    let seen = run(&executor, &jobs, |u| {
+        match u {
+            Update::Running(_) => running += 1,
+            Update::Done(..) | Update::Retrying { .. } => running -= 1,
+            Update::Note(_) => {}
+        }
+        most = most.max(running);
+    });
+    let mut done = seen.done.clone();
+    done.sort();
+    assert_eq!(done, [(0, true), (1, true)], "{seen:?}");
+    assert_eq!(seen.retried.len(), 1, "{seen:?}");
+    assert_eq!(most, 1, "the retry's array waited for job 1: {seen:?}");
+}
+
 /// Whether a Sleeper JVM of this test still runs (its unique sleep time names it).
 fn sleeper_alive(ms: u64) -> bool {
     Command::new("pgrep")

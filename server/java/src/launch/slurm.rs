@@ -47,11 +47,15 @@ pub(crate) fn run_arrays(
             }
             break;
         }
-        if !pending.is_empty() {
+        // Each array throttles its own tasks (`%P`), so a retry's array only goes in when the
+        // arrays out there leave room, and gets only that room: never more than `max_parallel`
+        // tasks at once over all arrays. A retry may so wait for the first array's end.
+        let unfinished: usize = arrays.iter().map(|a| a.tasks.len() - a.ended.len()).sum();
+        if !pending.is_empty() && unfinished < max_parallel {
             let tasks: Vec<(usize, u32)> = pending.drain(..).map(|i| (i, tracker.attempts[i])).collect();
             let dir = format!("{}/runs/{}/array-{submitted}", remote.root, remote.session);
             submitted += 1;
-            match submit(remote, slurm, max_parallel, jobs, &tasks, &dir) {
+            match submit(remote, slurm, max_parallel - unfinished, jobs, &tasks, &dir) {
                 Ok(id) => arrays.push(Array {
                     id,
                     dir,
