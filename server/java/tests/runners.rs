@@ -487,8 +487,20 @@ fn an_abort_kills_the_remote_jvm() {
     let d = tempfile::tempdir().unwrap();
     let cp = classes(d.path());
     let remote = shared("abort-ssh");
-    let executor = Executor::open(&Runner::Ssh(ssh_config(&remote_work("abort"))), Path::new("java"), &cp).unwrap();
+    let work = remote_work("abort");
+    let executor = Executor::open(&Runner::Ssh(ssh_config(&work)), Path::new("java"), &cp).unwrap();
     abort_kills(&executor, d.path(), 60_017, &remote.join("runs.log"));
+    // Nothing of the run is left on the host: not the JVM, nor a shell waiting for its exit code
+    // (sshd does not end a command whose client went away).
+    let left = || {
+        let out = Command::new("pgrep").args(["-a", "-f", &work]).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let until = Instant::now() + Duration::from_secs(10);
+    while !left().is_empty() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(left(), "", "processes of the aborted run left on the host");
 }
 
 #[test]

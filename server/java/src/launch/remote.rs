@@ -192,7 +192,17 @@ impl Remote {
             }
         }
         lost_since = None;
-        let wait = format!("while [ ! -e {d}/rc ]; do sleep 0.1; done; cat {d}/rc");
+        // Waits for the exit code, but not for ever: sshd does not end a command whose client is
+        // gone, so a wait that outlived an abort (the JVM killed, its folder removed) would loop
+        // on the host for good. It ends when the folder is gone, or when the script's process is
+        // gone without an exit code (killed: `rc` is looked for once more after a second).
+        let wait = format!(
+            "while [ ! -e {d}/rc ]; do \
+               [ -d {d} ] || exit 4; \
+               if [ -e {d}/pid ] && ! kill -0 \"$(cat {d}/pid)\" 2>/dev/null; then sleep 1; [ -e {d}/rc ] || exit 4; fi; \
+               sleep 0.1; \
+             done; cat {d}/rc"
+        );
         // The JVM's own `timeout` ends it; this is for a host that stopped answering.
         let deadline = job.timeout + Duration::from_secs(60);
         loop {
