@@ -432,8 +432,11 @@ fn number(v: f64) -> Expr {
     }
 }
 
-/// `k * f1 * f2 ^ 2 * ...`: left to right, equal factors as a power.
-fn product(t: &Term) -> Expr {
+/// `k * f1 * f2 ^ 2 * ...`: left to right, equal factors as a power; `k` is |coefficient|, or
+/// the coefficient itself when `signed` (a sum's first term: `-7.4E-6 * a * b + ...`, not
+/// `-(7.4E-6 * a * b) + ...`).
+fn product(t: &Term, signed: bool) -> Expr {
+    let negative = signed && t.coefficient < 0.0;
     let k = tidy(t.coefficient.abs());
     let mut powers: Vec<(&str, &Expr, i64)> = Vec::new();
     for (key, e) in &t.factors {
@@ -446,10 +449,12 @@ fn product(t: &Term) -> Expr {
         1 => e.clone(),
         n => Expr::binary(BinaryOp::Pow, e.clone(), Expr::int(n)),
     });
-    let start = (k != 1.0 || t.factors.is_empty()).then(|| number(k));
+    let start = (k != 1.0 || t.factors.is_empty()).then(|| number(if negative { -k } else { k }));
     let mut out = start;
     for f in factors {
         out = Some(match out {
+            // `-a * b`: the sign on the first factor when there is no number to carry it.
+            None if negative => Expr::unary(UnaryOp::Neg, f),
             None => f,
             Some(acc) => Expr::binary(BinaryOp::Mul, acc, f),
         });
@@ -462,12 +467,10 @@ pub fn simplify(e: &Expr) -> Expr {
     let terms = collect(terms_of(e));
     let mut out: Option<Expr> = None;
     for t in &terms {
-        let p = product(t);
         out = Some(match out {
-            None if t.coefficient < 0.0 => Expr::unary(UnaryOp::Neg, p),
-            None => p,
-            Some(sum) if t.coefficient < 0.0 => Expr::binary(BinaryOp::Sub, sum, p),
-            Some(sum) => Expr::binary(BinaryOp::Add, sum, p),
+            None => product(t, true),
+            Some(sum) if t.coefficient < 0.0 => Expr::binary(BinaryOp::Sub, sum, product(t, false)),
+            Some(sum) => Expr::binary(BinaryOp::Add, sum, product(t, false)),
         });
     }
     out.unwrap_or_else(|| Expr::int(0))

@@ -845,3 +845,41 @@ fn a_demand_without_a_rate_is_a_problem_that_names_it() {
         got.problems
     );
 }
+
+#[test]
+fn a_sum_whose_first_term_is_negative_prints_its_sign_on_the_number_and_keeps_its_value() {
+    // (source, what the simplified sum prints as)
+    let cases = [
+        (
+            "a.VALUE * b.VALUE * -7.4E-6 + 3 * b.VALUE",
+            "-7.4E-6 * a.VALUE * b.VALUE + 3 * b.VALUE",
+        ),
+        ("0 - a.VALUE * b.VALUE + b.VALUE", "-a.VALUE * b.VALUE + b.VALUE"),
+        ("0 - a.VALUE * a.VALUE * 2 - 5", "-2 * a.VALUE ^ 2 - 5"),
+        // A power keeps its parentheses: `-a ^ 2` would be `(-a) ^ 2`.
+        ("0 - a.VALUE * a.VALUE + 1", "-(a.VALUE ^ 2) + 1"),
+        ("2 - 5", "-3"),
+        ("a.VALUE - 400 * b.VALUE", "a.VALUE - 400 * b.VALUE"),
+    ];
+    for (source, printed) in cases {
+        let e = beagle_stoex::parse(source).unwrap();
+        let simple = simplify(&e);
+        let text = beagle_stoex::print(&simple);
+        assert_eq!(text, printed, "{source}");
+        assert!(!text.contains("+ -") && !text.contains("- -"), "{text}");
+        let again = beagle_stoex::parse(&text).unwrap();
+        for (a, b) in [(0.5, 3.0), (-2.0, 7.0), (11.0, -0.25)] {
+            let env = |n: &str| match n {
+                "a.VALUE" => Some(a),
+                "b.VALUE" => Some(b),
+                _ => None,
+            };
+            let want = beagle_stoex::eval_number(&e, &env).unwrap();
+            let got = beagle_stoex::eval_number(&again, &env).unwrap();
+            assert!(
+                (got - want).abs() <= 1e-9 * want.abs().max(1.0),
+                "{source} = {want}, {text} = {got}"
+            );
+        }
+    }
+}
