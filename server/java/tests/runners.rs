@@ -157,6 +157,8 @@ struct Seen {
     retried: Vec<(usize, RunFailure)>,
     done: Vec<(usize, bool)>,
     notes: Vec<String>,
+    /// The most JVMs running at once (started and not yet ended).
+    most_running: usize,
 }
 
 fn run(executor: &Executor, jobs: &[JvmJob], mut also: impl FnMut(&Update)) -> Seen {
@@ -173,6 +175,7 @@ fn run(executor: &Executor, jobs: &[JvmJob], mut also: impl FnMut(&Update)) -> S
             }
             Update::Note(_) => {}
         }
+        seen.most_running = seen.most_running.max(started.len());
         match u {
             Update::Running(i) => seen.running.push(i),
             Update::Retrying { job, error, .. } => seen.retried.push((job, error.failure)),
@@ -298,6 +301,16 @@ fn slurm_config(work_dir: &Path, max_parallel: usize) -> Slurm {
     }
 }
 
+/// A Slurm executor whose tasks share the node, one CPU each (room for two on the test node).
+fn slurm_one_cpu_per_task(name: &str, max_parallel: usize, cp: &Classpath) -> (Executor, PathBuf) {
+    let remote = shared(name);
+    let mut slurm = slurm_config(&remote.join("work"), max_parallel);
+    slurm.exclusive = false;
+    slurm.cpus_per_task = Some(1);
+    let executor = Executor::open(&Runner::Slurm(slurm), Path::new("java"), cp).unwrap();
+    (executor, remote)
+}
+
 #[test]
 fn a_slurm_task_cancelled_from_outside_or_exiting_1_runs_again_and_nothing_measured_is_lost() {
     let _one = serial();
@@ -363,11 +376,7 @@ fn a_slurm_task_shorter_than_a_poll_is_still_reported_running_before_its_end() {
     }
     let d = tempfile::tempdir().unwrap();
     let cp = classes(d.path());
-    let remote = shared("short");
-    let mut slurm = slurm_config(&remote.join("work"), 2);
-    slurm.exclusive = false;
-    slurm.cpus_per_task = Some(1);
-    let executor = Executor::open(&Runner::Slurm(slurm), Path::new("java"), &cp).unwrap();
+    let (executor, remote) = slurm_one_cpu_per_task("short", 2, &cp);
     let log = remote.join("runs.log");
     // JVMs of a few hundred milliseconds: most start and end between two polls of squeue.
     let jobs: Vec<JvmJob> = (0..4).map(|n| job(d.path(), n, 0, None, &log)).collect();
@@ -387,26 +396,16 @@ fn slurm_keeps_max_parallel_tasks_in_flight() {
     }
     let d = tempfile::tempdir().unwrap();
     let cp = classes(d.path());
-    let remote = shared("parallel");
-    let mut slurm = slurm_config(&remote.join("work"), 2);
-    slurm.exclusive = false;
-    slurm.cpus_per_task = Some(1);
-    let executor = Executor::open(&Runner::Slurm(slurm), Path::new("java"), &cp).unwrap();
+    let (executor, remote) = slurm_one_cpu_per_task("parallel", 2, &cp);
     let log = remote.join("runs.log");
     let jobs: Vec<JvmJob> = (0..4).map(|n| job(d.path(), n, 1500, None, &log)).collect();
-    let mut most = 0usize;
-    let mut running = 0usize;
-    let seen = run(&executor, &jobs, |u| {
-        match u {
-            Update::Running(_) => running += 1,
-            Update::Done(..) => running = running.saturating_sub(1),
-            _ => {}
-        }
-        most = most.max(running);
-    });
+    let seen = run(&executor, &jobs, |_| {});
     assert_eq!(seen.done.len(), 4);
     assert!(seen.done.iter().all(|(_, ok)| *ok), "{seen:?}");
-    assert_eq!(most, 2, "max_parallel at once, never more (2 CPUs, 1 per task)");
+    assert_eq!(
+        seen.most_running, 2,
+        "max_parallel at once, never more (2 CPUs, 1 per task)"
+    );
 }
 
 #[test]
@@ -417,32 +416,20 @@ fn a_slurm_retry_waits_for_room_so_max_parallel_holds_over_all_arrays() {
     }
     let d = tempfile::tempdir().unwrap();
     let cp = classes(d.path());
-    let remote = shared("retry-room");
     // Room for two tasks on the node, but max_parallel 1: only Beagle's throttle keeps one.
-    let mut slurm = slurm_config(&remote.join("work"), 1);
-    slurm.exclusive = false;
-    slurm.cpus_per_task = Some(1);
-    let executor = Executor::open(&Runner::Slurm(slurm), Path::new("java"), &cp).unwrap();
+    let (executor, remote) = slurm_one_cpu_per_task("retry-room", 1, &cp);
     let log = remote.join("runs.log");
     // Job 0 fails at once and is retried while job 1 (3 s) has the one place.
     let jobs = vec![
         job(d.path(), 0, 300, Some(&remote.join("fail-once")), &log),
         job(d.path(), 1, 3000, None, &log),
     ];
-    let (mut running, mut most) = (0usize, 0usize);
-    let seen = run(&executor, &jobs, |u| {
-        match u {
-            Update::Running(_) => running += 1,
-            Update::Done(..) | Update::Retrying { .. } => running -= 1,
-            Update::Note(_) => {}
-        }
-        most = most.max(running);
-    });
+    let seen = run(&executor, &jobs, |_| {});
     let mut done = seen.done.clone();
     done.sort();
     assert_eq!(done, [(0, true), (1, true)], "{seen:?}");
     assert_eq!(seen.retried.len(), 1, "{seen:?}");
-    assert_eq!(most, 1, "the retry's array waited for job 1: {seen:?}");
+    assert_eq!(seen.most_running, 1, "the retry's array waited for job 1: {seen:?}");
 }
 
 /// Whether a Sleeper JVM of this test still runs (its unique sleep time names it).
