@@ -16,10 +16,10 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import type { ServerCommands } from './commands';
 import { documentSelector } from './documentSelector';
 import { linkFilesIn } from './pcmText';
 import { STATUS_NOTIFICATION, ServerCommand, type StatusPayload } from './protocol';
+import type { ServerCommands } from './serverCommands';
 import { describeFailure, discover, nodeProbe } from './serverDiscovery';
 import { initializationOptions, readSettings } from './settings';
 

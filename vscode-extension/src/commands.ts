@@ -4,7 +4,7 @@
 // because component/action commands work on the element at the cursor (beagle.elementAt).
 
 import * as vscode from 'vscode';
-import type { DiagramView } from './diagramPanel';
+import { errorText } from './errorText';
 import { componentsIn } from './pcmText';
 import {
   ServerCommand,
@@ -15,6 +15,8 @@ import {
   type StatusPayload,
   type TextPosition,
 } from './protocol';
+import type { ServerCommands } from './serverCommands';
+import type { DiagramView, ResultsView } from './views';
 
 export const Command = {
   analyseRepository: 'beagle.vscode.analyseRepository',
@@ -34,15 +36,6 @@ export const Command = {
 } as const;
 export type CommandId = (typeof Command)[keyof typeof Command];
 
-/** Sends workspace/executeCommand to the running server. */
-export interface ServerCommands {
-  execute<T = unknown>(command: string, args: unknown[]): Promise<T>;
-}
-
-export interface ResultsView {
-  show(key: string, title: string, data: ElementResults): void;
-}
-
 /** What a queued job analyses, so its "done" message can offer that element's results. */
 export interface JobTarget {
   uri: string;
@@ -60,12 +53,6 @@ export interface CommandDeps {
 }
 
 const PCM_LANGUAGES = ['pcm-repository', 'pcm-system', 'pcm-usagemodel', 'pcm-allocation', 'pcm-resourceenvironment'];
-
-function errorText(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  if (e && typeof e === 'object' && 'message' in e) return String((e as { message: unknown }).message);
-  return String(e);
-}
 
 /** The command handlers, by command id; also used by the unit tests with a fake `vscode`. */
 export class Commands {

@@ -7,11 +7,11 @@
 // by the extension's layout thread (diagram/layoutThread.ts), shared by all panels.
 
 import * as vscode from 'vscode';
-import type { ServerCommands } from './commands';
 import { componentKeys } from './diagram/elkGraph';
 import type { DiagramLayouts } from './diagram/layoutThread';
 import { keyed, nodeAt, type DiagramTree } from './diagram/seffModel';
 import { diagramHtml } from './diagramHtml';
+import { errorText } from './errorText';
 import {
   ServerCommand,
   type DiagramAction,
@@ -23,16 +23,13 @@ import {
   type ToDiagram,
 } from './protocol';
 import { nonce } from './resultsHtml';
+import type { ServerCommands } from './serverCommands';
+import type { DiagramView } from './views';
 
-/** What the context menu runs: the extension's own commands for an element (commands.ts). */
+/** What the context menu runs: the extension's own commands for an element (extension.ts hands
+ * over Commands.runDiagramAction; a callback, so this module does not import commands.ts). */
 export interface DiagramActions {
   run(action: DiagramAction, uri: string, id: string, name: string | null): Promise<unknown>;
-}
-
-/** How commands.ts opens diagrams. */
-export interface DiagramView {
-  showSeff(uri: string, seff: string): Promise<void>;
-  showRepository(uri: string): Promise<void>;
 }
 
 type Target = { kind: 'seff'; uri: string; seff: string } | { kind: 'repository'; uri: string };
@@ -287,10 +284,4 @@ export class DiagramPanels implements DiagramView, vscode.Disposable {
     this.entries.clear();
     for (const s of this.subscriptions) s.dispose();
   }
-}
-
-function errorText(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  if (e && typeof e === 'object' && 'message' in e) return String((e as { message: unknown }).message);
-  return String(e);
 }

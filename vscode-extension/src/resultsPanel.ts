@@ -3,9 +3,10 @@
 // curve is what Beagle itself computes.
 
 import * as vscode from 'vscode';
-import type { ResultsView, ServerCommands } from './commands';
 import { ServerCommand, type ElementResults, type EvaluateResult, type FromWebview, type ToWebview } from './protocol';
 import { nonce, resultsHtml } from './resultsHtml';
+import type { ServerCommands } from './serverCommands';
+import type { ResultsView } from './views';
 
 export class ResultsPanels implements ResultsView, vscode.Disposable {
   private readonly panels = new Map<string, { panel: vscode.WebviewPanel; data: ElementResults; title: string }>();
