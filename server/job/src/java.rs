@@ -54,11 +54,11 @@ struct Measurer<'a> {
     config: &'a JavaConfig,
     prepared: &'a Prepared,
     work: &'a Path,
-    executor: std::cell::OnceCell<Result<Executor, String>>,
+    executor: std::cell::OnceCell<Result<Executor, beagle_java::launch::ExecutorError>>,
 }
 
 impl Measurer<'_> {
-    fn executor(&self, cx: &mut Context) -> Result<&Executor, String> {
+    fn executor(&self, cx: &mut Context) -> Result<&Executor, &beagle_java::launch::ExecutorError> {
         let opened = self.executor.get_or_init(|| {
             let e = Executor::open(&self.config.runner, &self.config.java, &self.prepared.classpath)?;
             for n in &e.notes {
@@ -66,7 +66,7 @@ impl Measurer<'_> {
             }
             Ok(e)
         });
-        opened.as_ref().map_err(Clone::clone)
+        opened.as_ref()
     }
 }
 
@@ -154,7 +154,7 @@ fn measure_points(
                         run_planned(executor, m, launch, points, singles, replicate, cx, pass, &mut out);
                     }
                 }
-                Err(e) => info(cx.report, Severity::Error, None, e),
+                Err(e) => info(cx.report, Severity::Error, None, e.to_string()),
             }
         }
     }

@@ -129,7 +129,7 @@ pub(crate) fn hole_plan(
             continue;
         }
         let key = (hole.element.clone(), hole.input.clone());
-        match hole_points(launch, &seen, hole, POINTS_PER_HOLE, seed) {
+        match hole_points(launch, &seen, hole, POINTS_PER_HOLE, seed).map_err(|e| e.to_string()) {
             Ok(points) => {
                 // Said with every point chosen for it, also those another hole chose first.
                 let shown = points

@@ -45,7 +45,7 @@ pub async fn apply_results(session: &Handle, path: &Path) -> Result<bool, Server
             // The units from the deployment as it is now, against the text as it is now.
             let model = beagle_pcm::ModelFile::parse(owned.clone(), text.clone());
             let units = crate::units::demand_units(&owned, root.as_deref(), &model)
-                .map_err(|message| ServerError::file(&owned, message))?;
+                .map_err(|e| ServerError::file(&owned, e.to_string()))?;
             results_edits(&owned, &text, &finals, &units)
         })
         .await

@@ -7,19 +7,20 @@
 use crate::protocol::graph_shapes::{GraphFlow, SeffGraph};
 use crate::protocol::shapes::ElementResults;
 use beagle_analysis::{DemandUnit, DemandUnits};
+use beagle_job::JobError;
 use beagle_pcm::ModelFile;
 use std::path::Path;
 
 /// The units of `file`'s demands in the workspace around `path` (`root`: the workspace folder;
 /// without one, the repository's own folder). `Err`: why no demand can be converted
 /// (`[model] measured_on` names no container); a workspace that does not resolve converts nothing.
-pub fn demand_units(path: &Path, root: Option<&Path>, file: &ModelFile) -> Result<DemandUnits, String> {
+pub fn demand_units(path: &Path, root: Option<&Path>, file: &ModelFile) -> Result<DemandUnits, JobError> {
     let ws = match beagle_job::workspace::folder_above(path, root) {
         Some(dir) => beagle_job::resolve(&dir).ok(),
         None => beagle_job::resolve(path).ok(),
     };
     match ws {
-        Some(ws) => beagle_job::units::demand_units(&ws, file).map_err(|e| e.to_string()),
+        Some(ws) => beagle_job::units::demand_units(&ws, file),
         None => Ok(DemandUnits::milliseconds()),
     }
 }

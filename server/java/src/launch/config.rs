@@ -307,7 +307,7 @@ fn java_config(toml_path: &Path, file: File) -> Result<Option<JavaConfig>, Strin
         release: java.release,
         count: java.count.unwrap_or(false),
         platform: java.platform.map(|p| root.join(p)),
-        runner: super::runner::runner(file.runner.unwrap_or_default(), &root)?,
+        runner: super::runner::runner(file.runner.unwrap_or_default(), &root).map_err(|e| e.to_string())?,
         root,
     }))
 }

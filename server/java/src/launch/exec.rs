@@ -7,7 +7,7 @@
 use super::failure::RunFailure;
 use super::host::Host;
 use super::job::JvmJob;
-use super::remote::Remote;
+use super::remote::{Remote, RemoteError};
 use super::run::{run_local, Classpath};
 use super::runner::{Runner, Slurm};
 use super::tracker::{Tracker, Update};
@@ -16,6 +16,24 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
+
+/// Why a runner could not be opened ([`Executor::open`]).
+#[derive(Debug, thiserror::Error)]
+pub enum ExecutorError {
+    /// The Slurm host's shell (or `ssh` to the login node) could not be run.
+    #[error("slurm: {0}")]
+    Slurm(std::io::Error),
+    /// Slurm's commands are not all there: on this machine (`login`: `None`) or the login node.
+    #[error(
+        "slurm: sbatch, squeue and scancel are not all on the PATH of {} (found: {})",
+        login.as_ref().map_or_else(|| "this machine".to_string(), |l| format!("the login node {l}")),
+        found.join(", ")
+    )]
+    SlurmCommands { login: Option<String>, found: Vec<String> },
+    /// The remote folder could not be made ready, or the classes copied there.
+    #[error(transparent)]
+    Remote(#[from] RemoteError),
+}
 
 /// A runner ready to run JVMs: the classes are where it runs them.
 pub struct Executor {
@@ -36,7 +54,7 @@ enum Place {
 impl Executor {
     /// Opens `runner` for JVMs on `classpath` (copying the classes where they run). `java`: the
     /// local `java` (the runner's own names the remote one).
-    pub fn open(runner: &Runner, java: &Path, classpath: &Classpath) -> Result<Executor, String> {
+    pub fn open(runner: &Runner, java: &Path, classpath: &Classpath) -> Result<Executor, ExecutorError> {
         let (place, retries, notes) = match runner {
             Runner::Local => (
                 Place::Local {
@@ -55,16 +73,12 @@ impl Executor {
                 let host = s.login.clone().map(Host::Ssh).unwrap_or(Host::Here);
                 let ran = host
                     .run("for c in sbatch squeue scancel; do command -v $c; done", b"")
-                    .map_err(|e| format!("slurm: {e}"))?;
+                    .map_err(ExecutorError::Slurm)?;
                 if ran.stdout.lines().count() < 3 {
-                    return Err(format!(
-                        "slurm: sbatch, squeue and scancel are not all on the PATH of {} (found: {})",
-                        match &host {
-                            Host::Here => "this machine".to_string(),
-                            Host::Ssh(l) => format!("the login node {}", l.host),
-                        },
-                        ran.stdout.split_whitespace().collect::<Vec<_>>().join(", ")
-                    ));
+                    return Err(ExecutorError::SlurmCommands {
+                        login: s.login.as_ref().map(|l| l.host.clone()),
+                        found: ran.stdout.split_whitespace().map(str::to_string).collect(),
+                    });
                 }
                 let o = Remote::open(host, &s.work_dir.display().to_string(), &s.java, classpath)?;
                 let note = copied_note(&o, runner);
@@ -175,4 +189,29 @@ fn copied_note(o: &super::remote::Opened, runner: &Runner) -> String {
         o.remote.root,
         o.reused
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_slurm_commands_are_said_of_where_they_were_looked_for() {
+        let here = ExecutorError::SlurmCommands {
+            login: None,
+            found: vec!["/usr/bin/squeue".into()],
+        };
+        assert_eq!(
+            here.to_string(),
+            "slurm: sbatch, squeue and scancel are not all on the PATH of this machine (found: /usr/bin/squeue)"
+        );
+        let login = ExecutorError::SlurmCommands {
+            login: Some("login1".into()),
+            found: vec![],
+        };
+        assert_eq!(
+            login.to_string(),
+            "slurm: sbatch, squeue and scancel are not all on the PATH of the login node login1 (found: )"
+        );
+    }
 }

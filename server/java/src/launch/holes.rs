@@ -26,6 +26,24 @@ pub struct Hole {
     pub above: f64,
 }
 
+/// Why no launch point is placed in a hole of the element's `input`.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum HoleError {
+    /// Fewer than three launch points saw the input: too few to map it.
+    #[error("{seen} launch points saw {input}: too few to map it to the launch's parameters")]
+    TooFew { seen: usize, input: String },
+    /// No law of the launch parameters was found for the input.
+    #[error("{input} could not be mapped to the launch's parameters")]
+    Unmapped { input: String },
+    /// No point of `launch` puts the input inside the hole; `nearest`: the value nearest to it
+    /// any launch point gives.
+    #[error(
+        "the launch `{launch}` does not reach it: by the measured points, the nearest any launch point comes is {}",
+        nearest.map_or("nothing".into(), |v| beagle_fit::print::format_number(beagle_fit::numeric::round_significant(v, 3)))
+    )]
+    Unreached { launch: String, nearest: Option<f64> },
+}
+
 /// A launch parameter's value as a number: a number itself, a flag 0 or 1, a text value its
 /// index among the launch's values.
 fn number(spec: &ParameterSpec, v: &PointValue) -> f64 {
@@ -75,7 +93,7 @@ pub fn hole_points(
     hole: &Hole,
     n: usize,
     seed: u64,
-) -> Result<Vec<Point>, String> {
+) -> Result<Vec<Point>, HoleError> {
     let stat = |f: fn(f64, f64) -> f64| -> Vec<(Point, f64)> {
         (seen.iter())
             .filter_map(|(p, vs)| {
@@ -85,14 +103,15 @@ pub fn hole_points(
             .collect()
     };
     if seen.len() < 3 {
-        return Err(format!(
-            "{} launch points saw {}: too few to map it to the launch's parameters",
-            seen.len(),
-            hole.input
-        ));
+        return Err(HoleError::TooFew {
+            seen: seen.len(),
+            input: hole.input.clone(),
+        });
     }
     let (Some(low), Some(high)) = (Map::fit(launch, &stat(f64::min)), Map::fit(launch, &stat(f64::max))) else {
-        return Err(format!("{} could not be mapped to the launch's parameters", hole.input));
+        return Err(HoleError::Unmapped {
+            input: hole.input.clone(),
+        });
     };
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x401e_5eed_0000_0037);
     let dims = launch.parameters.len();
@@ -136,13 +155,10 @@ pub fn hole_points(
                 let miss = |v: f64| log_gap(v, hole.below).min(log_gap(v, hole.above));
                 miss(*a).total_cmp(&miss(*b))
             });
-        return Err(format!(
-            "the launch `{}` does not reach it: by the measured points, the nearest any launch point comes is {}",
-            launch.name,
-            nearest.map_or("nothing".into(), |v| beagle_fit::print::format_number(
-                beagle_fit::numeric::round_significant(v, 3)
-            ))
-        ));
+        return Err(HoleError::Unreached {
+            launch: launch.name.clone(),
+            nearest,
+        });
     }
     Ok(dedup(launch, out))
 }
@@ -257,8 +273,16 @@ mod tests {
             above: 900.0,
         };
         let err = hole_points(&launch((1000.0, 400000.0)), &seen(|s| s), &hole, 3, 1).unwrap_err();
+        assert!(
+            matches!(&err, HoleError::Unreached { launch, nearest: Some(_) } if launch == "upload"),
+            "{err:?}"
+        );
+        let err = err.to_string();
         assert!(err.contains("does not reach it") && err.contains("1000"), "{err}");
         let few = hole_points(&launch((1000.0, 400000.0)), &seen(|s| s)[..2], &hole, 3, 1).unwrap_err();
-        assert!(few.contains("too few"), "{few}");
+        assert_eq!(
+            few.to_string(),
+            "2 launch points saw data.BYTESIZE: too few to map it to the launch's parameters"
+        );
     }
 }

@@ -5,8 +5,34 @@
 
 use super::runner::Ssh;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+
+/// Why a folder could not be copied to a host or back ([`Host::put_tree`], [`Host::get_tree`]).
+#[derive(Debug, thiserror::Error)]
+pub enum TreeError {
+    /// The host's command (its shell, or `ssh`) could not be run, or the local `tar` waited for.
+    #[error(transparent)]
+    Command(std::io::Error),
+    /// The local `tar` could not be started.
+    #[error("tar: {0}")]
+    Tar(std::io::Error),
+    /// The local `tar` could not pack `dir`.
+    #[error("tar {}: {stderr}", dir.display())]
+    Pack { dir: PathBuf, stderr: String },
+    /// The local `tar` could not unpack into `to`.
+    #[error("unpacking into {}: {stderr}", to.display())]
+    Unpack { to: PathBuf, stderr: String },
+    /// The local folder to copy into could not be created.
+    #[error("{}: {source}", path.display())]
+    Folder { path: PathBuf, source: std::io::Error },
+    /// The host did not unpack the copy into `to` (its error output).
+    #[error("copying {} to {to}: {stderr}", from.display())]
+    Put { from: PathBuf, to: String, stderr: String },
+    /// The host did not pack its folder `from` (its error output).
+    #[error("fetching {from}: {stderr}")]
+    Get { from: String, stderr: String },
+}
 
 /// A machine to run shell scripts on.
 #[derive(Clone, Debug, PartialEq)]
@@ -95,7 +121,7 @@ impl Host {
     /// Copies the contents of the local folder `from` to `to` on the host (created; a folder of
     /// that name already there is replaced). Written to `to.part` first and renamed: a copy cut
     /// short never looks complete.
-    pub fn put_tree(&self, from: &Path, to: &str) -> Result<(), String> {
+    pub fn put_tree(&self, from: &Path, to: &str) -> Result<(), TreeError> {
         let part = format!("{to}.part");
         let script = format!(
             "rm -rf {p} && mkdir -p {p} && tar -C {p} -xf - && rm -rf {t} && mv {p} {t}",
@@ -103,23 +129,30 @@ impl Host {
             t = quote(to)
         );
         let tar = tar_of(from)?;
-        let ran = self.run(&script, &tar).map_err(|e| e.to_string())?;
+        let ran = self.run(&script, &tar).map_err(TreeError::Command)?;
         match ran.ok() {
             true => Ok(()),
-            false => Err(format!("copying {} to {to}: {}", from.display(), ran.stderr.trim())),
+            false => Err(TreeError::Put {
+                from: from.to_path_buf(),
+                to: to.to_string(),
+                stderr: ran.stderr.trim().to_string(),
+            }),
         }
     }
 
     /// Copies the contents of the host's folder `from` into the local folder `to` (created).
-    pub fn get_tree(&self, from: &str, to: &Path) -> Result<(), String> {
-        std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
+    pub fn get_tree(&self, from: &str, to: &Path) -> Result<(), TreeError> {
+        std::fs::create_dir_all(to).map_err(|source| TreeError::Folder {
+            path: to.to_path_buf(),
+            source,
+        })?;
         let out = self.command(&format!("tar -C {} -cf - .", quote(from))).output();
-        let out = out.map_err(|e| e.to_string())?;
+        let out = out.map_err(TreeError::Command)?;
         if !out.status.success() {
-            return Err(format!(
-                "fetching {from}: {}",
-                String::from_utf8_lossy(&out.stderr).trim()
-            ));
+            return Err(TreeError::Get {
+                from: from.to_string(),
+                stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+            });
         }
         untar(&out.stdout, to)
     }
@@ -149,24 +182,23 @@ fn ssh_base(ssh: &Ssh) -> Command {
     c
 }
 
-fn tar_of(dir: &Path) -> Result<Vec<u8>, String> {
+fn tar_of(dir: &Path) -> Result<Vec<u8>, TreeError> {
     let out = Command::new("tar")
         .arg("-C")
         .arg(dir)
         .args(["-cf", "-", "."])
         .output()
-        .map_err(|e| format!("tar: {e}"))?;
+        .map_err(TreeError::Tar)?;
     match out.status.success() {
         true => Ok(out.stdout),
-        false => Err(format!(
-            "tar {}: {}",
-            dir.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        )),
+        false => Err(TreeError::Pack {
+            dir: dir.to_path_buf(),
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        }),
     }
 }
 
-fn untar(tar: &[u8], to: &Path) -> Result<(), String> {
+fn untar(tar: &[u8], to: &Path) -> Result<(), TreeError> {
     let mut child = Command::new("tar")
         .arg("-C")
         .arg(to)
@@ -174,16 +206,15 @@ fn untar(tar: &[u8], to: &Path) -> Result<(), String> {
         .stdin(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("tar: {e}"))?;
+        .map_err(TreeError::Tar)?;
     let write = child.stdin.take().expect("piped").write_all(tar);
-    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    let out = child.wait_with_output().map_err(TreeError::Command)?;
     match (write, out.status.success()) {
         (Ok(()), true) => Ok(()),
-        _ => Err(format!(
-            "unpacking into {}: {}",
-            to.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        )),
+        _ => Err(TreeError::Unpack {
+            to: to.to_path_buf(),
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        }),
     }
 }
 
@@ -215,6 +246,10 @@ mod tests {
             [0xca, 0xfe, 0xba, 0xbe]
         );
         let e = Host::Here.get_tree("/no/such/folder", &back).unwrap_err();
-        assert!(e.contains("/no/such/folder"), "{e}");
+        assert!(
+            matches!(&e, TreeError::Get { from, .. } if from == "/no/such/folder"),
+            "{e:?}"
+        );
+        assert!(e.to_string().starts_with("fetching /no/such/folder: "), "{e}");
     }
 }

@@ -5,10 +5,10 @@
 //! code with a fresh connection whenever one drops: a lost connection resumes where it was.
 
 use super::failure::RunFailure;
-use super::host::{quote, Host};
+use super::host::{quote, Host, TreeError};
 use super::job::{failure_of, JvmJob};
 use super::run::{tail, Classpath};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -28,6 +28,35 @@ pub struct Remote {
     pub session: String,
 }
 
+/// Why [`Remote::open`] could not make the host ready. `host` names it for messages
+/// (`this machine`, `ssh bench`).
+#[derive(Debug, thiserror::Error)]
+pub enum RemoteError {
+    /// Its shell (or `ssh`) could not be run.
+    #[error("{host}: {source}")]
+    Unreachable { host: String, source: std::io::Error },
+    /// `work_dir` could not be created or entered there (the host's error output).
+    #[error("{host}: cannot use {work_dir}: {stderr}")]
+    WorkDir {
+        host: String,
+        work_dir: String,
+        stderr: String,
+    },
+    /// A local class path entry could not be read.
+    #[error("{}: {source}", entry.display())]
+    Entry { entry: PathBuf, source: std::io::Error },
+    /// A class folder could not be copied there.
+    #[error("{host}: {source}")]
+    Tree { host: String, source: TreeError },
+    /// A jar could not be copied there (the host's error output).
+    #[error("{host}: copying {}: {stderr}", entry.display())]
+    Copy {
+        host: String,
+        entry: PathBuf,
+        stderr: String,
+    },
+}
+
 /// What [`Remote::open`] did, for the log.
 pub struct Opened {
     pub remote: Remote,
@@ -37,10 +66,18 @@ pub struct Opened {
 
 impl Remote {
     /// Creates `work_dir` on the host, and copies the class path's entries not there yet.
-    pub fn open(host: Host, work_dir: &str, java: &str, classpath: &Classpath) -> Result<Opened, String> {
+    pub fn open(host: Host, work_dir: &str, java: &str, classpath: &Classpath) -> Result<Opened, RemoteError> {
         let where_ = match &host {
             Host::Here => "this machine".to_string(),
             Host::Ssh(s) => format!("ssh {}", s.host),
+        };
+        let unreachable = |source| RemoteError::Unreachable {
+            host: where_.clone(),
+            source,
+        };
+        let unreadable = |entry: &Path| {
+            let entry = entry.to_path_buf();
+            move |source| RemoteError::Entry { entry, source }
         };
         let ran = host
             .run(
@@ -50,16 +87,20 @@ impl Remote {
                 ),
                 b"",
             )
-            .map_err(|e| format!("{where_}: {e}"))?;
+            .map_err(unreachable)?;
         if !ran.ok() {
-            return Err(format!("{where_}: cannot use {work_dir}: {}", ran.stderr.trim()));
+            return Err(RemoteError::WorkDir {
+                host: where_.clone(),
+                work_dir: work_dir.to_string(),
+                stderr: ran.stderr.trim().to_string(),
+            });
         }
         let mut lines = ran.stdout.lines();
         let root = lines.next().unwrap_or_default().to_string();
         let present: std::collections::BTreeSet<&str> = lines.collect();
         let (mut copied, mut reused, mut entries) = (0, 0, Vec::new());
         for entry in &classpath.entries {
-            let key = content_hash(entry).map_err(|e| format!("{}: {e}", entry.display()))?;
+            let key = content_hash(entry).map_err(unreadable(entry))?;
             let there = format!("{root}/cp/{key}");
             let name = entry
                 .file_name()
@@ -68,19 +109,26 @@ impl Remote {
             if present.contains(key.as_str()) {
                 reused += 1;
             } else if entry.is_dir() {
-                host.put_tree(entry, &there).map_err(|e| format!("{where_}: {e}"))?;
+                host.put_tree(entry, &there).map_err(|source| RemoteError::Tree {
+                    host: where_.clone(),
+                    source,
+                })?;
                 copied += 1;
             } else {
-                let bytes = std::fs::read(entry).map_err(|e| format!("{}: {e}", entry.display()))?;
+                let bytes = std::fs::read(entry).map_err(unreadable(entry))?;
                 let script = format!(
                     "rm -rf {p} && mkdir -p {p} && cat > {p}/{n} && mv {p} {t}",
                     p = quote(&format!("{there}.part")),
                     n = quote(&name),
                     t = quote(&there)
                 );
-                let ran = host.run(&script, &bytes).map_err(|e| format!("{where_}: {e}"))?;
+                let ran = host.run(&script, &bytes).map_err(unreachable)?;
                 if !ran.ok() {
-                    return Err(format!("{where_}: copying {}: {}", entry.display(), ran.stderr.trim()));
+                    return Err(RemoteError::Copy {
+                        host: where_.clone(),
+                        entry: entry.clone(),
+                        stderr: ran.stderr.trim().to_string(),
+                    });
                 }
                 copied += 1;
             }
@@ -146,7 +194,7 @@ impl Remote {
                     tries += 1;
                     std::thread::sleep(Duration::from_secs(1));
                 }
-                Err(e) => return Err(RunFailure::Lost(e)),
+                Err(e) => return Err(RunFailure::Lost(e.to_string())),
             }
         }
         let _ = self.host.run(&format!("rm -rf {}", quote(dir)), b"");
@@ -339,5 +387,37 @@ mod tests {
         let edited = Remote::open(Host::Here, &work, "java", &cp).unwrap();
         assert_eq!((edited.copied, edited.reused), (1, 1));
         assert_ne!(edited.remote.classpath, first.remote.classpath);
+    }
+
+    /// A work folder that cannot be made, and a class path entry that cannot be read: each error
+    /// names the host and the folder, or the entry.
+    #[test]
+    fn what_cannot_be_opened_is_named() {
+        let d = tempfile::tempdir().unwrap();
+        let file = d.path().join("a-file");
+        std::fs::write(&file, b"").unwrap();
+        let cp = Classpath { entries: vec![] };
+        let under_a_file = format!("{}/work", file.display());
+        let e = Remote::open(Host::Here, &under_a_file, "java", &cp).err().unwrap();
+        assert!(
+            matches!(&e, RemoteError::WorkDir { host, work_dir, .. } if host == "this machine" && *work_dir == under_a_file),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string()
+                .starts_with(&format!("this machine: cannot use {under_a_file}: ")),
+            "{e}"
+        );
+        let missing = d.path().join("no-such.jar");
+        let cp = Classpath {
+            entries: vec![missing.clone()],
+        };
+        let work = d.path().join("remote").display().to_string();
+        let e = Remote::open(Host::Here, &work, "java", &cp).err().unwrap();
+        assert!(
+            matches!(&e, RemoteError::Entry { entry, .. } if *entry == missing),
+            "{e:?}"
+        );
+        assert!(e.to_string().starts_with(&format!("{}: ", missing.display())), "{e}");
     }
 }

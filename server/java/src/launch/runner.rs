@@ -98,6 +98,32 @@ impl Runner {
     }
 }
 
+/// Why a `[runner]` table (or `initializationOptions.runner`) gives no runner.
+#[derive(Debug, thiserror::Error)]
+pub enum RunnerError {
+    /// The JSON is not a `[runner]` table: an unknown key, a value of the wrong type.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    /// `kind` is none of the three.
+    #[error("[runner] kind = \"{0}\" is not a runner (\"local\", \"ssh\" or \"slurm\")")]
+    Kind(String),
+    /// `key` belongs to the runners `of` (`kind = "slurm"`, say), not to `kind`.
+    #[error("[runner] {key} is a key of {of}, not of kind = \"{kind}\"")]
+    Misplaced {
+        key: &'static str,
+        of: &'static str,
+        kind: String,
+    },
+    /// An ssh runner (`kind`: `ssh`) without a host.
+    #[error("[runner] kind = \"{kind}\" needs host (the machine to run on)")]
+    NoHost { kind: String },
+    #[error("[runner] max_parallel must be at least 1")]
+    NoParallel,
+    /// `time_limit` is not in a form `sbatch --time` takes.
+    #[error("[runner] time_limit = \"{0}\" is not a Slurm time (minutes, \"MM:SS\", \"HH:MM:SS\" or \"D-HH:MM:SS\")")]
+    TimeLimit(String),
+}
+
 /// `[runner]` as written.
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
@@ -121,8 +147,8 @@ pub(crate) struct RunnerTable {
 
 /// The runner of `[runner]` given as JSON (the language server's `initializationOptions.runner`),
 /// with the same keys and checks.
-pub fn from_json(value: &serde_json::Value, root: &Path) -> Result<Runner, String> {
-    let table: RunnerTable = serde_json::from_value(value.clone()).map_err(|e| e.to_string())?;
+pub fn from_json(value: &serde_json::Value, root: &Path) -> Result<Runner, RunnerError> {
+    let table: RunnerTable = serde_json::from_value(value.clone())?;
     runner(table, root)
 }
 
@@ -130,8 +156,8 @@ pub fn from_json(value: &serde_json::Value, root: &Path) -> Result<Runner, Strin
 pub const RETRIES: u32 = 2;
 
 /// The runner of a parsed `[runner]` table; `root` is the folder of `beagle.toml` (a relative
-/// identity or Slurm work folder is resolved against it). Errors are messages about that file.
-pub(crate) fn runner(t: RunnerTable, root: &Path) -> Result<Runner, String> {
+/// identity or Slurm work folder is resolved against it).
+pub(crate) fn runner(t: RunnerTable, root: &Path) -> Result<Runner, RunnerError> {
     let kind = t.kind.as_deref().unwrap_or("local");
     let slurm_only = [
         ("partition", t.partition.is_some()),
@@ -150,18 +176,20 @@ pub(crate) fn runner(t: RunnerTable, root: &Path) -> Result<Runner, String> {
         ("java", t.java.is_some()),
         ("retries", t.retries.is_some()),
     ];
-    let misplaced = |keys: &[(&str, bool)], what: &str| -> Result<(), String> {
+    let misplaced = |keys: &[(&'static str, bool)], of: &'static str| -> Result<(), RunnerError> {
         match keys.iter().find(|(_, set)| *set) {
-            Some((key, _)) => Err(format!("[runner] {key} is a key of {what}, not of kind = \"{kind}\"")),
+            Some(&(key, _)) => Err(RunnerError::Misplaced {
+                key,
+                of,
+                kind: kind.to_string(),
+            }),
             None => Ok(()),
         }
     };
-    let ssh = |t: &RunnerTable| -> Result<Ssh, String> {
-        let host = t
-            .host
-            .clone()
+    let ssh = |t: &RunnerTable| -> Result<Ssh, RunnerError> {
+        let host = (t.host.clone())
             .filter(|h| !h.trim().is_empty())
-            .ok_or_else(|| format!("[runner] kind = \"{kind}\" needs host (the machine to run on)"))?;
+            .ok_or_else(|| RunnerError::NoHost { kind: kind.to_string() })?;
         Ok(Ssh {
             host,
             user: t.user.clone(),
@@ -185,13 +213,11 @@ pub(crate) fn runner(t: RunnerTable, root: &Path) -> Result<Runner, String> {
         "slurm" => {
             let max_parallel = t.max_parallel.unwrap_or(4);
             if max_parallel == 0 {
-                return Err("[runner] max_parallel must be at least 1".into());
+                return Err(RunnerError::NoParallel);
             }
             if let Some(limit) = &t.time_limit {
                 if !is_slurm_time(limit) {
-                    return Err(format!(
-                        "[runner] time_limit = \"{limit}\" is not a Slurm time (minutes, \"MM:SS\", \"HH:MM:SS\" or \"D-HH:MM:SS\")"
-                    ));
+                    return Err(RunnerError::TimeLimit(limit.clone()));
                 }
             }
             let login = t.host.is_some().then(|| ssh(&t)).transpose()?;
@@ -208,9 +234,7 @@ pub(crate) fn runner(t: RunnerTable, root: &Path) -> Result<Runner, String> {
                 login,
             }))
         }
-        other => Err(format!(
-            "[runner] kind = \"{other}\" is not a runner (\"local\", \"ssh\" or \"slurm\")"
-        )),
+        other => Err(RunnerError::Kind(other.to_string())),
     }
 }
 
@@ -241,9 +265,10 @@ fn is_slurm_time(s: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// The runner of `text` as `[runner]`, or its error's message.
     fn parse(text: &str) -> Result<Runner, String> {
         let t: RunnerTable = toml::from_str(text).map_err(|e| e.to_string())?;
-        runner(t, Path::new("/ws"))
+        runner(t, Path::new("/ws")).map_err(|e| e.to_string())
     }
 
     #[test]
@@ -291,5 +316,34 @@ mod tests {
         for bad in ["", "1:2:3:4", "a", "2-", "-1"] {
             assert!(!is_slurm_time(bad), "{bad}");
         }
+    }
+
+    /// `initializationOptions.runner`: the same checks and words as `[runner]`, each error saying
+    /// what it is about.
+    #[test]
+    fn a_json_runner_says_what_is_wrong_with_it() {
+        let json = |v: serde_json::Value| from_json(&v, Path::new("/ws"));
+        let r = json(serde_json::json!({"kind": "ssh", "host": "bench"})).unwrap();
+        assert_eq!(r.name(), "ssh bench");
+        let e = json(serde_json::json!({"kind": "cloud"})).unwrap_err();
+        assert!(matches!(&e, RunnerError::Kind(k) if k == "cloud"), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            "[runner] kind = \"cloud\" is not a runner (\"local\", \"ssh\" or \"slurm\")"
+        );
+        let e = json(serde_json::json!({"kind": "slurm", "max_parallel": 0})).unwrap_err();
+        assert_eq!(e.to_string(), "[runner] max_parallel must be at least 1");
+        let e = json(serde_json::json!({"kind": "local", "partition": "p"})).unwrap_err();
+        assert!(
+            matches!(&e, RunnerError::Misplaced { key: "partition", kind, .. } if kind == "local"),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "[runner] partition is a key of kind = \"slurm\", not of kind = \"local\""
+        );
+        let e = json(serde_json::json!({"kind": "ssh", "port": "twenty-two"})).unwrap_err();
+        assert!(matches!(e, RunnerError::Json(_)), "{e:?}");
+        assert!(e.to_string().contains("port") || e.to_string().contains("u16"), "{e}");
     }
 }

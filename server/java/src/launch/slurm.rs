@@ -5,16 +5,37 @@
 //! again in a new array. An abort is `scancel`. The cluster's accounting (`sacct`) is not needed.
 
 use super::failure::RunFailure;
-use super::host::{quote, Host};
+use super::host::{quote, Host, TreeError};
 use super::job::JvmJob;
 use super::remote::Remote;
 use super::runner::Slurm;
 use super::tracker::{Tracker, Update};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// How often Beagle asks Slurm.
 const POLL: Duration = Duration::from_millis(500);
+
+/// Why an array could not be submitted (each of its JVMs fails to start with this).
+#[derive(Debug, thiserror::Error)]
+enum SubmitError {
+    /// The local folder the scripts are written to could not be created.
+    #[error("{}: {source}", path.display())]
+    Stage { path: PathBuf, source: std::io::Error },
+    /// A script could not be written into it.
+    #[error(transparent)]
+    Script(std::io::Error),
+    /// The scripts could not be copied to the cluster.
+    #[error(transparent)]
+    Tree(#[from] TreeError),
+    /// `sbatch` could not be run.
+    #[error("sbatch: {0}")]
+    Sbatch(std::io::Error),
+    /// `sbatch` did not take the array (its error output).
+    #[error("sbatch refused the array: {stderr}")]
+    Refused { stderr: String },
+}
 
 /// A submitted array: its Slurm id, its folder, and the JVM (index, attempt) of each task.
 struct Array {
@@ -66,7 +87,7 @@ pub(crate) fn run_arrays(
                 }),
                 Err(e) => {
                     for (i, _) in tasks {
-                        tracker.settle(i, Err(jobs[i].error(RunFailure::Spawn(e.clone()))), on);
+                        tracker.settle(i, Err(jobs[i].error(RunFailure::Spawn(e.to_string()))), on);
                     }
                 }
             }
@@ -127,19 +148,19 @@ fn submit(
     jobs: &[JvmJob],
     tasks: &[(usize, u32)],
     dir: &str,
-) -> Result<String, String> {
+) -> Result<String, SubmitError> {
     let stage = tempfile_dir()?;
     for (task, &(i, _)) in tasks.iter().enumerate() {
         let task_dir = stage.join(task.to_string());
-        std::fs::create_dir_all(&task_dir).map_err(|e| e.to_string())?;
+        std::fs::create_dir_all(&task_dir).map_err(SubmitError::Script)?;
         let script = jobs[i].script(&remote.java, &format!("{dir}/{task}"), &remote.classpath);
-        std::fs::write(task_dir.join("run.sh"), script).map_err(|e| e.to_string())?;
+        std::fs::write(task_dir.join("run.sh"), script).map_err(SubmitError::Script)?;
     }
     let array_script = format!(
         "#!/bin/sh\n# Written by Beagle: task N runs the JVM in folder N.\nexec sh {}/\"$SLURM_ARRAY_TASK_ID\"/run.sh\n",
         quote(dir)
     );
-    std::fs::write(stage.join("array.sh"), array_script).map_err(|e| e.to_string())?;
+    std::fs::write(stage.join("array.sh"), array_script).map_err(SubmitError::Script)?;
     remote.host.put_tree(&stage, dir)?;
     let _ = std::fs::remove_dir_all(&stage);
     let longest = tasks.iter().map(|&(i, _)| jobs[i].timeout).max().unwrap_or_default();
@@ -171,14 +192,13 @@ fn submit(
     args.extend(slurm.sbatch_args.iter().cloned());
     args.push(format!("{dir}/array.sh"));
     let command: Vec<String> = args.iter().map(|a| quote(a)).collect();
-    let ran = remote
-        .host
-        .run(&command.join(" "), b"")
-        .map_err(|e| format!("sbatch: {e}"))?;
+    let ran = remote.host.run(&command.join(" "), b"").map_err(SubmitError::Sbatch)?;
     let id = ran.stdout.trim().split(';').next().unwrap_or_default().to_string();
     match ran.ok() && !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()) {
         true => Ok(id),
-        false => Err(format!("sbatch refused the array: {}", ran.stderr.trim())),
+        false => Err(SubmitError::Refused {
+            stderr: ran.stderr.trim().to_string(),
+        }),
     }
 }
 
@@ -225,7 +245,7 @@ fn minutes(d: Duration) -> String {
     (d.as_secs().div_ceil(60).max(1)).to_string()
 }
 
-fn tempfile_dir() -> Result<std::path::PathBuf, String> {
+fn tempfile_dir() -> Result<PathBuf, SubmitError> {
     let dir = std::env::temp_dir().join(format!(
         "beagle-slurm-{}-{}",
         std::process::id(),
@@ -234,7 +254,10 @@ fn tempfile_dir() -> Result<std::path::PathBuf, String> {
             .unwrap_or_default()
             .as_nanos()
     ));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(|source| SubmitError::Stage {
+        path: dir.clone(),
+        source,
+    })?;
     Ok(dir)
 }
 

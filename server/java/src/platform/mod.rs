@@ -16,4 +16,4 @@ pub mod profile;
 pub mod rate;
 pub mod suite;
 
-pub use profile::{Cost, MachineInfo, Profile, ProfileError, NATIVE_REFERENCE};
+pub use profile::{Cost, MachineInfo, Profile, ProfileError, ProfileParseError, NATIVE_REFERENCE};

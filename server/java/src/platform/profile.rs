@@ -79,8 +79,20 @@ pub const NATIVE_REFERENCE: &str = "java/util/zip/Deflater.setInput([B)V";
 pub enum ProfileError {
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: std::io::Error },
-    #[error("{path}: not a platform profile: {message}")]
-    Parse { path: PathBuf, message: String },
+    #[error("{path}: not a platform profile: {source}")]
+    Parse { path: PathBuf, source: ProfileParseError },
+}
+
+/// Why a text is not a platform profile ([`Profile::parse`]).
+#[derive(Debug, thiserror::Error)]
+pub enum ProfileParseError {
+    /// Not TOML, or not a profile's tables and keys: the parser's message names the line and the
+    /// key (a missing `clock_resolution_ns`, a text where a number goes).
+    #[error(transparent)]
+    Toml(#[from] toml::de::Error),
+    /// No opcode class is timed: nothing could be predicted with it.
+    #[error("it has no [instructions] timings")]
+    NoInstructions,
 }
 
 impl Profile {
@@ -89,16 +101,17 @@ impl Profile {
             path: path.to_path_buf(),
             source,
         })?;
-        Profile::parse(&text).map_err(|message| ProfileError::Parse {
+        Profile::parse(&text).map_err(|source| ProfileError::Parse {
             path: path.to_path_buf(),
-            message,
+            source,
         })
     }
 
-    pub fn parse(text: &str) -> Result<Profile, String> {
-        let p: Profile = toml::from_str(text).map_err(|e| e.to_string())?;
+    /// The profile written in `text` (what [`Profile::to_toml`] writes).
+    pub fn parse(text: &str) -> Result<Profile, ProfileParseError> {
+        let p: Profile = toml::from_str(text)?;
         if p.instructions.is_empty() {
-            return Err("it has no [instructions] timings".into());
+            return Err(ProfileParseError::NoInstructions);
         }
         Ok(p)
     }
@@ -223,5 +236,35 @@ mod tests {
         let back = Profile::parse(&p.to_toml()).unwrap();
         assert_eq!(back, p);
         assert!(Profile::parse("[platform]\nname = \"x\"").is_err());
+    }
+
+    /// A bad profile's error names what is wrong and where: the key and its line.
+    #[test]
+    fn a_bad_profile_says_where() {
+        let text = profile().to_toml();
+        let missing = text.replace("clock_resolution_ns = 20.0\n", "");
+        let e = Profile::parse(&missing).unwrap_err();
+        assert!(matches!(e, ProfileParseError::Toml(_)), "{e:?}");
+        assert!(e.to_string().contains("missing field `clock_resolution_ns`"), "{e}");
+        let wrong = text.replace("clock_resolution_ns = 20.0", "clock_resolution_ns = \"fast\"");
+        let line = wrong.lines().position(|l| l.contains("\"fast\"")).unwrap() + 1;
+        let e = Profile::parse(&wrong).unwrap_err().to_string();
+        assert!(
+            e.contains(&format!("line {line}")) && e.contains("clock_resolution_ns"),
+            "{e}"
+        );
+        let empty = text.replace("int-arith = 0.3\n", "").replace("array-load = 0.5\n", "");
+        let e = Profile::parse(&empty).unwrap_err();
+        assert!(matches!(e, ProfileParseError::NoInstructions), "{e:?}");
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("p.toml");
+        std::fs::write(&path, empty).unwrap();
+        assert_eq!(
+            Profile::read(&path).unwrap_err().to_string(),
+            format!(
+                "{}: not a platform profile: it has no [instructions] timings",
+                path.display()
+            )
+        );
     }
 }
