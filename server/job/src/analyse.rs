@@ -20,7 +20,7 @@
 
 use crate::context::Context;
 use crate::error::JobError;
-use crate::measurements::{self, Measured};
+use crate::measuring::measured::Measured;
 use crate::observer::{Event, Observer};
 use crate::output::{Analysed, JobOutput, MeasuredSummary};
 use crate::report::{self, Diagnostic, Report, ResultRow};
@@ -73,7 +73,7 @@ pub(crate) fn analyse(
         report: &mut report,
     };
     let measured = match &source {
-        Source::Java { config, links } => crate::java::measure(
+        Source::Java { config, links } => crate::measuring::java::measure(
             &ws.root,
             &ws.repositories,
             config,
@@ -83,7 +83,7 @@ pub(crate) fn analyse(
         )?,
         other => {
             cx.observer.on(Event::Stage("reading the measurements"));
-            measurements::load(other, cx.store, &model_elements(&ws.repositories))?
+            crate::measuring::files::load(other, cx.store, &model_elements(&ws.repositories))?
         }
     };
     for note in &measured.notes {

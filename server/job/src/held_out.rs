@@ -6,7 +6,7 @@
 
 use crate::analyse::{analyse, model_elements};
 use crate::error::JobError;
-use crate::measurements::read_whole;
+use crate::measuring::files::read_whole;
 use crate::observer::{Event, Observer, Quiet};
 use crate::request::{Request, Settings};
 use crate::validation::{compare, read_models, ValidateOptions, ValidationReport};

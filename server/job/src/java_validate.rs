@@ -14,7 +14,7 @@
 use crate::calibration::{distortion, distortion_note, factor, point_key, scope, PointKey};
 use crate::context::Context;
 use crate::error::JobError;
-use crate::java::{prepare_workspace, Build, PreparedWorkspace};
+use crate::measuring::java::{prepare_workspace, Build, PreparedWorkspace};
 use crate::observer::{Event, Observer};
 use crate::report::Report;
 use crate::request::Settings;

@@ -58,7 +58,7 @@ pub fn run(request: &Request, observer: &mut dyn Observer, control: &Control) ->
     };
     if counts_asked && !output.aborted() && !control.cancel.is_cancelled() {
         observer.on(Event::Stage("counting the work per section"));
-        if let Err(e) = crate::counting::count(ws, &mut output, &request.settings, observer, control) {
+        if let Err(e) = crate::measuring::counting::count(ws, &mut output, &request.settings, observer, control) {
             output
                 .report
                 .diagnostics

@@ -1,5 +1,5 @@
 //! One analysis job, from a workspace to expressions: where the measurements come from
-//! ([`workspace`]: `beagle.toml`), reading or measuring them ([`measurements`], [`java`]),
+//! ([`workspace`]: `beagle.toml`), reading or measuring them ([`measuring`]),
 //! analysing every repository with the analysis core and keeping everything in the store
 //! ([`job`]), validating the analysed model ([`validate`]), and the results as plain rows and
 //! diagnostics ([`report`]).
@@ -18,18 +18,14 @@ mod calibration;
 mod calibration_write;
 pub mod config_check;
 mod context;
-pub mod counting;
 mod error;
 mod held_out;
-pub mod java;
-mod java_links;
-mod java_requests;
 mod java_validate;
 pub mod job;
 pub mod launch_hints;
 pub mod link_file;
 mod link_proposals;
-pub mod measurements;
+pub mod measuring;
 pub mod observer;
 mod output;
 pub mod platform_predict;
@@ -47,10 +43,10 @@ pub mod workspace;
 
 pub use calibration_write::write_calibration;
 pub use error::JobError;
-pub use java_links::TRUSTED_CONFIDENCE;
 pub use job::{run, Analysed, JobOutput, MeasuredSummary, Request, Settings};
 pub use link_file::{link_file, LinkFile};
 pub use link_proposals::{link_proposals, LinkProposal, LinkProposals};
+pub use measuring::links::TRUSTED_CONFIDENCE;
 pub use observer::{Event, Observer, Pass, Quiet};
 pub use report::{Diagnostic, InputsReport, Report, ResultRow, Unmeasured};
 pub use suggest::suggest_links;

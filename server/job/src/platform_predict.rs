@@ -17,7 +17,7 @@
 //! predicted with those demands in place of its own. Actions without counts keep their demands
 //! (the measuring platform's) and are named, so that a reader sees what the prediction did not move.
 
-use crate::counting::cost_or_invoke;
+use crate::measuring::counting::cost_or_invoke;
 use crate::predict::{predict_with, read, Deploy, PredictError, ServicePrediction};
 use crate::workspace::Workspace;
 use beagle_analysis::predict::Bindings;
@@ -206,7 +206,7 @@ pub fn rewrite(
     };
     let mut uncalibrated = std::collections::BTreeSet::new();
     for (path, file) in files {
-        let counts = (store.section_counts(&crate::counting::store_key(&ws.root, path)))
+        let counts = (store.section_counts(&crate::measuring::counting::store_key(&ws.root, path)))
             .map_err(|e| PredictError::Store { message: e.to_string() })?;
         let units = crate::units::demand_units(ws, file).map_err(|e| PredictError::Store { message: e.to_string() })?;
         let mut text = file.tree.text.clone();
