@@ -4,7 +4,7 @@
 //! files are not touched), and each held-out service point is compared with the prediction of
 //! that copy.
 
-use crate::analyse::{analyse, model_elements};
+use crate::analysing::analyse::{analyse, model_elements};
 use crate::error::JobError;
 use crate::measuring::files::read_whole;
 use crate::observer::{Event, Observer, Quiet};

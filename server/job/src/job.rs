@@ -1,5 +1,5 @@
 //! One analysis job, as `beagle analyse` and the language server run it: the analysis
-//! ([`crate::analyse`]: measurements, then every repository, kept in the store), then, when
+//! ([`crate::analysing`]: measurements, then every repository, kept in the store), then, when
 //! [`Settings::validate`] asks, the validation of the analysed model on measurements it was not
 //! fitted to ([`crate::validate`]).
 //!
@@ -8,7 +8,7 @@
 //!
 //! The job is the top of the crate: the stages it calls do not call back into it.
 
-use crate::analyse::analyse;
+use crate::analysing::analyse::analyse;
 use crate::error::JobError;
 use crate::held_out::held_out;
 use crate::observer::{Event, Observer};

@@ -12,7 +12,7 @@
 //! prints from here: progress arrives at an [`Observer`], pause and abort through a
 //! [`beagle_analysis::Control`]. Synchronous: the language server runs a job on its own thread.
 
-mod analyse;
+mod analysing;
 pub mod atomic;
 mod calibration;
 mod calibration_write;
@@ -22,7 +22,6 @@ mod error;
 mod held_out;
 mod java_validate;
 pub mod job;
-pub mod launch_hints;
 pub mod link_file;
 mod link_proposals;
 pub mod measuring;
@@ -33,7 +32,6 @@ pub mod predict;
 pub mod rates;
 pub mod report;
 mod request;
-mod settled;
 mod suggest;
 pub mod units;
 mod unmodelled_write;

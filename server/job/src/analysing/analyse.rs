@@ -297,8 +297,8 @@ fn analyse_repository(
         }
     }
     note_probe_costs(&mut finals, &measured.summary.probe_costs);
-    crate::settled::settle(&mut finals, &measured.requested);
-    crate::launch_hints::add(&mut finals, bb.results(), &measured.launches);
+    crate::analysing::settled::settle(&mut finals, &measured.requested);
+    crate::analysing::launch_hints::add(&mut finals, bb.results(), &measured.launches);
     for d in bb.diagnostics() {
         let diagnostic = report::from_blackboard(&file, path, &bb, d);
         // An element the measurement tool could not measure already says why (the Java tool:
