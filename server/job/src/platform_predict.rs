@@ -208,7 +208,8 @@ pub fn rewrite(
     for (path, file) in files {
         let counts = (store.section_counts(&crate::measuring::counting::store_key(&ws.root, path)))
             .map_err(|e| PredictError::Store { message: e.to_string() })?;
-        let units = crate::units::demand_units(ws, file).map_err(|e| PredictError::Store { message: e.to_string() })?;
+        let units = crate::writing::units::demand_units(ws, file)
+            .map_err(|e| PredictError::Store { message: e.to_string() })?;
         let mut text = file.tree.text.clone();
         for c in counts.values() {
             let Some(f) = &c.factor else {

@@ -9,7 +9,7 @@
 //! last step; elements another finished analysis of the same measurements made final are reused.
 //!
 //! Demands stay in milliseconds in the store and the rows' `expression`; each repository's
-//! [`DemandUnits`] (from the deployment, [`crate::units`]) converts them where they are written
+//! [`DemandUnits`] (from the deployment, [`crate::writing::units`]) converts them where they are written
 //! and in the rows' `work_units`.
 //!
 //! Nothing here prints: progress and intermediate results go to an [`Observer`], the outcome is
@@ -25,8 +25,8 @@ use crate::observer::{Event, Observer};
 use crate::output::{Analysed, JobOutput, MeasuredSummary};
 use crate::report::{self, Diagnostic, Report, ResultRow};
 use crate::request::Request;
-use crate::units::Rates;
 use crate::workspace::Source;
+use crate::writing::units::Rates;
 use beagle_analysis::{
     analyse_with_checkpoints, content_key, scope_elements, Blackboard, Control, DemandUnits, ElementKind,
     FinalExpression, FitnessFunction, MeasurableElement, MeasurementResult, Outcome, RecordedResults, RunDescription,
