@@ -30,7 +30,7 @@ pub enum JobError {
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
-    Rates(#[from] crate::rates::RatesError),
+    Rates(#[from] crate::predicting::rates::RatesError),
     #[error(transparent)]
     Events(#[from] EventsError),
     #[error(transparent)]

@@ -110,7 +110,7 @@ pub(crate) fn held_out(
     }
     let measured = measured_totals(&split.held_out, 1e6);
     let models = read_models(&repositories)?;
-    let rates = crate::rates::rates(ws, None, &[])?;
+    let rates = crate::predicting::rates::rates(ws, None, &[])?;
     let services = compare(
         &ws.root,
         &ws.repositories,

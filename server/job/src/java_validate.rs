@@ -150,7 +150,7 @@ pub(crate) fn validate(
     }
     let measured = points_of(executions);
     let system = ws.system();
-    let rates = crate::rates::rates(ws, None, &[])?;
+    let rates = crate::predicting::rates::rates(ws, None, &[])?;
     let mut services = compare(
         &ws.root,
         &ws.repositories,

@@ -23,7 +23,7 @@ use beagle_pcm::ModelFile;
 // Defined below this module (both ways of validating use them); the paths
 // `beagle_job::validate::ValidateOptions` and the others keep working.
 pub use crate::held_out::VALIDATE_DIR;
-use crate::platform_predict::Rule;
+use crate::predicting::platform::Rule;
 pub use crate::validation::{ValidateOptions, ValidationReport};
 
 /// Validates the workspace's services (see the module documentation).
@@ -41,11 +41,11 @@ pub fn validate(
             };
             let files: Vec<_> = ws.repositories.iter().cloned().zip(models.iter().cloned()).collect();
             let rewrite = |rule| {
-                crate::platform_predict::rewrite(ws, &files, profile, rule)
+                crate::predicting::platform::rewrite(ws, &files, profile, rule)
                     .map_err(|e| JobError::Platform(e.to_string()))
             };
             let rewritten = rewrite(Rule::Split)?;
-            let models_of = |r: &crate::platform_predict::Rewritten| -> Vec<ModelFile> {
+            let models_of = |r: &crate::predicting::platform::Rewritten| -> Vec<ModelFile> {
                 r.files.iter().map(|(_, f)| f.clone()).collect()
             };
             let on_platform = models_of(&rewritten);

@@ -56,7 +56,7 @@ pub struct ValidationReport {
     /// With a platform: the model as measured (its milliseconds unchanged), on the same runs.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub baseline: Vec<ServiceValidation>,
-    /// With a platform: the prediction by `platform_predict::Rule::Scaled` (R scales all of a
+    /// With a platform: the prediction by `predicting::platform::Rule::Scaled` (R scales all of a
     /// counted action's time), on the same runs.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub scaled: Vec<ServiceValidation>,

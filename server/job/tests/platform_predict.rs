@@ -8,8 +8,8 @@
 use beagle_analysis::section_counts::{CountLaw, Factor, SectionCounts};
 use beagle_analysis::Store;
 use beagle_java::platform::{Cost, Profile, NATIVE_REFERENCE};
-use beagle_job::platform_predict::{predict_on_platform, PlatformPrediction};
-use beagle_job::predict::{predict, Deploy};
+use beagle_job::predicting::platform::{predict_on_platform, PlatformPrediction};
+use beagle_job::predicting::predict::{predict, Deploy};
 use std::collections::BTreeMap;
 use std::path::Path;
 
