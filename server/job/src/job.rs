@@ -1,7 +1,7 @@
 //! One analysis job, as `beagle analyse` and the language server run it: the analysis
 //! ([`crate::analysing`]: measurements, then every repository, kept in the store), then, when
 //! [`Settings::validate`] asks, the validation of the analysed model on measurements it was not
-//! fitted to ([`crate::validate`]).
+//! fitted to ([`crate::validating::validate`]).
 //!
 //! Nothing here prints: progress and intermediate results go to an [`Observer`], the outcome is
 //! plain data ([`JobOutput`]), and [`Control`] pauses or aborts the job from another thread.
@@ -10,10 +10,10 @@
 
 use crate::analysing::analyse::analyse;
 use crate::error::JobError;
-use crate::held_out::held_out;
 use crate::observer::{Event, Observer};
 use crate::report::Diagnostic;
-use crate::validate::analysed_models;
+use crate::validating::held_out::held_out;
+use crate::validating::validate::analysed_models;
 use crate::validation::ValidateOptions;
 use crate::workspace::Source;
 use beagle_analysis::Control;
@@ -39,7 +39,7 @@ pub fn run(request: &Request, observer: &mut dyn Observer, control: &Control) ->
         };
         let validated = match &ws.source {
             Some(Source::Java { .. }) => analysed_models(&output)
-                .and_then(|models| crate::java_validate::validate(ws, &models, None, &options, observer, control)),
+                .and_then(|models| crate::validating::java::validate(ws, &models, None, &options, observer, control)),
             Some(other) => held_out(ws, other, &options, observer, control),
             // Not reached: the analysis has failed with this already.
             None => Err(JobError::NoMeasurements),

@@ -14,12 +14,9 @@
 
 mod analysing;
 pub mod atomic;
-mod calibration;
 pub mod config_check;
 mod context;
 mod error;
-mod held_out;
-mod java_validate;
 pub mod job;
 pub mod link_file;
 mod link_proposals;
@@ -30,7 +27,7 @@ pub mod predicting;
 pub mod report;
 mod request;
 mod suggest;
-pub mod validate;
+pub mod validating;
 mod validation;
 pub mod workspace;
 pub mod writing;

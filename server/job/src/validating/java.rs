@@ -11,13 +11,13 @@
 //! also net of every probe, differ from the plain ones beyond the noise, the probes changed what
 //! the JIT made of the code (inlining, escape analysis), and the report says so per SEFF.
 
-use crate::calibration::{distortion, distortion_note, factor, point_key, scope, PointKey};
 use crate::context::Context;
 use crate::error::JobError;
 use crate::measuring::java::{prepare_workspace, Build, PreparedWorkspace};
 use crate::observer::{Event, Observer};
 use crate::report::Report;
 use crate::request::Settings;
+use crate::validating::calibration::{distortion, distortion_note, factor, point_key, scope, PointKey};
 use crate::validation::{compare, ValidateOptions, ValidationReport};
 use crate::workspace::{Source, Workspace};
 use beagle_analysis::predict::{Bindings, Predictor};
@@ -242,7 +242,7 @@ fn run_build(
 }
 
 /// Says each SEFF's distortion, and calibrates each outermost SEFF whose measurement is distorted
-/// and whose prediction is off the plain totals (`crate::calibration`); the validations are kept
+/// and whose prediction is off the plain totals (`crate::validating::calibration`); the validations are kept
 /// again with what was added.
 fn calibrate(
     ws: &Workspace,
