@@ -1,10 +1,11 @@
 //! What the language server's quick fix on "did you mean ...?" writes: for each SEFF that no link
 //! file links and whose automatic candidate is below the threshold of use (the job's warning,
-//! `measuring::links::judge`), the `[[link]]` entries that link it, and the actions the linker found in
-//! it, in Beagle's own format, for the workspace's link file (`link_file`).
+//! `crate::measuring::links::judge`), the `[[link]]` entries that link it, and the actions the
+//! linker found in it, in Beagle's own format, for the workspace's link file
+//! (`crate::linking::file`).
 
 use crate::error::JobError;
-use crate::link_file::{link_file, LinkFile};
+use crate::linking::file::{link_file, LinkFile};
 use crate::measuring::links::{judge, known_links, seff_ids, Judged};
 use crate::report::Report;
 use crate::workspace::{Source, Workspace};
