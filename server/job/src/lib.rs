@@ -16,6 +16,7 @@ mod analysing;
 pub mod atomic;
 pub mod config_check;
 mod context;
+pub mod deployment;
 mod error;
 pub mod job;
 pub mod linking;

@@ -1,20 +1,20 @@
 //! The processing rates a prediction converts work units with (`beagle_analysis::predict::rates`),
-//! from the workspace's deployment: its `.allocation` (or another, for a what-if), the system and
-//! resource environment that one names, and `[model] time_unit`. What-if moves (`--on`) are
-//! resolved here, by component and container name or id.
+//! from the workspace's deployment as [`crate::deployment::read`] reads it: its `.allocation` (or
+//! another, for a what-if), the system and resource environment that one names, and `[model]
+//! time_unit`. What-if moves (`--on`) are resolved here, by component and container name or id.
 
+use crate::deployment::DeploymentError;
 use crate::workspace::Workspace;
 use beagle_analysis::predict::rates::Rates;
 use beagle_pcm::{Deployment, ModelFile};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Why the rates cannot be had as asked.
 #[derive(Debug, thiserror::Error)]
 pub enum RatesError {
-    #[error("{}: cannot read: {source}", path.display())]
-    Unreadable { path: PathBuf, source: std::io::Error },
-    #[error("{}: not a PCM allocation", path.display())]
-    NotAnAllocation { path: PathBuf },
+    /// A file of the deployment cannot be read, or the allocation is none.
+    #[error(transparent)]
+    Deployment(#[from] DeploymentError),
     #[error("--on {0}: there is no resource environment (no allocation, or it names none) to move anything in")]
     NoEnvironment(String),
     #[error("--on {given}: no resource container `{container}`; the resource environment has {known}")]
@@ -27,48 +27,11 @@ pub enum RatesError {
     NoComponent { given: String, component: String },
 }
 
-fn read(path: &Path) -> Result<ModelFile, RatesError> {
-    ModelFile::read(path).map_err(|source| RatesError::Unreadable {
-        path: path.to_path_buf(),
-        source,
-    })
-}
-
-/// The workspace's deployment: `allocation` when given, else the workspace's; `None` without an
-/// allocation.
-pub fn deployment(ws: &Workspace, allocation: Option<&Path>) -> Result<Option<Deployment>, RatesError> {
-    let Some(path) = allocation.map(Path::to_path_buf).or_else(|| ws.allocation()) else {
-        return Ok(None);
-    };
-    let file = read(&path)?;
-    let alloc = beagle_pcm::model::allocation::allocation(&file)
-        .ok_or_else(|| RatesError::NotAnAllocation { path: path.clone() })?;
-    let named = |uri: &Option<String>| -> Result<Option<ModelFile>, RatesError> {
-        match uri.as_deref().map(|u| beagle_pcm::workspace::locate(&path, u)) {
-            Some(beagle_pcm::workspace::Location::File(p)) if p.is_file() => read(&p).map(Some),
-            _ => Ok(None),
-        }
-    };
-    let system = match named(&alloc.system_uri)? {
-        Some(s) => Some(s),
-        None => ws.system().map(|p| read(&p)).transpose()?,
-    };
-    let environment = match (
-        named(&alloc.resource_environment_uri)?,
-        ws.deployment.resource_environment.as_deref(),
-    ) {
-        (_, Some(p)) => Some(read(p)?),
-        (Some(e), None) => Some(e),
-        (None, None) => ws.resource_environment().map(|p| read(&p)).transpose()?,
-    };
-    Ok(Deployment::from_files(&file, system.as_ref(), environment.as_ref()))
-}
-
-/// The rates of the workspace's deployment (see [`deployment`]), with every `--on` move:
-/// `CONTAINER` moves every component there, `COMPONENT=CONTAINER` one component (by name or id).
-/// `None` without a resource environment: demands are then milliseconds.
+/// The rates of the workspace's deployment (see [`crate::deployment::read`]), with every `--on`
+/// move: `CONTAINER` moves every component there, `COMPONENT=CONTAINER` one component (by name or
+/// id). `None` without a resource environment: demands are then milliseconds.
 pub fn rates(ws: &Workspace, allocation: Option<&Path>, on: &[String]) -> Result<Option<Rates>, RatesError> {
-    let Some(d) = deployment(ws, allocation)? else {
+    let Some(d) = crate::deployment::read(ws, allocation)? else {
         return match on.first() {
             Some(given) => Err(RatesError::NoEnvironment(given.clone())),
             None => Ok(None),
