@@ -31,7 +31,7 @@ mod validation;
 pub mod workspace;
 pub mod writing;
 
-pub use error::JobError;
+pub use error::{JobError, RatesError};
 pub use job::{run, Analysed, JobOutput, MeasuredSummary, Request, Settings};
 pub use linking::file::{link_file, LinkFile};
 pub use linking::proposals::{link_proposals, LinkProposal, LinkProposals};

@@ -50,7 +50,7 @@ pub enum PredictError {
     #[error("{}: not a PCM system", path.display())]
     NotASystem { path: PathBuf },
     #[error(transparent)]
-    Rates(#[from] crate::predicting::rates::RatesError),
+    Rates(#[from] crate::error::RatesError),
     /// The store with the analysis's counts could not be read (`--platform`).
     #[error("the store: {message}")]
     Store { message: String },

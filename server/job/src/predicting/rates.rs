@@ -2,30 +2,13 @@
 //! from the workspace's deployment as [`crate::deployment::read`] reads it: its `.allocation` (or
 //! another, for a what-if), the system and resource environment that one names, and `[model]
 //! time_unit`. What-if moves (`--on`) are resolved here, by component and container name or id.
+//! What can go wrong is a [`RatesError`] (defined beside the job's error, which carries it).
 
-use crate::deployment::DeploymentError;
+use crate::error::RatesError;
 use crate::workspace::Workspace;
 use beagle_analysis::predict::rates::Rates;
 use beagle_pcm::{Deployment, ModelFile};
 use std::path::Path;
-
-/// Why the rates cannot be had as asked.
-#[derive(Debug, thiserror::Error)]
-pub enum RatesError {
-    /// A file of the deployment cannot be read, or the allocation is none.
-    #[error(transparent)]
-    Deployment(#[from] DeploymentError),
-    #[error("--on {0}: there is no resource environment (no allocation, or it names none) to move anything in")]
-    NoEnvironment(String),
-    #[error("--on {given}: no resource container `{container}`; the resource environment has {known}")]
-    NoContainer {
-        given: String,
-        container: String,
-        known: String,
-    },
-    #[error("--on {given}: no component `{component}` in the system")]
-    NoComponent { given: String, component: String },
-}
 
 /// The rates of the workspace's deployment (see [`crate::deployment::read`]), with every `--on`
 /// move: `CONTAINER` moves every component there, `COMPONENT=CONTAINER` one component (by name or
