@@ -9,7 +9,7 @@
 //!   allocation may be another than the workspace's (`beagle predict --allocation`); a system the
 //!   allocation's reference does not reach is the workspace's; the resource environment is
 //!   `[model] resource_environment`, else the allocation's, else the workspace's.
-//! - [`read_leniently`], for the units every demand is written in (`crate::writing::units`),
+//! - `read_leniently`, for the units every demand is written in (`crate::writing::units`),
 //!   which every job converts with: it never fails (what cannot be read leaves demands in
 //!   milliseconds, and the units say why). It reads the allocation with the files it refers to,
 //!   so that resource types defined in files of their own have their names; the workspace's

@@ -1,12 +1,18 @@
 //! One analysis job, from a workspace to expressions: where the measurements come from
-//! ([`workspace`]: `beagle.toml`), reading or measuring them ([`measuring`]),
-//! analysing every repository with the analysis core and keeping everything in the store
-//! ([`job`]), validating the analysed model ([`validate`]), and the results as plain rows and
-//! diagnostics ([`report`]).
+//! ([`workspace`]: `beagle.toml`), reading or measuring them ([`measuring`]), analysing every
+//! repository with the analysis core and keeping everything in the store (`analysing`, run by
+//! [`job`]), the units demands are written in and what else goes into the model ([`writing`]),
+//! predicting services ([`predicting`]), validating the analysed model ([`validating`]), what
+//! `beagle link` and the link quick fix give ([`linking`]), and the results as plain rows and
+//! diagnostics ([`report`]). [`config_check`] checks a `beagle.toml` as configuration.
 //!
-//! Modules depend one way (`tests/architecture/module_cycles.py`): [`job`] on top runs the
-//! analysis (`analyse`) and then a validation (`java_validate`, `held_out`); what the stages
-//! share sits below them (`request`, `context`, `output`, `validation`).
+//! A folder per stage, and modules depend one way (`tests/architecture/module_cycles.py`):
+//! [`job`] on top runs the analysis and then a validation; the stages below it go validating,
+//! linking, predicting, analysing, writing, measuring, each using only those after it; what they
+//! share sits below them all (`deployment`, `workspace`, `request`, `context`, `output`,
+//! `validation`, `observer`, `report`, `atomic`, `error`). A folder's `mod.rs` only declares its
+//! files, and modules name the file that defines what they use, so that the check sees every
+//! dependency.
 //!
 //! The CLI (`beagle analyse`) and the language server both run jobs through [`job::run`]; neither
 //! prints from here: progress arrives at an [`Observer`], pause and abort through a

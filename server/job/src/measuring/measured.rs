@@ -1,5 +1,5 @@
 //! What measuring gives the analysis, whichever way it measured: [`Measured`], read from files
-//! ([`crate::measuring::files`]) or measured on the Java system ([`crate::measuring::java`]). A
+//! ([`crate::measuring::files`]) or measured on the Java system (`crate::measuring::java`). A
 //! module of its own so that both ways, and the analysis that reads it, name one type.
 
 use beagle_analysis::{EventsSummary, InputFile, MeasurableElement, MeasurementResult};

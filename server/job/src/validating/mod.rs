@@ -1,8 +1,8 @@
 //! Validating: does the analysed model predict its services on measurements it was not fitted
-//! to? A Java workspace is run at fresh points ([`java`]), its plain build beside the
+//! to? A Java workspace is run at fresh points (`java`), its plain build beside the
 //! instrumented one, which tells the probes' distortion and a calibration factor
-//! ([`calibration`]); a workspace of measurements holds a share of its executions out of the
-//! analysis ([`held_out`]). [`validate`] chooses between the two for `beagle validate`.
+//! (`calibration`); a workspace of measurements holds a share of its executions out of the
+//! analysis (`held_out`). `validate` chooses between the two for `beagle validate`.
 //!
 //! Above the stages it uses (the analysis: the held-out way analyses a copy; measuring;
 //! predicting), below the job. What both ways share, and what a job's output carries, is below

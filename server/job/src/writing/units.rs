@@ -35,7 +35,7 @@ pub struct Rates {
 
 impl Rates {
     /// Reads the workspace's allocation and resource environment
-    /// ([`crate::deployment::read_leniently`]). Fails only when `[model] measured_on` names no
+    /// (`crate::deployment::read_leniently`). Fails only when `[model] measured_on` names no
     /// container: then every demand would be converted wrongly.
     pub fn load(ws: &Workspace) -> Result<Rates, JobError> {
         let time_unit = ws.deployment.time_unit;
