@@ -9,8 +9,8 @@
 //! last step; elements another finished analysis of the same measurements made final are reused.
 //!
 //! Demands stay in milliseconds in the store and the rows' `expression`; each repository's
-//! [`DemandUnits`] (from the deployment, [`crate::writing::units`]) converts them where they are written
-//! and in the rows' `work_units`.
+//! [`DemandUnits`] (from the deployment, [`crate::writing::units`]) converts them where they are
+//! written and in the rows' `work_units`.
 //!
 //! Nothing here prints: progress and intermediate results go to an [`Observer`], the outcome is
 //! plain data ([`JobOutput`]), and [`Control`] pauses or aborts the job from another thread.

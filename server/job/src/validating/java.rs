@@ -242,8 +242,8 @@ fn run_build(
 }
 
 /// Says each SEFF's distortion, and calibrates each outermost SEFF whose measurement is distorted
-/// and whose prediction is off the plain totals (`crate::validating::calibration`); the validations are kept
-/// again with what was added.
+/// and whose prediction is off the plain totals (`crate::validating::calibration`); the
+/// validations are kept again with what was added.
 fn calibrate(
     ws: &Workspace,
     models: &[beagle_pcm::ModelFile],

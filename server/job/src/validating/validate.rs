@@ -13,6 +13,7 @@
 use crate::error::JobError;
 use crate::observer::Observer;
 use crate::output::JobOutput;
+use crate::predicting::platform::Rule;
 use crate::validating::held_out::held_out;
 use crate::validating::java;
 use crate::validation::read_models;
@@ -22,7 +23,6 @@ use beagle_pcm::ModelFile;
 
 // Defined below this module (both ways of validating use them), named here too:
 // `beagle_job::validating::validate::ValidateOptions` and the others.
-use crate::predicting::platform::Rule;
 pub use crate::validating::held_out::VALIDATE_DIR;
 pub use crate::validation::{ValidateOptions, ValidationReport};
 
