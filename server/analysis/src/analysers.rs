@@ -378,9 +378,9 @@ mod tests {
     #[test]
     fn a_bimodal_demand_measured_per_jvm_is_published_at_its_mean() {
         // What the Java tool does: per JVM and point, far-out values out and one median carrying
-        // the JVM's mean (`server/job/src/java.rs`, `merge`). Nine writes in ten take 5-8 µs, the
-        // tenth 35-50 µs; the size does not matter. 60 calls a JVM: within the sample a point
-        // keeps (`KEPT_PER_POINT`), whose statistics the median and mean are.
+        // the JVM's mean (`server/job/src/measuring/java.rs`, `merge`). Nine writes in ten take
+        // 5-8 µs, the tenth 35-50 µs; the size does not matter. 60 calls a JVM: within the sample
+        // a point keeps (`KEPT_PER_POINT`), whose statistics the median and mean are.
         use rand::{RngExt, SeedableRng};
         for seed in [3u64, 17] {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);

@@ -6,7 +6,7 @@
 //! On a platform with costs `t_k` (ns per count of key `k`), the count-based estimate is
 //! `E = Σ_k count_k(inputs) × t_k`, and R = measured / E on the measuring platform (Krogmann et
 //! al., IEEE TSE 2010: the per-algorithm factor for what the JIT does). How a prediction for
-//! another platform uses R is `beagle_job::platform_predict`'s.
+//! another platform uses R is `beagle_job::predicting::platform`'s.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -2,7 +2,7 @@
 //! prints it after `error: `.
 
 use beagle_fit::{CsvError, FitError};
-use beagle_job::predict::PredictError;
+use beagle_job::predicting::predict::PredictError;
 use beagle_job::JobError;
 use beagle_measure::FileError;
 use std::path::PathBuf;

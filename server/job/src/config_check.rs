@@ -109,7 +109,7 @@ pub fn check(toml_path: &Path, text: &str, root: Option<&Path>) -> Vec<ConfigPro
     }
     // A `measured_on` that names no container would stop every analysis: said where it is written.
     if ws.deployment.measured_on.is_some() {
-        if let Err(e @ crate::JobError::MeasuredOn { .. }) = crate::units::Rates::load(&ws) {
+        if let Err(e @ crate::error::JobError::MeasuredOn { .. }) = crate::writing::units::Rates::load(&ws) {
             out.push(ConfigProblem {
                 line: line_mentioning(text, "measured_on").unwrap_or(1),
                 severity: Severity::Error,

@@ -30,7 +30,7 @@ pub enum JobError {
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
-    Rates(#[from] crate::rates::RatesError),
+    Rates(#[from] RatesError),
     #[error(transparent)]
     Events(#[from] EventsError),
     #[error(transparent)]
@@ -108,6 +108,26 @@ pub enum JobError {
         /// Its containers' names (or ids).
         containers: Vec<String>,
     },
+}
+
+/// Why the rates a prediction converts with cannot be had as asked
+/// (`crate::predicting::rates`). Here, beside [`JobError`], which carries it (the validations
+/// predict), so that the errors every stage shares depend on no stage.
+#[derive(Debug, thiserror::Error)]
+pub enum RatesError {
+    /// A file of the deployment cannot be read, or the allocation is none.
+    #[error(transparent)]
+    Deployment(#[from] crate::deployment::DeploymentError),
+    #[error("--on {0}: there is no resource environment (no allocation, or it names none) to move anything in")]
+    NoEnvironment(String),
+    #[error("--on {given}: no resource container `{container}`; the resource environment has {known}")]
+    NoContainer {
+        given: String,
+        container: String,
+        known: String,
+    },
+    #[error("--on {given}: no component `{component}` in the system")]
+    NoComponent { given: String, component: String },
 }
 
 /// Reasons listed under a "nothing to measure" error, at most.

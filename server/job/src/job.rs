@@ -1,19 +1,19 @@
 //! One analysis job, as `beagle analyse` and the language server run it: the analysis
-//! ([`crate::analyse`]: measurements, then every repository, kept in the store), then, when
+//! ([`crate::analysing`]: measurements, then every repository, kept in the store), then, when
 //! [`Settings::validate`] asks, the validation of the analysed model on measurements it was not
-//! fitted to ([`crate::validate`]).
+//! fitted to ([`crate::validating::validate`]).
 //!
 //! Nothing here prints: progress and intermediate results go to an [`Observer`], the outcome is
 //! plain data ([`JobOutput`]), and [`Control`] pauses or aborts the job from another thread.
 //!
 //! The job is the top of the crate: the stages it calls do not call back into it.
 
-use crate::analyse::analyse;
+use crate::analysing::analyse::analyse;
 use crate::error::JobError;
-use crate::held_out::held_out;
 use crate::observer::{Event, Observer};
 use crate::report::Diagnostic;
-use crate::validate::analysed_models;
+use crate::validating::held_out::held_out;
+use crate::validating::validate::analysed_models;
 use crate::validation::ValidateOptions;
 use crate::workspace::Source;
 use beagle_analysis::Control;
@@ -39,7 +39,7 @@ pub fn run(request: &Request, observer: &mut dyn Observer, control: &Control) ->
         };
         let validated = match &ws.source {
             Some(Source::Java { .. }) => analysed_models(&output)
-                .and_then(|models| crate::java_validate::validate(ws, &models, None, &options, observer, control)),
+                .and_then(|models| crate::validating::java::validate(ws, &models, None, &options, observer, control)),
             Some(other) => held_out(ws, other, &options, observer, control),
             // Not reached: the analysis has failed with this already.
             None => Err(JobError::NoMeasurements),
@@ -58,7 +58,7 @@ pub fn run(request: &Request, observer: &mut dyn Observer, control: &Control) ->
     };
     if counts_asked && !output.aborted() && !control.cancel.is_cancelled() {
         observer.on(Event::Stage("counting the work per section"));
-        if let Err(e) = crate::counting::count(ws, &mut output, &request.settings, observer, control) {
+        if let Err(e) = crate::measuring::counting::count(ws, &mut output, &request.settings, observer, control) {
             output
                 .report
                 .diagnostics

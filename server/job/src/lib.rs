@@ -1,58 +1,50 @@
 //! One analysis job, from a workspace to expressions: where the measurements come from
-//! ([`workspace`]: `beagle.toml`), reading or measuring them ([`measurements`], [`java`]),
-//! analysing every repository with the analysis core and keeping everything in the store
-//! ([`job`]), validating the analysed model ([`validate`]), and the results as plain rows and
-//! diagnostics ([`report`]).
+//! ([`workspace`]: `beagle.toml`), reading or measuring them ([`measuring`]), analysing every
+//! repository with the analysis core and keeping everything in the store (`analysing`, run by
+//! [`job`]), the units demands are written in and what else goes into the model ([`writing`]),
+//! predicting services ([`predicting`]), validating the analysed model ([`validating`]), what
+//! `beagle link` and the link quick fix give ([`linking`]), and the results as plain rows and
+//! diagnostics ([`report`]). [`config_check`] checks a `beagle.toml` as configuration.
 //!
-//! Modules depend one way (`tests/architecture/module_cycles.py`): [`job`] on top runs the
-//! analysis (`analyse`) and then a validation (`java_validate`, `held_out`); what the stages
-//! share sits below them (`request`, `context`, `output`, `validation`).
+//! A folder per stage, and modules depend one way (`tests/architecture/module_cycles.py`):
+//! [`job`] on top runs the analysis and then a validation; the stages below it go validating,
+//! linking, predicting, analysing, writing, measuring, each using only those after it; what they
+//! share sits below them all (`deployment`, `workspace`, `request`, `context`, `output`,
+//! `validation`, `observer`, `report`, `atomic`, `error`). A folder's `mod.rs` only declares its
+//! files, and modules name the file that defines what they use, so that the check sees every
+//! dependency.
 //!
 //! The CLI (`beagle analyse`) and the language server both run jobs through [`job::run`]; neither
 //! prints from here: progress arrives at an [`Observer`], pause and abort through a
 //! [`beagle_analysis::Control`]. Synchronous: the language server runs a job on its own thread.
 
-mod analyse;
+mod analysing;
 pub mod atomic;
-mod calibration;
-mod calibration_write;
 pub mod config_check;
 mod context;
-pub mod counting;
+pub mod deployment;
 mod error;
-mod held_out;
-pub mod java;
-mod java_links;
-mod java_requests;
-mod java_validate;
 pub mod job;
-pub mod launch_hints;
-pub mod link_file;
-mod link_proposals;
-pub mod measurements;
+pub mod linking;
+pub mod measuring;
 pub mod observer;
 mod output;
-pub mod platform_predict;
-pub mod predict;
-pub mod rates;
+pub mod predicting;
 pub mod report;
 mod request;
-mod settled;
-mod suggest;
-pub mod units;
-mod unmodelled_write;
-pub mod validate;
+pub mod validating;
 mod validation;
 pub mod workspace;
+pub mod writing;
 
-pub use calibration_write::write_calibration;
-pub use error::JobError;
-pub use java_links::TRUSTED_CONFIDENCE;
+pub use error::{JobError, RatesError};
 pub use job::{run, Analysed, JobOutput, MeasuredSummary, Request, Settings};
-pub use link_file::{link_file, LinkFile};
-pub use link_proposals::{link_proposals, LinkProposal, LinkProposals};
+pub use linking::file::{link_file, LinkFile};
+pub use linking::proposals::{link_proposals, LinkProposal, LinkProposals};
+pub use linking::suggest::suggest_links;
+pub use measuring::links::TRUSTED_CONFIDENCE;
 pub use observer::{Event, Observer, Pass, Quiet};
 pub use report::{Diagnostic, InputsReport, Report, ResultRow, Unmeasured};
-pub use suggest::suggest_links;
-pub use unmodelled_write::write_unmodelled;
 pub use workspace::{resolve, DeploymentConfig, Source, Workspace};
+pub use writing::calibration::write_calibration;
+pub use writing::unmodelled::write_unmodelled;

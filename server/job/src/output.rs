@@ -1,4 +1,4 @@
-//! What a job gives back ([`JobOutput`]): plain data, built by the analysis ([`crate::analyse`])
+//! What a job gives back ([`JobOutput`]): plain data, built by the analysis ([`crate::analysing`])
 //! and completed by the validation ([`crate::job::run`]).
 
 use crate::report::{Report, ResultRow};

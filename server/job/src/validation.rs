@@ -1,8 +1,10 @@
-//! What both ways of validating share ([`crate::java_validate`] for Java workspaces,
-//! [`crate::held_out`] for measurement workspaces): how to validate ([`ValidateOptions`]), what
-//! comes out ([`ValidationReport`]), and the comparison of measured services with the model's
-//! predictions ([`compare`]). Below both, so that neither depends on the other or on
-//! [`crate::validate`], which chooses between them.
+//! What both ways of validating share ([`crate::validating::java`] for Java workspaces,
+//! [`crate::validating::held_out`] for measurement workspaces): how to validate
+//! ([`ValidateOptions`]), what comes out ([`ValidationReport`]), and the comparison of measured
+//! services with the model's predictions ([`compare`]). Below both, so that neither depends on
+//! the other or on [`crate::validating::validate`], which chooses between them; and below the
+//! stages altogether, because a job's output carries the report and `crate::writing` writes what
+//! it found.
 
 use crate::error::JobError;
 use beagle_analysis::predict::rates::Rates;
@@ -56,7 +58,7 @@ pub struct ValidationReport {
     /// With a platform: the model as measured (its milliseconds unchanged), on the same runs.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub baseline: Vec<ServiceValidation>,
-    /// With a platform: the prediction by `platform_predict::Rule::Scaled` (R scales all of a
+    /// With a platform: the prediction by `predicting::platform::Rule::Scaled` (R scales all of a
     /// counted action's time), on the same runs.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub scaled: Vec<ServiceValidation>,

@@ -3,7 +3,7 @@
 //! carried into the law's constant where it has one, and nothing else in the file changes.
 
 use beagle_analysis::validation::{Calibration, ServiceValidation};
-use beagle_job::validate::ValidationReport;
+use beagle_job::validating::validate::ValidationReport;
 use beagle_job::write_calibration;
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,7 @@
 //! A job's errors carry what they are about (the file and line, the repository), not only text.
 
 use beagle_analysis::{Control, Scope};
-use beagle_job::predict::{parse_binding, PredictError};
+use beagle_job::predicting::predict::{parse_binding, PredictError};
 use beagle_job::{run, JobError, Quiet, Request, Settings, Source, Workspace};
 use beagle_measure::FileError;
 

@@ -136,7 +136,7 @@ fn without_a_link_file_the_proposal_goes_into_a_new_one_that_beagle_toml_names()
     assert!(text.starts_with("# PCM element -> code."), "{text}");
     std::fs::write(&found.link_file.path, text).unwrap();
     let toml = std::fs::read_to_string(&toml_path).unwrap();
-    let (at, insert) = beagle_job::link_file::name_link_file(&toml_path, &toml, "links.toml").unwrap();
+    let (at, insert) = beagle_job::linking::file::name_link_file(&toml_path, &toml, "links.toml").unwrap();
     let mut named = toml.clone();
     named.insert_str(at, &insert);
     std::fs::write(&toml_path, named).unwrap();

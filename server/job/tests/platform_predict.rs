@@ -8,8 +8,8 @@
 use beagle_analysis::section_counts::{CountLaw, Factor, SectionCounts};
 use beagle_analysis::Store;
 use beagle_java::platform::{Cost, Profile, NATIVE_REFERENCE};
-use beagle_job::platform_predict::{predict_on_platform, PlatformPrediction};
-use beagle_job::predict::{predict, Deploy};
+use beagle_job::predicting::platform::{predict_on_platform, PlatformPrediction};
+use beagle_job::predicting::predict::{predict, Deploy};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -98,7 +98,7 @@ fn measured_with_costs(r: f64) -> SectionCounts {
 
 fn ms_on(ws: &beagle_job::Workspace, counts: SectionCounts, target: &Profile) -> (f64, PlatformPrediction) {
     let mut store = Store::open(&ws.root).unwrap();
-    let key = beagle_job::counting::store_key(&ws.root, &ws.repositories[0]);
+    let key = beagle_job::measuring::counting::store_key(&ws.root, &ws.repositories[0]);
     store.save_section_counts(&key, &[counts]).unwrap();
     let p = predict_on_platform(ws, "Compression.compress", &at(1000.0), &Deploy::default(), target).unwrap();
     (p.prediction.prediction.total(), p)
@@ -145,7 +145,7 @@ fn a_counted_action_takes_its_time_from_its_counts_on_the_target() {
     let mut store = Store::open(&ws.root).unwrap();
     store
         .save_section_counts(
-            &beagle_job::counting::store_key(&ws.root, &ws.repositories[0]),
+            &beagle_job::measuring::counting::store_key(&ws.root, &ws.repositories[0]),
             &[
                 counts("_fs_compress", "compress", Some(2.0)),
                 counts("_fs_hash", "hash", None),
@@ -178,7 +178,7 @@ fn a_counted_action_takes_its_time_from_its_counts_on_the_target() {
     let mut store = Store::open(&ws.root).unwrap();
     store
         .save_section_counts(
-            &beagle_job::counting::store_key(&ws.root, &ws.repositories[0]),
+            &beagle_job::measuring::counting::store_key(&ws.root, &ws.repositories[0]),
             &[counts("_fs_compress", "compress", Some(400.0))],
         )
         .unwrap();

@@ -8,7 +8,7 @@ use beagle_analysis::{
     write_back, DemandUnit, DemandUnits, ElementKind, FinalExpression, MeasurableElement, ProposedExpression, Status,
     WriteBack,
 };
-use beagle_job::units::demand_units;
+use beagle_job::writing::units::demand_units;
 use beagle_job::{JobError, Workspace};
 use beagle_pcm::ModelFile;
 use std::collections::BTreeMap;
@@ -203,7 +203,7 @@ fn without_a_resource_environment_demands_stay_in_milliseconds() {
     assert_eq!(units, DemandUnits::milliseconds());
     assert_eq!(demand(&file, ZIPPING, CPU, &[]), 75.0);
     assert_eq!(written.applied[0].value, "75");
-    let rates = beagle_job::units::Rates::load(&ws).unwrap();
+    let rates = beagle_job::writing::units::Rates::load(&ws).unwrap();
     assert!(rates
         .milliseconds_note()
         .unwrap()

@@ -160,7 +160,7 @@ fn workspace_edit(
             .ok()?
             .to_string_lossy()
             .replace('\\', "/");
-        let (at, line) = beagle_job::link_file::name_link_file(&toml_path, &text, &relative)?;
+        let (at, line) = beagle_job::linking::file::name_link_file(&toml_path, &text, &relative)?;
         edits.push((config.uri, config.version, insert(&text, at, line)));
     }
     if world.client.document_changes {

@@ -164,7 +164,7 @@ fn counts_of(
     }
     let store = beagle_analysis::Store::open(root).ok()?;
     let mut counts = store
-        .section_counts(&beagle_job::counting::store_key(root, path))
+        .section_counts(&beagle_job::measuring::counting::store_key(root, path))
         .ok()?;
     counts.remove(&id)
 }

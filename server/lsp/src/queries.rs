@@ -282,14 +282,15 @@ pub fn predict(
 
 /// The `.system` that binds the calls of the repository at `path` (its workspace's, see
 /// `beagle_job::Workspace::system`), read.
-/// The processing rates of the workspace around `path`'s deployment (`beagle_job::rates`), with
-/// which a prediction turns work units into time; `None` without a resource environment.
+/// The processing rates of the workspace around `path`'s deployment
+/// (`beagle_job::predicting::rates`), with which a prediction turns work units into time; `None`
+/// without a resource environment.
 pub fn rates_of(path: &std::path::Path, root: &std::path::Path) -> Option<beagle_analysis::predict::rates::Rates> {
     let ws = match beagle_job::workspace::folder_above(path, Some(root)) {
         Some(dir) => beagle_job::resolve(&dir).ok(),
         None => beagle_job::resolve(path).ok(),
     }?;
-    beagle_job::rates::rates(&ws, None, &[]).ok().flatten()
+    beagle_job::predicting::rates::rates(&ws, None, &[]).ok().flatten()
 }
 
 pub fn system_of(path: &std::path::Path, root: &std::path::Path) -> Option<(std::path::PathBuf, ModelFile)> {

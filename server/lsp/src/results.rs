@@ -86,7 +86,7 @@ impl RepositoryResults {
     /// Adds the validations of this repository's services from a job's validation.
     pub fn with_validations(
         mut self,
-        validation: Option<&beagle_job::validate::ValidationReport>,
+        validation: Option<&beagle_job::validating::validate::ValidationReport>,
         path: &Path,
     ) -> Self {
         let mine = key(path);

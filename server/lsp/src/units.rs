@@ -1,4 +1,4 @@
-//! The units of a repository's demands in the language server (`beagle_job::units`): what
+//! The units of a repository's demands in the language server (`beagle_job::writing::units`): what
 //! "apply results" and the unmodelled-time code action write, and what hovers show beside the
 //! time, the results view and the diagram beside a law (a note: the law in work units and on
 //! which container). Read from the workspace's allocation and resource environment each time it is
@@ -20,7 +20,7 @@ pub fn demand_units(path: &Path, root: Option<&Path>, file: &ModelFile) -> Resul
         None => beagle_job::resolve(path).ok(),
     };
     match ws {
-        Some(ws) => beagle_job::units::demand_units(&ws, file),
+        Some(ws) => beagle_job::writing::units::demand_units(&ws, file),
         None => Ok(DemandUnits::milliseconds()),
     }
 }

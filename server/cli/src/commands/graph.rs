@@ -37,7 +37,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
         beagle_lsp::state::build_model_set(&[], std::slice::from_ref(&root), &Cancelled::default()).unwrap_or_default();
     let mut inputs = Bindings::new();
     for a in &args.at {
-        let (name, value) = beagle_job::predict::parse_binding(a)?;
+        let (name, value) = beagle_job::predicting::predict::parse_binding(a)?;
         inputs.insert(name, value);
     }
     let req = GraphRequest {

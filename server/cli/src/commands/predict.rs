@@ -1,5 +1,6 @@
 //! `beagle predict PATH --service NAME --at name.CHAR=value ...`: the expected demand of a
-//! service, per resource type, from the repository as it is (see `beagle_job::predict`).
+//! service, per resource type, from the repository as it is (see
+//! `beagle_job::predicting::predict`).
 
 use crate::error::CliError;
 use beagle_analysis::model::resource_name;
@@ -40,17 +41,17 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     let ws = crate::commands::workspace::resolve(&args.path)?;
     let mut inputs = Bindings::new();
     for a in &args.at {
-        let (name, value) = beagle_job::predict::parse_binding(a)?;
+        let (name, value) = beagle_job::predicting::predict::parse_binding(a)?;
         inputs.insert(name, value);
     }
-    let deploy = beagle_job::predict::Deploy {
+    let deploy = beagle_job::predicting::predict::Deploy {
         allocation: args.allocation.clone(),
         on: args.on.clone(),
     };
     let on_platform = match &args.platform {
         Some(path) => {
             let profile = beagle_java::platform::Profile::read(path)?;
-            Some(beagle_job::platform_predict::predict_on_platform(
+            Some(beagle_job::predicting::platform::predict_on_platform(
                 &ws,
                 &args.service,
                 &inputs,
@@ -62,7 +63,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
     };
     let p = match &on_platform {
         Some(o) => o.prediction.clone(),
-        None => beagle_job::predict::predict(&ws, &args.service, &inputs, &deploy)?,
+        None => beagle_job::predicting::predict::predict(&ws, &args.service, &inputs, &deploy)?,
     };
     if args.json {
         match &on_platform {

@@ -1,9 +1,9 @@
 //! `beagle validate [PATH] [--json]`: does the model predict its services on measurements it was
 //! not fitted to? Per service: points, median and worst relative error, and a table of predicted
-//! beside measured total demand (see `beagle_job::validate`).
+//! beside measured total demand (see `beagle_job::validating::validate`).
 
 use crate::error::CliError;
-use beagle_job::validate::{ValidateOptions, ValidationReport};
+use beagle_job::validating::validate::{ValidateOptions, ValidationReport};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -74,7 +74,7 @@ pub fn run(args: &Args) -> Result<ExitCode, CliError> {
             .transpose()?,
         ..ValidateOptions::default()
     };
-    let report = beagle_job::validate::validate(&ws, &options, &mut beagle_job::Quiet)?;
+    let report = beagle_job::validating::validate::validate(&ws, &options, &mut beagle_job::Quiet)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

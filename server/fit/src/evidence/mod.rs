@@ -31,7 +31,7 @@
 //!    in some input, held-out losses significantly smaller than the constant's (one-sided
 //!    Wilcoxon signed-rank, [`BETTER_THAN_CONSTANT_ALPHA`]). Otherwise the result is
 //!    preliminary and [`Evidence::reasons`] says why. For Java measurements a repetition is a
-//!    JVM (see `server/job/src/java.rs`).
+//!    JVM (see `server/job/src/measuring/java.rs`).
 //!    A law that is not exact is not final either when its shape is unsupported
 //!    ([`shape_reasons`]): its terms cancel, it dips to zero inside the measured range, or its
 //!    inputs leave a hole of more than a decade unmeasured ([`coverage`]).

@@ -6,7 +6,7 @@
 //! is asked or the rounds run out, and the report says which requests were met and why the
 //! others were not.
 
-use crate::measurements::Requested;
+use crate::measuring::measured::Requested;
 use beagle_analysis::{Blackboard, MeasurableElement, MeasurementResult};
 use beagle_java::launch::holes::{hole_points, Hole};
 use beagle_java::launch::{describe, Launch, Point};

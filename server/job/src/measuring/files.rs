@@ -1,7 +1,9 @@
-//! The measurements an analysis uses: read once, turned into results per element, and kept in
+//! The measurements an analysis uses when they come from files (the Beagle events format,
+//! Kieker, OpenTelemetry): read once, turned into results per element ([`Measured`]), and kept in
 //! the store under a key of their inputs, so that re-analysis of unchanged inputs reads nothing.
 
 use crate::error::JobError;
+use crate::measuring::measured::Measured;
 use crate::workspace::Source;
 use beagle_analysis::{
     content_key, file_key, EventDigest, EventsSummary, InputFile, MeasurableElement, MeasurementResult, ResultOptions,
@@ -9,51 +11,6 @@ use beagle_analysis::{
 };
 use beagle_measure::{convert, read_log, read_mapping, OperationMapping};
 use std::path::{Path, PathBuf};
-
-/// Measurement results ready for the analysis.
-pub struct Measured {
-    pub key: String,
-    pub tool: String,
-    pub summary: EventsSummary,
-    pub results: Vec<(MeasurableElement, MeasurementResult)>,
-    /// Every observation where `results` holds less (timings as one median per point): what a
-    /// hover tabulates. Empty when `results` are the raw observations.
-    pub raw: Vec<(MeasurableElement, MeasurementResult)>,
-    /// Taken from the store, not read again.
-    pub cached: bool,
-    /// What the import could not use.
-    pub notes: Vec<String>,
-    /// What each input file gave (measurements read from files).
-    pub inputs: Vec<InputFile>,
-    /// Element id -> constants in and around its code (from the Java tool's static analysis).
-    pub constants: std::collections::BTreeMap<String, Vec<f64>>,
-    /// Element id -> what the measurement tool measured at the judge's request (the Java tool's
-    /// rounds): a result still preliminary for the same want after it is settled
-    /// (`crate::settled`).
-    pub requested: std::collections::BTreeMap<String, Requested>,
-    /// The launch point of each run the observations name (the Java tool): what the reasons of a
-    /// result measured at one distinct point say about the launches (`crate::launch_hints`).
-    pub launches: crate::launch_hints::LaunchPoints,
-}
-
-/// What a measurement tool measured because the judge of a preliminary analysis asked for it,
-/// for one element.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Requested {
-    /// Launch points measured after the first pass that reached it (chosen for it or for
-    /// another element: where the laws erred or disagreed most, in its corner, in a hole).
-    pub points: usize,
-    /// Further JVMs at points measured before, that reached it.
-    pub jvms: usize,
-    /// Holes in its inputs that no launch point reaches: the input, and why.
-    pub unreachable: Vec<(String, String)>,
-}
-
-impl Measured {
-    pub fn elements(&self) -> Vec<MeasurableElement> {
-        self.results.iter().map(|(e, _)| e.clone()).collect()
-    }
-}
 
 fn read(path: &Path) -> Result<Vec<u8>, JobError> {
     std::fs::read(path).map_err(JobError::unreadable(path))

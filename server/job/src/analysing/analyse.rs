@@ -9,8 +9,8 @@
 //! last step; elements another finished analysis of the same measurements made final are reused.
 //!
 //! Demands stay in milliseconds in the store and the rows' `expression`; each repository's
-//! [`DemandUnits`] (from the deployment, [`crate::units`]) converts them where they are written
-//! and in the rows' `work_units`.
+//! [`DemandUnits`] (from the deployment, [`crate::writing::units`]) converts them where they are
+//! written and in the rows' `work_units`.
 //!
 //! Nothing here prints: progress and intermediate results go to an [`Observer`], the outcome is
 //! plain data ([`JobOutput`]), and [`Control`] pauses or aborts the job from another thread.
@@ -20,13 +20,13 @@
 
 use crate::context::Context;
 use crate::error::JobError;
-use crate::measurements::{self, Measured};
+use crate::measuring::measured::Measured;
 use crate::observer::{Event, Observer};
 use crate::output::{Analysed, JobOutput, MeasuredSummary};
 use crate::report::{self, Diagnostic, Report, ResultRow};
 use crate::request::Request;
-use crate::units::Rates;
 use crate::workspace::Source;
+use crate::writing::units::Rates;
 use beagle_analysis::{
     analyse_with_checkpoints, content_key, scope_elements, Blackboard, Control, DemandUnits, ElementKind,
     FinalExpression, FitnessFunction, MeasurableElement, MeasurementResult, Outcome, RecordedResults, RunDescription,
@@ -73,7 +73,7 @@ pub(crate) fn analyse(
         report: &mut report,
     };
     let measured = match &source {
-        Source::Java { config, links } => crate::java::measure(
+        Source::Java { config, links } => crate::measuring::java::measure(
             &ws.root,
             &ws.repositories,
             config,
@@ -83,7 +83,7 @@ pub(crate) fn analyse(
         )?,
         other => {
             cx.observer.on(Event::Stage("reading the measurements"));
-            measurements::load(other, cx.store, &model_elements(&ws.repositories))?
+            crate::measuring::files::load(other, cx.store, &model_elements(&ws.repositories))?
         }
     };
     for note in &measured.notes {
@@ -297,8 +297,8 @@ fn analyse_repository(
         }
     }
     note_probe_costs(&mut finals, &measured.summary.probe_costs);
-    crate::settled::settle(&mut finals, &measured.requested);
-    crate::launch_hints::add(&mut finals, bb.results(), &measured.launches);
+    crate::analysing::settled::settle(&mut finals, &measured.requested);
+    crate::analysing::launch_hints::add(&mut finals, bb.results(), &measured.launches);
     for d in bb.diagnostics() {
         let diagnostic = report::from_blackboard(&file, path, &bb, d);
         // An element the measurement tool could not measure already says why (the Java tool:

@@ -1,29 +1,29 @@
 //! `beagle validate`: does the model, as a whole, predict its services on measurements it was
 //! not fitted to? ([`beagle_analysis::validation`])
 //!
-//! A Java workspace is run at fresh points ([`crate::java_validate`]). A workspace of
+//! A Java workspace is run at fresh points ([`crate::validating::java`]). A workspace of
 //! measurements (events, Kieker, OpenTelemetry) is split before the analysis: a
 //! seeded share of the entry executions, with everything they called, is held out; the rest is
 //! analysed into a copy of the repositories (under `.beagle/validate/`, the user's files are not
 //! touched), and each held-out service point is compared with the prediction of that copy
-//! ([`crate::held_out`]).
+//! ([`crate::validating::held_out`]).
 //!
 //! This module only chooses between the two; what they share is in [`crate::validation`].
 
 use crate::error::JobError;
-use crate::held_out::held_out;
-use crate::java_validate;
 use crate::observer::Observer;
 use crate::output::JobOutput;
+use crate::predicting::platform::Rule;
+use crate::validating::held_out::held_out;
+use crate::validating::java;
 use crate::validation::read_models;
 use crate::workspace::{Source, Workspace};
 use beagle_analysis::Control;
 use beagle_pcm::ModelFile;
 
-// Defined below this module (both ways of validating use them); the paths
-// `beagle_job::validate::ValidateOptions` and the others keep working.
-pub use crate::held_out::VALIDATE_DIR;
-use crate::platform_predict::Rule;
+// Defined below this module (both ways of validating use them), named here too:
+// `beagle_job::validating::validate::ValidateOptions` and the others.
+pub use crate::validating::held_out::VALIDATE_DIR;
 pub use crate::validation::{ValidateOptions, ValidationReport};
 
 /// Validates the workspace's services (see the module documentation).
@@ -37,25 +37,24 @@ pub fn validate(
         Some(Source::Java { .. }) => {
             let models = read_models(&ws.repositories)?;
             let Some(profile) = &options.platform else {
-                return java_validate::validate(ws, &models, None, options, observer, &Control::new());
+                return java::validate(ws, &models, None, options, observer, &Control::new());
             };
             let files: Vec<_> = ws.repositories.iter().cloned().zip(models.iter().cloned()).collect();
             let rewrite = |rule| {
-                crate::platform_predict::rewrite(ws, &files, profile, rule)
+                crate::predicting::platform::rewrite(ws, &files, profile, rule)
                     .map_err(|e| JobError::Platform(e.to_string()))
             };
             let rewritten = rewrite(Rule::Split)?;
-            let models_of = |r: &crate::platform_predict::Rewritten| -> Vec<ModelFile> {
+            let models_of = |r: &crate::predicting::platform::Rewritten| -> Vec<ModelFile> {
                 r.files.iter().map(|(_, f)| f.clone()).collect()
             };
             let on_platform = models_of(&rewritten);
             let scaled = models_of(&rewrite(Rule::Scaled)?);
-            let beside = java_validate::Beside {
+            let beside = java::Beside {
                 naive: &models,
                 scaled: &scaled,
             };
-            let mut report =
-                java_validate::validate(ws, &on_platform, Some(beside), options, observer, &Control::new())?;
+            let mut report = java::validate(ws, &on_platform, Some(beside), options, observer, &Control::new())?;
             report.notes.extend(rewritten.notes.iter().cloned());
             report.notes.push(format!(
                 "predicted for platform {}: {} from their counts{}{}",

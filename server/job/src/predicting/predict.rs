@@ -50,7 +50,7 @@ pub enum PredictError {
     #[error("{}: not a PCM system", path.display())]
     NotASystem { path: PathBuf },
     #[error(transparent)]
-    Rates(#[from] crate::rates::RatesError),
+    Rates(#[from] crate::error::RatesError),
     /// The store with the analysis's counts could not be read (`--platform`).
     #[error("the store: {message}")]
     Store { message: String },
@@ -122,7 +122,7 @@ pub(crate) fn predict_with(
     inputs: &Bindings,
     deploy: &Deploy,
 ) -> Result<ServicePrediction, PredictError> {
-    let rates = crate::rates::rates(ws, deploy.allocation.as_deref(), &deploy.on)?;
+    let rates = crate::predicting::rates::rates(ws, deploy.allocation.as_deref(), &deploy.on)?;
     let system_path = ws.system();
     let system_file = system_path.as_deref().map(read).transpose()?;
     let system = match (&system_file, &system_path) {

@@ -4,9 +4,9 @@
 //! files are not touched), and each held-out service point is compared with the prediction of
 //! that copy.
 
-use crate::analyse::{analyse, model_elements};
+use crate::analysing::analyse::{analyse, model_elements};
 use crate::error::JobError;
-use crate::measurements::read_whole;
+use crate::measuring::files::read_whole;
 use crate::observer::{Event, Observer, Quiet};
 use crate::request::{Request, Settings};
 use crate::validation::{compare, read_models, ValidateOptions, ValidationReport};
@@ -110,7 +110,7 @@ pub(crate) fn held_out(
     }
     let measured = measured_totals(&split.held_out, 1e6);
     let models = read_models(&repositories)?;
-    let rates = crate::rates::rates(ws, None, &[])?;
+    let rates = crate::predicting::rates::rates(ws, None, &[])?;
     let services = compare(
         &ws.root,
         &ws.repositories,

@@ -3,13 +3,13 @@
 //! SEFF's start, its CPU demand the law of the time no other action carried
 //! (`beagle_analysis::unmodelled`). Each file is edited as a whole and written atomically. The law
 //! is in milliseconds; where the model has processing rates it is written in CPU work units of the
-//! SEFF's component's container, like every demand ([`crate::units`]).
+//! SEFF's component's container, like every demand ([`crate::writing::units`]).
 
 use crate::atomic::replace_if_unchanged;
 use crate::error::JobError;
-use crate::units::Rates;
 use crate::validation::ValidationReport;
 use crate::workspace::Workspace;
+use crate::writing::units::Rates;
 use beagle_analysis::DemandUnit;
 use beagle_pcm::edit_unmodelled::unmodelled_action_name;
 use beagle_pcm::ModelFile;

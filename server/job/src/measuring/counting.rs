@@ -9,7 +9,7 @@
 
 use crate::context::Context;
 use crate::error::JobError;
-use crate::java::{prepare_workspace, Build, PreparedWorkspace};
+use crate::measuring::java::{prepare_workspace, Build, PreparedWorkspace};
 use crate::observer::{Event, Observer};
 use crate::output::JobOutput;
 use crate::report::{Diagnostic, Report};

@@ -11,13 +11,13 @@
 //! also net of every probe, differ from the plain ones beyond the noise, the probes changed what
 //! the JIT made of the code (inlining, escape analysis), and the report says so per SEFF.
 
-use crate::calibration::{distortion, distortion_note, factor, point_key, scope, PointKey};
 use crate::context::Context;
 use crate::error::JobError;
-use crate::java::{prepare_workspace, Build, PreparedWorkspace};
+use crate::measuring::java::{prepare_workspace, Build, PreparedWorkspace};
 use crate::observer::{Event, Observer};
 use crate::report::Report;
 use crate::request::Settings;
+use crate::validating::calibration::{distortion, distortion_note, factor, point_key, scope, PointKey};
 use crate::validation::{compare, ValidateOptions, ValidationReport};
 use crate::workspace::{Source, Workspace};
 use beagle_analysis::predict::{Bindings, Predictor};
@@ -150,7 +150,7 @@ pub(crate) fn validate(
     }
     let measured = points_of(executions);
     let system = ws.system();
-    let rates = crate::rates::rates(ws, None, &[])?;
+    let rates = crate::predicting::rates::rates(ws, None, &[])?;
     let mut services = compare(
         &ws.root,
         &ws.repositories,
@@ -242,8 +242,8 @@ fn run_build(
 }
 
 /// Says each SEFF's distortion, and calibrates each outermost SEFF whose measurement is distorted
-/// and whose prediction is off the plain totals (`crate::calibration`); the validations are kept
-/// again with what was added.
+/// and whose prediction is off the plain totals (`crate::validating::calibration`); the
+/// validations are kept again with what was added.
 fn calibrate(
     ws: &Workspace,
     models: &[beagle_pcm::ModelFile],

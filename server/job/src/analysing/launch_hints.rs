@@ -10,13 +10,11 @@
 //! - a cost that differs between launches: the launch parameters it follows (the rank test of
 //!   `beagle_analysis::undeclared`, with the launch's parameters as the undeclared ones).
 
+use crate::measuring::measured::LaunchPoints;
 use beagle_analysis::{FinalExpression, MeasurableElement, MeasurementResult, Parameters};
 use beagle_fit::evidence::one_point::{is_differ_reason, is_fixed_reason};
-use beagle_java::launch::{Point, PointValue};
+use beagle_java::launch::PointValue;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// The launch point of each run (an observation's `run`): the launch's name and its parameters.
-pub type LaunchPoints = BTreeMap<u64, (String, Point)>;
 
 /// Adds what the launches tell to the one-point reasons of every result in `finals`, from the
 /// element's observations in `results` and the launch point of each run.
@@ -180,6 +178,7 @@ fn followed_hint(result: &MeasurementResult, launches: &LaunchPoints) -> Option<
 mod tests {
     use super::*;
     use beagle_analysis::{ElementKind, Observation, ProposalEvidence, ProposedExpression, Status};
+    use beagle_java::launch::Point;
 
     fn point(files: f64, mode: &str) -> Point {
         [

@@ -1,11 +1,11 @@
 //! Results preliminary for good. The judge of a preliminary analysis asks for more measurements
 //! (points, JVMs, holes filled) and the measurement tool measures them in rounds
-//! (`crate::java_requests`). Where a result still asks for what was already measured for it,
+//! (`crate::measuring::requests`). Where a result still asks for what was already measured for it,
 //! or for a hole no launch point reaches, more of the same measuring will not settle it: it says
 //! so, and asks for nothing more. A result that asks for something not yet measured (the rounds
 //! ran out first) keeps asking.
 
-use crate::measurements::Requested;
+use crate::measuring::measured::Requested;
 use beagle_analysis::{FinalExpression, MeasurableElement, ProposalEvidence, Status, Want};
 use std::collections::BTreeMap;
 

@@ -1,6 +1,6 @@
 //! `beagle predict --platform other.toml` (issue 39, point 3): a service's times on another
 //! platform, from the analysis's counts and a calibration, through the same composition as
-//! [`crate::predict`]. On the measuring platform an action's count-based estimate is
+//! [`crate::predicting::predict`]. On the measuring platform an action's count-based estimate is
 //! `E = Σ_k count_k(inputs) × t_k` and its measured demand `R × E`. On the target (costs `t'_k`,
 //! estimate `E'`), [`Rule::Split`] (the default) moves the two parts of the time apart:
 //! - what the counts explain moves with the target's costs: `min(R, 1) × E'` (R below 1: the
@@ -17,8 +17,8 @@
 //! predicted with those demands in place of its own. Actions without counts keep their demands
 //! (the measuring platform's) and are named, so that a reader sees what the prediction did not move.
 
-use crate::counting::cost_or_invoke;
-use crate::predict::{predict_with, read, Deploy, PredictError, ServicePrediction};
+use crate::measuring::counting::cost_or_invoke;
+use crate::predicting::predict::{predict_with, read, Deploy, PredictError, ServicePrediction};
 use crate::workspace::Workspace;
 use beagle_analysis::predict::Bindings;
 use beagle_analysis::section_counts::Factor;
@@ -206,9 +206,10 @@ pub fn rewrite(
     };
     let mut uncalibrated = std::collections::BTreeSet::new();
     for (path, file) in files {
-        let counts = (store.section_counts(&crate::counting::store_key(&ws.root, path)))
+        let counts = (store.section_counts(&crate::measuring::counting::store_key(&ws.root, path)))
             .map_err(|e| PredictError::Store { message: e.to_string() })?;
-        let units = crate::units::demand_units(ws, file).map_err(|e| PredictError::Store { message: e.to_string() })?;
+        let units = crate::writing::units::demand_units(ws, file)
+            .map_err(|e| PredictError::Store { message: e.to_string() })?;
         let mut text = file.tree.text.clone();
         for c in counts.values() {
             let Some(f) = &c.factor else {

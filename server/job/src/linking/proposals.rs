@@ -1,11 +1,12 @@
 //! What the language server's quick fix on "did you mean ...?" writes: for each SEFF that no link
 //! file links and whose automatic candidate is below the threshold of use (the job's warning,
-//! `java_links::judge`), the `[[link]]` entries that link it, and the actions the linker found in
-//! it, in Beagle's own format, for the workspace's link file (`link_file`).
+//! `crate::measuring::links::judge`), the `[[link]]` entries that link it, and the actions the
+//! linker found in it, in Beagle's own format, for the workspace's link file
+//! (`crate::linking::file`).
 
 use crate::error::JobError;
-use crate::java_links::{judge, known_links, seff_ids, Judged};
-use crate::link_file::{link_file, LinkFile};
+use crate::linking::file::{link_file, LinkFile};
+use crate::measuring::links::{judge, known_links, seff_ids, Judged};
 use crate::report::Report;
 use crate::workspace::{Source, Workspace};
 use beagle_java::links::{CodeLink, LinkOrigin, Sources};
@@ -144,7 +145,7 @@ fn element_ids(seff: &Seff) -> BTreeSet<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::java_links::links_for;
+    use crate::measuring::links::links_for;
     use beagle_pcm::ModelFile;
     use std::path::Path;
 

@@ -12,7 +12,7 @@ pub fn suggest_links(ws: &Workspace) -> Result<String, JobError> {
     let Some(Source::Java { config, .. }) = &ws.source else {
         return Err(JobError::NotJava);
     };
-    let files = crate::java::read_model_files(&ws.repositories)?;
+    let files = crate::measuring::java::read_model_files(&ws.repositories)?;
     let repositories: Vec<&beagle_pcm::model::Repository> =
         files.iter().filter_map(|f| f.repository.as_ref()).collect();
     let (links, misses) = beagle_java::links::auto::automatic_links_explained(

@@ -1,22 +1,23 @@
 //! The unit each demand is written in ([`beagle_analysis::units`]), from the workspace's
-//! deployment: a measured time times the processing rate of the container that stands for the
-//! machine the measurements ran on. That container is `[model] measured_on` when given, else the
-//! one the demand's component is allocated to (the measurements were taken on "a machine like
-//! it"). Without a resource environment, demands stay in milliseconds.
+//! deployment ([`crate::deployment`]): a measured time times the processing rate of the container
+//! that stands for the machine the measurements ran on. That container is `[model] measured_on`
+//! when given, else the one the demand's component is allocated to (the measurements were taken
+//! on "a machine like it"). Without a resource environment, demands stay in milliseconds.
 //!
 //! A component on several containers whose rates differ, with no `measured_on`, has no one rate
 //! to convert with: guessing one would write a wrong number that looks right, so its demands are
 //! not written and a warning names the containers and the key that settles it. The same for a
 //! component no allocation places and a container without a rate of the demand's type.
 
+use crate::deployment::Found;
 use crate::error::JobError;
 use crate::workspace::Workspace;
 use beagle_analysis::model::resource_name;
 use beagle_analysis::units::short_number;
 use beagle_analysis::{Conversion, DemandUnits};
-use beagle_pcm::model::resource_environment::{resource_environment, ResourceContainer};
+use beagle_pcm::model::resource_environment::ResourceContainer;
 use beagle_pcm::model::Repository;
-use beagle_pcm::{Deployment, ModelFile, ModelSet, TimeUnit};
+use beagle_pcm::{Deployment, ModelFile, TimeUnit};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -33,39 +34,15 @@ pub struct Rates {
 }
 
 impl Rates {
-    /// Reads the workspace's allocation and resource environment. Fails only when
-    /// `[model] measured_on` names no container: then every demand would be converted wrongly.
+    /// Reads the workspace's allocation and resource environment
+    /// (`crate::deployment::read_leniently`). Fails only when `[model] measured_on` names no
+    /// container: then every demand would be converted wrongly.
     pub fn load(ws: &Workspace) -> Result<Rates, JobError> {
         let time_unit = ws.deployment.time_unit;
-        let deployment = ws.allocation().and_then(|path| {
-            let mut set = ModelSet::new();
-            let id = set.load(&path).ok()?;
-            Deployment::load(&mut set, id)
-        });
-        // `[model] resource_environment` wins over the one the allocation targets.
-        let named = ws.resource_environment();
-        let environment = match (&deployment, named) {
-            (Some(d), None) => d.environment_path.clone().zip(d.environment.clone()),
-            (Some(d), Some(path)) if d.environment_path.as_ref() == Some(&path) => {
-                d.environment_path.clone().zip(d.environment.clone())
-            }
-            (_, Some(path)) => ModelFile::read(&path)
-                .ok()
-                .and_then(|f| resource_environment(&f))
-                .map(|e| (path, e)),
-            (None, None) => None,
-        }
-        .map(|(path, e)| (path, e.containers));
-        let deployment = deployment.map(|mut d| {
-            if let Some((path, containers)) = &environment {
-                // Placement by container id: the containers must be the ones converted with.
-                d.environment_path = Some(path.clone());
-                if let Some(e) = d.environment.as_mut() {
-                    e.containers = containers.clone();
-                }
-            }
-            d
-        });
+        let Found {
+            environment,
+            deployment,
+        } = crate::deployment::read_leniently(ws);
         let measured_on = match &ws.deployment.measured_on {
             None => None,
             Some(name) => Some(find_container(name, environment.as_ref())?),

@@ -2,8 +2,8 @@
 //! does not resolve or links the wrong kind of code is dropped, with why), the loops and branches
 //! around bodies it links, then automatic links for the elements still unlinked, used from
 //! [`TRUSTED_CONFIDENCE`] up. Below it, a SEFF's candidate is a "did you mean ...?" warning, and
-//! the language server's quick fix writes it into the link file (`link_proposals`): both come
-//! from [`judge`], so that what is warned about is what is offered.
+//! the language server's quick fix writes it into the link file (`crate::linking::proposals`):
+//! both come from [`judge`], so that what is warned about is what is offered.
 
 use crate::error::JobError;
 use crate::report::{Diagnostic, Report};

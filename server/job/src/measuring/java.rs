@@ -7,9 +7,8 @@
 
 use crate::context::Context;
 use crate::error::JobError;
-use crate::java_requests::{corner_plan, hole_plan, hole_report, wanted_holes, Requests, Seen, POINTS_PER_HOLE};
-use crate::launch_hints::LaunchPoints;
-use crate::measurements::{Measured, Requested};
+use crate::measuring::measured::{LaunchPoints, Measured, Requested};
+use crate::measuring::requests::{corner_plan, hole_plan, hole_report, wanted_holes, Requests, Seen, POINTS_PER_HOLE};
 use crate::observer::{Event, Pass};
 use crate::report::{Diagnostic, Report};
 use beagle_analysis::{
@@ -670,7 +669,7 @@ pub(crate) fn prepare_workspace(
     }
     cx.observer.on(Event::Stage("linking the model to the code"));
     let said_before = cx.report.diagnostics.len();
-    let links = crate::java_links::links_for(config, links_path, repositories, &repos, cx.report)?;
+    let links = crate::measuring::links::links_for(config, links_path, repositories, &repos, cx.report)?;
     // Measuring without a single link runs every launch for nothing: stop here and say why, with
     // every reason the linking gave (the report with them is not printed when the job fails).
     if links.is_empty() {
@@ -826,7 +825,7 @@ pub(crate) fn measure(
     })
 }
 
-/// Rounds of what the judge of a preliminary analysis asks for (`java_requests`): holes in an
+/// Rounds of what the judge of a preliminary analysis asks for (`requests`): holes in an
 /// element's input mapped to launch points, more points where the laws err or disagree, more
 /// JVMs where the noise is not measured. Until nothing is asked or [`MAX_ROUNDS`] rounds ran;
 /// the report then says which hole requests were met, and why the others were not. Returns what
