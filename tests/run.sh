@@ -4,35 +4,73 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
 
-echo "== format"
+# Each step's wall time, printed as a table at the end, also when a step fails (issue 48: where a
+# run's minutes go).
+steps=()
+step_name=""
+step_started=$SECONDS
+step() {
+  if [ -n "$step_name" ]; then steps+=("$((SECONDS - step_started))|$step_name"); fi
+  step_name="$1"
+  step_started=$SECONDS
+  echo "== $1"
+}
+step_table() {
+  local status=$?
+  if [ -n "$step_name" ]; then steps+=("$((SECONDS - step_started))|$step_name"); fi
+  echo "== step times (wall, s)$([ "$status" = 0 ] || echo ": stopped by a failure in the last one")"
+  local row
+  for row in "${steps[@]}"; do printf '%6s  %s\n' "${row%%|*}" "${row#*|}"; done
+  printf '%6s  %s\n' "$SECONDS" "in all"
+}
+trap step_table EXIT
+
+step "format"
 cargo fmt --all -- --check
 
-echo "== lints"
+step "lints"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-echo "== architecture: no module cycles inside the crates (ARCHITECTURE.md)"
+step "architecture: no module cycles inside the crates (ARCHITECTURE.md)"
 # Every crate, by glob: a new crate is checked without touching this line.
 python3 tests/architecture/module_cycles.py server/*/src
 
-echo "== the manual: docs/ built with mdbook, no broken links (tests/docs)"
+step "the manual: docs/ built with mdbook, no broken links (tests/docs)"
 bash tests/docs/run.sh
 
-echo "== unit, integration and snapshot tests"
-# insta fails on a missing or changed snapshot when CI is set; locally it writes .snap.new files.
-cargo test --workspace --locked
+# One build for everything: the tests, the main job, the end-to-end tests and the install step all
+# use the release profile, so the workspace compiles once (a debug build for the tests and a
+# release one for the rest took 8 and 7 minutes on CI's two cores). Tests that measure real JVMs
+# also run the analysis at the speed a user's does.
+step "build: the workspace and its tests, release profile"
+cargo nextest run --workspace --release --locked --no-run
 
-echo "== the README's main job: beagle analyse on the bundled Java system (measured for real)"
-rm -rf fixtures/fileshare/.beagle
+# cargo nextest: a process per test, two at a time; .config/nextest.toml keeps the tests that time
+# JVMs or share the Slurm node one at a time, and those that load a core themselves alone.
+# insta fails on a missing or changed snapshot when CI is set; locally it writes .snap.new files.
+step "unit, integration and snapshot tests (cargo nextest)"
+cargo nextest run --workspace --release --locked
+
+# nextest runs no doctests: the compile_fail examples that keep the analysis core's views apart.
+step "doctests"
+cargo test --doc --workspace --release --locked
+
+# The binary the main job, the install step and the end-to-end tests use: the release build of
+# the tests above made it already (target/release/beagle); this only checks it is up to date.
+step "build: the command-line binary (release)"
 cargo build --quiet --release --locked -p beagle-cli
 
 # The README's install step, as a user runs it (into a scratch root; the release build above is
 # reused: same target folder, same profile). The .vsix step is tests/vscode's (package.sh, then
 # code-server --install-extension, which is VS Code's `code --install-extension`).
-echo "== install as the README says: cargo install --locked --path server/cli"
+step "install as the README says: cargo install --locked --path server/cli"
 install_root="$(mktemp -d)"
 CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}" cargo install --quiet --locked --path server/cli --root "$install_root"
 "$install_root/bin/beagle" --version
 rm -rf "$install_root"
+
+step "the README's main job: beagle analyse on the bundled Java system (measured for real)"
+rm -rf fixtures/fileshare/.beagle
 started=$SECONDS
 cargo run --quiet --release --locked -p beagle-cli -- analyse fixtures/fileshare > target/analyse-fileshare.txt
 # What the README promises (issue 37: under a minute on a 2-core machine): shown, not asserted, as
@@ -52,7 +90,7 @@ echo "main job: ok"
 
 # The catalog-like ranker (thousands of sub-microsecond calls per call) ends final or settled too
 # (issue 37; the release binary: the debug one takes 7 minutes over its 3,000 points).
-echo "== beagle analyse fixtures/finegrained"
+step "beagle analyse fixtures/finegrained"
 rm -rf fixtures/finegrained/.beagle
 cargo run --quiet --release --locked -p beagle-cli -- analyse fixtures/finegrained > target/analyse-finegrained.txt
 cat target/analyse-finegrained.txt
@@ -60,11 +98,11 @@ python3 tests/main_job_check.py target/analyse-finegrained.txt
 
 # The language server end to end, with real LSP clients, over the release binary built above
 # (target/release/beagle; BEAGLE_BIN overrides it).
-echo "== end-to-end: beagle lsp with pytest-lsp (tests/lsp)"
+step "end-to-end: beagle lsp with pytest-lsp (tests/lsp)"
 bash tests/lsp/run.sh
-echo "== end-to-end: OpenTelemetry traces from a real SDK (tests/otel)"
+step "end-to-end: OpenTelemetry traces from a real SDK (tests/otel)"
 bash tests/otel/run.sh
-echo "== end-to-end: beagle lsp in Neovim (tests/nvim)"
+step "end-to-end: beagle lsp in Neovim (tests/nvim)"
 if command -v nvim >/dev/null || [ -n "${BEAGLE_E2E_REQUIRE_NVIM:-}" ]; then
   bash tests/nvim/run.sh
 else
@@ -73,12 +111,12 @@ fi
 
 # The VS Code extension (vscode-extension/): its unit tests, then the real VS Code (code-server in
 # headless Chromium) driving the packaged extension with the binary above.
-echo "== VS Code extension: unit tests (vscode-extension)"
+step "VS Code extension: unit tests (vscode-extension)"
 # BEAGLE_BIN: its integration test runs the release binary built above.
 ext_bin="${BEAGLE_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/release/beagle}"
 (cd vscode-extension && npm ci --no-audit --no-fund --loglevel=error && BEAGLE_BIN="$ext_bin" npm test)
-echo "== end-to-end: the VS Code extension in code-server (tests/vscode)"
-if [ -d tests/vscode/.work ] || [ -n "${BEAGLE_E2E_REQUIRE_VSCODE:-}" ]; then
+step "end-to-end: the VS Code extension in code-server (tests/vscode)"
+if [ -d "${BEAGLE_VSCODE_WORK:-tests/vscode/.work}" ] || [ -n "${BEAGLE_E2E_REQUIRE_VSCODE:-}" ]; then
   bash tests/vscode/run.sh
 else
   echo "code-server is not set up: skipped (bash tests/vscode/setup.sh sets it up; .ci/run does)"

@@ -239,3 +239,16 @@ def apply_text_edits(text: str, edits) -> str:
     for a, b, new in spans:
         text = text[:a] + new + text[b:]
     return text
+
+
+# pytest-xdist (tests/lsp/run.sh: two workers, --dist loadgroup): every test has its own server,
+# workspace copy and state folder, so tests may run side by side; those that measure real JVMs run
+# on one worker, one after another, as no two timing measurements may share the machine's two cores
+# (issue 48), and the Slurm test shares the one Slurm node with nothing of this suite.
+MEASURING_MODULES = {"test_analysis", "test_jobs", "test_runner"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.module.__name__ in MEASURING_MODULES:
+            item.add_marker(pytest.mark.xdist_group("measuring"))

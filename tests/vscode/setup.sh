@@ -5,7 +5,9 @@
 # Registries used: apt and npm only. Fresh machine: ~3.5 min (code-server's postinstall builds 8 native modules).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-W="$HERE/.work"
+# BEAGLE_VSCODE_WORK: another folder for them (.ci/run keeps them outside the clone, so a second
+# run on the same machine finds them built).
+W="${BEAGLE_VSCODE_WORK:-$HERE/.work}"
 NODE24_VERSION=24.21.0
 CODE_SERVER_VERSION=4.139.1
 PLAYWRIGHT_CORE_VERSION=1.65.1

@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -36,6 +38,25 @@ fn fileshare_copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&root().join("fixtures/fileshare"), dir.path());
     dir
+}
+
+/// The bundled example analysed as the README's main job does (`--json`, its own seed 1), shared
+/// by the tests of one run that read that analysis (`common::shared`): the analysed workspace and
+/// its report.
+fn analysed_fileshare() -> (PathBuf, serde_json::Value) {
+    common::shared::shared_report("fileshare-seed-1", |dir| {
+        copy_dir(&root().join("fixtures/fileshare"), dir);
+        json(&beagle(&["analyse", dir.to_str().unwrap(), "--json", "--seed", "1"]))
+    })
+}
+
+/// The bundled example analysed while another process keeps a core busy, shared as above.
+fn analysed_fileshare_while_a_core_is_busy() -> serde_json::Value {
+    common::shared::shared_report("fileshare-a-core-busy", |dir| {
+        copy_dir(&root().join("fixtures/fileshare"), dir);
+        analyse_while_a_core_is_busy(dir)
+    })
+    .1
 }
 
 fn beagle(args: &[&str]) -> Output {
@@ -193,16 +214,16 @@ fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
 #[test]
 fn the_fileshare_system_is_measured_and_its_laws_recovered() {
     let _alone = one_at_a_time();
-    let dir = fileshare_copy();
-    let sources_before = std::fs::read(dir.path().join("src/fileshare/BusinessCore.java")).unwrap();
-    let out = beagle(&["analyse", dir.path().to_str().unwrap(), "--json"]);
-    let report = json(&out);
+    let (analysed, report) = analysed_fileshare();
     let x = expressions(&report);
+    let source = "src/fileshare/BusinessCore.java";
     assert_eq!(
-        std::fs::read(dir.path().join("src/fileshare/BusinessCore.java")).unwrap(),
-        sources_before,
+        std::fs::read(analysed.join(source)).unwrap(),
+        std::fs::read(root().join("fixtures/fileshare").join(source)).unwrap(),
         "the user's sources are never written"
     );
+    // Fresh measurements in a copy of their own (the shared workspace is only read).
+    let dir = fileshare_copy();
     // Compress calls: one per file not yet compressed.
     let compress_loop = &x["_fs_compress_loop"];
     let n = "files.NUMBER_OF_ELEMENTS";
@@ -292,9 +313,20 @@ fn over_three_seeds_the_main_job_ends_final_or_settled() {
     let mut exact: Vec<BTreeMap<String, String>> = Vec::new();
     let mut at_100k: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
     for seed in ["1", "2", "3"] {
-        let dir = fileshare_copy();
-        let out = beagle(&["analyse", dir.path().to_str().unwrap(), "--json", "--seed", seed]);
-        let report = json(&out);
+        // Seed 1 is the fixture's own: the analysis the other tests of this run share.
+        let report = match seed {
+            "1" => analysed_fileshare().1,
+            _ => {
+                let dir = fileshare_copy();
+                json(&beagle(&[
+                    "analyse",
+                    dir.path().to_str().unwrap(),
+                    "--json",
+                    "--seed",
+                    seed,
+                ]))
+            }
+        };
         final_or_settled(&report, &format!("fileshare, seed {seed}"));
         let x = expressions(&report);
         for id in ["_fs_compress", "_fs_hash", "_fs_frame"] {
@@ -376,8 +408,8 @@ fn the_analysed_model_predicts_uploads_at_fresh_points() {
 #[test]
 fn every_final_timing_predicts_fresh_points_within_its_band() {
     let _alone = one_at_a_time();
+    let report = analysed_fileshare().1;
     let dir = fileshare_copy();
-    let report = json(&beagle(&["analyse", dir.path().to_str().unwrap(), "--json"]));
     let sizes = [7_777.0, 64_000.0, 123_457.0, 188_000.0, 251_111.0, 333_333.0];
     // Raw and packed uploads by turns, of few and many files: the JVMs they share see the mix the
     // analysis's JVMs saw. Bookkeeping such as partitioning costs what the JVM's state makes it
@@ -588,8 +620,7 @@ fn analyse_while_a_core_is_busy(dir: &Path) -> serde_json::Value {
 #[test]
 fn the_main_job_keeps_simple_laws_while_another_process_keeps_a_core_busy() {
     let _alone = one_at_a_time();
-    let dir = fileshare_copy();
-    simple_laws(&analyse_while_a_core_is_busy(dir.path()));
+    simple_laws(&analysed_fileshare_while_a_core_is_busy());
 }
 
 /// Whether `stoex` grows with `variable` over the example's sizes (at least 5x from 1000 to
@@ -636,8 +667,7 @@ fn affine_within(stoex: &str, variable: &str, band: f64) -> bool {
 #[test]
 fn compress_and_hash_are_linear_in_the_bytes_while_a_core_is_busy() {
     let _alone = one_at_a_time();
-    let dir = fileshare_copy();
-    let report = analyse_while_a_core_is_busy(dir.path());
+    let report = analysed_fileshare_while_a_core_is_busy();
     for element in ["_fs_compress", "_fs_hash"] {
         let key = format!("{element}/{CPU}");
         let r = report["results"]

@@ -123,9 +123,24 @@ fn inherited_renamed_and_reordered_code_is_linked_and_each_component_measured_on
     // Prefix: the same work whatever the pattern.
     let prefix = growth("PrefixMatcher");
     assert!((0.8..=1.25).contains(&prefix), "prefix grows {prefix}×");
-    // Fuzzy: every pair of pattern elements, quadratic (36× the pairs).
+    // Fuzzy: every pair of pattern elements, quadratic (36× the pairs). What carries over from a
+    // quiet machine to a busy one is the form, not the ratio: a per-item level raised by another
+    // process (a CI run beside two builds measured 7.9× where quiet runs give 12× and more) shrinks
+    // the ratio, never the curvature. A quadratic's second increment (28 to 48 elements) is 2.1
+    // times its first (8 to 28), a line's 1, n·log n's 1.2: at least 1.4 is
+    // clearly more than either, within what the evidence of a busy run carries.
     let fuzzy = growth("FuzzyMatcher");
-    assert!(fuzzy >= 12.0, "fuzzy grows {fuzzy}×");
+    let fuzzy_law = expression(&format!("_st_FuzzyMatcher_match/{CPU}"));
+    let (f8, f28, f48) = (
+        per_item("FuzzyMatcher", 8.0),
+        per_item("FuzzyMatcher", 28.0),
+        per_item("FuzzyMatcher", 48.0),
+    );
+    let curvature = (f48 - f28) / (f28 - f8);
+    assert!(
+        fuzzy >= 4.0 && curvature >= 1.4,
+        "fuzzy grows {fuzzy}×, its second increment {curvature} times its first: {fuzzy_law}"
+    );
     // At a large pattern the pairs cost more than the single pass.
     assert!(per_item("FuzzyMatcher", 48.0) > 5.0 * per_item("ExactMatcher", 48.0));
 

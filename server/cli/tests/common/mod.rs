@@ -2,6 +2,8 @@
 
 #![allow(dead_code)] // Each test file uses its part.
 
+pub mod shared;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
