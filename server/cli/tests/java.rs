@@ -13,6 +13,8 @@ use std::process::{Command, Output};
 
 mod common;
 
+use common::{window_level_for, WITHIN_BAND};
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -438,11 +440,12 @@ fn every_final_timing_predicts_fresh_points_within_its_band() {
 /// The final timings of `report` checked against `fresh` measurements. The band is that of a
 /// point's prediction error at 95 % among the analysis's own JVMs: what it promises is the law's
 /// shape, so at least [`WITHIN_BAND`] of the fresh points' medians must lie within it once the
-/// fresh window's level is taken out. That level is held to [`WINDOW_LEVEL`] only: the fresh
-/// JVMs run minutes later on a shared machine, and memory-bound or bookkeeping actions shift as a
-/// whole between such windows (a CI run measured the analysis's `frame` 30 % above every one of
-/// 104 fresh points, all within ±3 % of each other once scaled; `partition` 1.5× above), which
-/// no evidence of one window can carry. Returns how many results were checked.
+/// fresh window's level is taken out. That level is held to the window level only
+/// ([`common::WINDOW_LEVEL`]): the fresh JVMs run minutes later on a shared machine, and
+/// memory-bound or bookkeeping actions shift as a whole between such windows (a CI run measured
+/// the analysis's `frame` 30 % above every one of 104 fresh points, all within ±3 % of each other
+/// once scaled; `partition` 1.5× above), which no evidence of one window can carry. Returns how
+/// many results were checked.
 fn finals_predict_fresh_points_within_their_band(
     report: &serde_json::Value,
     fresh: &BTreeMap<String, MeasurementResult>,
@@ -482,11 +485,7 @@ fn finals_predict_fresh_points_within_their_band(
         let mut predicted: Vec<f64> = pairs.iter().map(|(_, p, _)| *p).collect();
         predicted.sort_by(f64::total_cmp);
         let typical = predicted.get(predicted.len() / 2).copied().unwrap_or(0.0);
-        let bound = if typical < FEW_MICROSECONDS {
-            WINDOW_LEVEL_FEW_MICROSECONDS
-        } else {
-            WINDOW_LEVEL
-        };
+        let bound = window_level_for(typical);
         let level_holds = (1.0 / bound..=bound).contains(&level);
         if !level_holds || (within as f64) < WITHIN_BAND * errors.len() as f64 {
             misses.push(shown);
@@ -517,21 +516,6 @@ fn window_level(pairs: &[(String, f64, f64)]) -> f64 {
     };
     mid.exp()
 }
-
-/// Share of fresh points a final result's 95 % band must hold (fewer than 95 %: the fresh points
-/// are a handful, and their medians carry noise of their own).
-const WITHIN_BAND: f64 = 0.75;
-
-/// How far the fresh window's level may lie from the law's, either way: a law off by more than
-/// twice is wrong, whatever the window.
-const WINDOW_LEVEL: f64 = 2.0;
-
-/// The same for bookkeeping of a few microseconds (a law whose median prediction at the fresh
-/// points is below [`FEW_MICROSECONDS`] ms), whose cost follows the JVM's state more than its
-/// inputs: `partition` shifted 1.5x between windows on the shared CI machine, and 2.08x in a
-/// local CI run (12 of 12 fresh points within its band once scaled).
-const WINDOW_LEVEL_FEW_MICROSECONDS: f64 = 2.5;
-const FEW_MICROSECONDS: f64 = 0.01;
 
 /// Issue 17: the probabilities a report publishes for the transitions of each branch sum to 1,
 /// wherever they are evaluated (guards included): at a few values of every input they use.

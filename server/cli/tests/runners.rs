@@ -1,25 +1,44 @@
 //! `fixtures/fileshare` analysed through the runners of `[runner]` (issue 40): over a real sshd
 //! on loopback and as job arrays on a real single-node Slurm cluster (`tests/services/runners.sh`,
 //! started by `.ci/run`), against the same analysis run here. The JVMs run on the same machine
-//! all three times: what differs is only how they get there and back, so the laws must agree.
-//! The laws of what the code passes, loops and decides agree (within 10 %, their constants within
-//! each other's intervals where the forms are the same); a timing final in both runs predicts
-//! within the level two windows of JVMs on a shared machine drift apart (the fresh-point test's
-//! `WINDOW_LEVEL`) and nowhere by more than twice that (the form may differ: n·log n in one
-//! window, n in the other); a timing final in one run only agrees in order of magnitude (the
-//! other's is preliminary: not carried by its evidence).
+//! all three times: what differs is only how they get there and back, so the laws must agree in
+//! what their evidence carries (issue 48: no flaky test):
+//!
+//! - the exact laws (what the code loops, decides and passes on, `fixtures/fileshare/README.md`)
+//!   are the same law, character for character: counts do not depend on the window they were
+//!   counted in (the three-seed test in `java.rs` holds them equal over seeds);
+//! - the sizes hashed and stored (a mixture: they carry the measured compression ratio) agree
+//!   within 10 %, their constants within each other's intervals where the forms are the same;
+//! - a timing is compared by its values at points across the inputs' range, never by its form:
+//!   two windows of JVMs pick different forms from the same evidence (a CI run had `partition`
+//!   as `… ? 1.2E-9 * files.INNER.BYTESIZE * files.NUMBER_OF_ELEMENTS + 0.0156 : 0.0064` over ssh
+//!   against a ratio term here). Final in both runs, its level lies within the window level of
+//!   `java.rs`'s fresh-point test, and once that level is taken out, at least [`WITHIN_BAND`] of
+//!   the points lie within the two laws' own 95 % bands; final in one run only, it agrees in
+//!   order of magnitude (the other's is preliminary: not carried by its evidence).
 //!
 //! Without the services these tests skip, unless `BEAGLE_E2E_REQUIRE_RUNNERS=1` (CI).
 
 mod common;
 
-use common::{beagle_in, copy_dir, json, root};
+use common::{beagle_in, copy_dir, json, root, window_level_for, WITHIN_BAND};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-/// How far two windows of JVMs on a shared machine drift apart (`java.rs`'s fresh-point test).
-const WINDOW_LEVEL: f64 = 2.0;
+/// How far a timing final in one run only may lie from the other run's, either way: an order of
+/// magnitude (a runner that lost the units or the probe's correction is off by a thousand times).
+const ONE_FINAL_LEVEL: f64 = 10.0;
+
+/// The exact laws of `fixtures/fileshare` (its README), as `java.rs`'s three-seed test names
+/// them: element ids, or their beginnings.
+const EXACT: [&str; 5] = [
+    "_fs_compress_loop",
+    "_fs_file_loop",
+    "_fs_file_size/",
+    "_fs_compress_call/",
+    "_fs_write_",
+];
 
 fn required() -> bool {
     std::env::var("BEAGLE_E2E_REQUIRE_RUNNERS").as_deref() == Ok("1")
@@ -56,10 +75,14 @@ fn services_up() -> bool {
 }
 
 /// A result of `--json`: kind, expression, final, band.
+#[derive(Clone, Debug)]
 struct Law {
     kind: String,
     expression: String,
     is_final: bool,
+    /// Half-width of the 95 % band of a point's relative prediction error, if the evidence has one
+    /// (and its errors are relative).
+    band: Option<f64>,
     /// Each constant's interval: (low, value, high).
     intervals: Vec<(f64, f64, f64)>,
 }
@@ -84,6 +107,9 @@ fn analyse(runner: &str, dir: &Path) -> (BTreeMap<String, Law>, String) {
                     kind: r["kind"].as_str().unwrap().to_string(),
                     expression: r["expression"].as_str().unwrap().to_string(),
                     is_final: r["evidence"]["is_final"].as_bool().unwrap_or(false),
+                    band: (r["evidence"]["relative"] == true)
+                        .then(|| r["evidence"]["band"].as_f64())
+                        .flatten(),
                     intervals: r["evidence"]["intervals"]
                         .as_array()
                         .map(|a| {
@@ -119,14 +145,6 @@ fn form(expression: &str) -> String {
     out
 }
 
-/// The form without an additive constant: which inputs a law follows, and how. An intercept
-/// comes and goes with the noise of the window it was measured in.
-fn shape(expression: &str) -> String {
-    let f = form(expression);
-    let f = f.strip_suffix(" + c").or_else(|| f.strip_suffix(" - c")).unwrap_or(&f);
-    f.strip_prefix("c + ").unwrap_or(f).to_string()
-}
-
 /// The law at fileshare's inputs across their ranges (one upload's file of each size class).
 fn predictions(expression: &str) -> Vec<f64> {
     let e = beagle_stoex::parse(expression).unwrap();
@@ -146,21 +164,75 @@ fn predictions(expression: &str) -> Vec<f64> {
     out
 }
 
+/// The median of `v` (the upper one of an even count).
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
 
+/// Whether timing `theirs` (another run's) agrees with `here` by what their evidence carries:
+/// `Ok` with what was compared, or `Err` with why not. Only the values at fileshare's points are
+/// compared, never the forms. `WITHIN_BAND` and the window levels are those of `java.rs`'s
+/// fresh-point test, which holds one run's laws to another window's JVMs by the same rules.
+fn timing_agrees(here: &Law, theirs: &Law) -> Result<String, String> {
+    let (h, t) = (predictions(&here.expression), predictions(&theirs.expression));
+    let ratios: Vec<f64> = t.iter().zip(&h).map(|(t, h)| t / h).collect();
+    let usable: Vec<f64> = ratios.iter().copied().filter(|r| r.is_finite() && *r > 0.0).collect();
+    if usable.is_empty() {
+        return Err(format!(
+            "no point where both predict a positive time: ratios {ratios:?}"
+        ));
+    }
+    // The other window's level: the median ratio, so that the points the laws differ at do not set it.
+    let level = median(usable);
+    let both_final = here.is_final && theirs.is_final;
+    if !both_final {
+        return match (1.0 / ONE_FINAL_LEVEL..=ONE_FINAL_LEVEL).contains(&level) {
+            true => Ok(format!("one final: {level:.2} times, within an order of magnitude")),
+            false => Err(format!("{level:.2} times: not within an order of magnitude")),
+        };
+    }
+    // Two windows of JVMs move a timing as a whole: a few-microsecond one more than the others.
+    let window = window_level_for(median(h.clone()));
+    if !(1.0 / window..=window).contains(&level) {
+        return Err(format!("{level:.2} times: beyond the window level {window}"));
+    }
+    // Once the level is out, each law is within its own band of what its window measured (95 % of
+    // a point's prediction errors): two laws apart by more than both bands together at a point
+    // means one of them misses its band there. A final law's band is at most ±100 %.
+    let band = |l: &Law| l.band.unwrap_or(1.0).clamp(0.0, 1.0);
+    let factor = (1.0 + band(here)) * (1.0 + band(theirs));
+    let within = ratios
+        .iter()
+        .filter(|r| r.is_finite() && **r > 0.0 && (1.0 / factor..=factor).contains(&(**r / level)))
+        .count();
+    let shown = format!(
+        "{level:.2} times (window level {window}); {within} of {} points within the bands' factor {factor:.2} once scaled: {ratios:?}",
+        ratios.len()
+    );
+    match within as f64 >= WITHIN_BAND * ratios.len() as f64 {
+        true => Ok(shown),
+        false => Err(shown),
+    }
+}
+
 /// The laws of `other` against those of `here`.
 fn same_laws(name: &str, here: &BTreeMap<String, Law>, other: &BTreeMap<String, Law>) {
     let timing = |l: &Law| l.kind == "resource_demand";
+    let exact = |id: &str| EXACT.iter().any(|e| id.starts_with(e));
     for (id, law) in here.iter().filter(|(_, l)| l.is_final && !timing(l)) {
         let theirs = other.get(id).unwrap_or_else(|| panic!("{name}: no result for {id}"));
-        // The points a run adds where its timings err most differ between runs, and with them
-        // the mixes a passed size averages over (how much a random file compresses): a
-        // correction of some hundred bytes (an intercept, a logarithm) is within the noise of
-        // one run and not of another. The laws agree within 10 % from 20 KB, and where their
-        // forms are the same, each constant lies within the other's interval.
+        // Counts are the same in any window: the same law.
+        if exact(id) {
+            assert_eq!(theirs.expression, law.expression, "{name}: {id}");
+            continue;
+        }
+        // The sizes hashed and stored carry the measured compression ratio. The points a run adds
+        // where its timings err most differ between runs, and with them the mixes a passed size
+        // averages over (how much a random file compresses): a correction of some hundred bytes
+        // (an intercept, a logarithm) is within the noise of one run and not of another. The laws
+        // agree within 10 % from 20 KB, and where their forms are the same, each constant lies
+        // within the other's interval.
         let large = |e: &str| predictions(e).into_iter().skip(3).collect::<Vec<_>>();
         for (t, h) in large(&theirs.expression).into_iter().zip(large(&law.expression)) {
             assert!(
@@ -181,52 +253,34 @@ fn same_laws(name: &str, here: &BTreeMap<String, Law>, other: &BTreeMap<String, 
             }
         }
     }
-    // Timings final in both runs are held to the window level. A timing final in one run only
-    // is compared in order of magnitude alone: the other run's law is preliminary, its band too
-    // wide to carry it (a CI run had `0.018` preliminary here against `4.2E-8 * record.BYTESIZE`
-    // final over ssh, 0.005 to 0.8 times over the range); a runner that lost the units or the
-    // probe's correction would still be off by a thousand times or more.
+    // Timings final in either run, by their values (`timing_agrees`).
     let compared: Vec<(&String, &Law, &Law)> = here
         .iter()
         .filter(|(_, l)| timing(l))
         .filter_map(|(id, h)| other.get(id).map(|t| (id, h, t)))
         .filter(|(_, h, t)| h.is_final || t.is_final)
         .collect();
-    let mut same_shape = 0;
+    let mut disagree = Vec::new();
     for (id, law, theirs) in &compared {
-        eprintln!(
-            "{name}: {id}: {} ({}) against {} ({}) here",
+        let status = |l: &Law| if l.is_final { "final" } else { "preliminary" };
+        let verdict = timing_agrees(law, theirs);
+        let shown = format!(
+            "{name}: {id}: {} ({}, band {:?}) against {} ({}, band {:?}) here: {}",
             theirs.expression,
-            if theirs.is_final { "final" } else { "preliminary" },
+            status(theirs),
+            theirs.band,
             law.expression,
-            if law.is_final { "final" } else { "preliminary" },
+            status(law),
+            law.band,
+            verdict.as_ref().unwrap_or_else(|e| e)
         );
-        same_shape += usize::from(shape(&theirs.expression) == shape(&law.expression));
-        let ratios: Vec<f64> = predictions(&theirs.expression)
-            .into_iter()
-            .zip(predictions(&law.expression))
-            .map(|(t, h)| t / h)
-            .collect();
-        let level = median(ratios.clone());
-        let both_final = law.is_final && theirs.is_final;
-        let bound = if both_final { WINDOW_LEVEL } else { 10.0 };
-        assert!(
-            (1.0 / bound..=bound).contains(&level),
-            "{name}: {id}: {} against {} here: {level:.2} times",
-            theirs.expression,
-            law.expression
-        );
-        // Two windows' noise can pick n·log n in one and n in the other: final laws are held to
-        // agree in level, and nowhere in the inputs' range by more than twice that bound.
-        assert!(
-            !both_final || ratios.iter().all(|r| (0.5 / bound..=2.0 * bound).contains(r)),
-            "{name}: {id}: {} against {} here: ratios {ratios:?}",
-            theirs.expression,
-            law.expression
-        );
+        eprintln!("{shown}");
+        if verdict.is_err() {
+            disagree.push(shown);
+        }
     }
+    assert!(disagree.is_empty(), "{disagree:#?}");
     assert!(!compared.is_empty(), "{name}: no timing final in either run");
-    eprintln!("{name}: {same_shape} of {} timings with the same shape", compared.len());
 }
 
 #[test]
@@ -258,15 +312,46 @@ fn fileshare_through_ssh_and_slurm_has_the_laws_of_a_local_run() {
 }
 
 #[test]
-fn forms_take_the_numbers_out_and_shapes_the_intercept() {
-    assert_eq!(
-        shape("1.03E-5 * data.BYTESIZE + 0.024"),
-        shape("1.1E-5 * data.BYTESIZE")
-    );
-    assert_ne!(shape("1.0E-5 * data.BYTESIZE"), shape("1.0E-5 * record.BYTESIZE"));
+fn forms_take_the_numbers_out() {
     assert_eq!(form("9.0E-6 * data.BYTESIZE + 0.011"), "c * data.BYTESIZE + c");
     assert_eq!(
         form("5.0E-8 * data.BYTESIZE * Log(2, data.BYTESIZE)"),
         "c * data.BYTESIZE * Log(c, data.BYTESIZE)"
     );
+}
+
+fn timing(expression: &str, is_final: bool, band: f64) -> Law {
+    Law {
+        kind: "resource_demand".into(),
+        expression: expression.into(),
+        is_final,
+        band: Some(band),
+        intervals: vec![],
+    }
+}
+
+/// What `timing_agrees` lets through and what not, without the services.
+#[test]
+fn timings_agree_by_their_values_within_the_window_and_their_bands_not_by_their_forms() {
+    let sn = "files.INNER.BYTESIZE * files.NUMBER_OF_ELEMENTS";
+    // A compress-like law and the same scaled by another window: within the window level.
+    let here = timing("1.0E-5 * data.BYTESIZE", true, 0.2);
+    assert!(timing_agrees(&here, &timing("1.6E-5 * data.BYTESIZE", true, 0.2)).is_ok());
+    // Another form of the same cost (n·log n against n): as close as the bands say.
+    let n_log_n = "5.5E-7 * data.BYTESIZE * Log(2, data.BYTESIZE) + 0.002";
+    assert!(timing_agrees(&here, &timing(n_log_n, true, 0.2)).is_ok());
+    // Off by a unit, or by a level no window explains: caught.
+    assert!(timing_agrees(&here, &timing("1.0E-2 * data.BYTESIZE", true, 0.2)).is_err());
+    assert!(timing_agrees(&here, &timing("2.5E-5 * data.BYTESIZE", true, 0.2)).is_err());
+    // A flat law at the same level where the other grows with the bytes: outside both bands.
+    assert!(timing_agrees(&here, &timing("0.35", true, 0.2)).is_err());
+    // A few microseconds of bookkeeping in two forms, the other window 2.2 times higher: a
+    // switch on the product of size and count against a ratio term, as in the CI run.
+    let switch = format!("{sn} > 100000 ? 1.2E-9 * {sn} + 0.0156 : 0.0064");
+    let ratio = format!("3.5E-9 * {sn} / (1 + 0.05 * files.NUMBER_OF_ELEMENTS) + 0.0035");
+    let verdict = timing_agrees(&timing(&ratio, true, 0.6), &timing(&switch, true, 0.6));
+    assert!(verdict.is_ok(), "{verdict:?}");
+    // Final in one run only: an order of magnitude.
+    assert!(timing_agrees(&here, &timing("8.0E-5 * data.BYTESIZE", false, 0.0)).is_ok());
+    assert!(timing_agrees(&here, &timing("2.0E-4 * data.BYTESIZE", false, 0.0)).is_err());
 }

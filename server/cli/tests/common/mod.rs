@@ -7,6 +7,33 @@ pub mod shared;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// Share of points a final timing's 95 % band must hold once a window's level is taken out (fewer
+/// than 95 %: the points are a handful, and their medians carry noise of their own).
+pub const WITHIN_BAND: f64 = 0.75;
+
+/// How far the level of a timing may lie between two windows of JVMs on a shared machine, either
+/// way: memory-bound or bookkeeping actions shift as a whole between windows minutes apart (a CI
+/// run measured the analysis's `frame` 30 % above every one of 104 fresh points, all within ±3 %
+/// of each other once scaled; `partition` 1.5× above), which no evidence of one window can carry.
+/// A law off by more than twice is wrong, whatever the window.
+pub const WINDOW_LEVEL: f64 = 2.0;
+
+/// The same for bookkeeping of a few microseconds (a law whose median prediction at the points
+/// compared is below [`FEW_MICROSECONDS`] ms), whose cost follows the JVM's state more than its
+/// inputs: `partition` shifted 1.5x between windows on the shared CI machine, and 2.08x in a
+/// local CI run (12 of 12 fresh points within its band once scaled).
+pub const WINDOW_LEVEL_FEW_MICROSECONDS: f64 = 2.5;
+pub const FEW_MICROSECONDS: f64 = 0.01;
+
+/// The window level for a timing whose median prediction is `typical` ms.
+pub fn window_level_for(typical: f64) -> f64 {
+    if typical < FEW_MICROSECONDS {
+        WINDOW_LEVEL_FEW_MICROSECONDS
+    } else {
+        WINDOW_LEVEL
+    }
+}
+
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
