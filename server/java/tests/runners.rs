@@ -119,9 +119,11 @@ fn classes(dir: &Path) -> Classpath {
     Classpath { entries: vec![out] }
 }
 
-/// A shared scratch folder in /tmp that the test user can write (the remote side's logs).
+/// A shared scratch folder in /tmp that the test user can write (the remote side's logs). In
+/// `/tmp` itself, not under `std::env::temp_dir()`: `TMPDIR` may point into a folder of this user
+/// that `beagletest`, whose JVMs write here over ssh, cannot enter.
 fn shared(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("beagle-runner-{name}-{}", std::process::id()));
+    let d = Path::new("/tmp").join(format!("beagle-runner-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     std::fs::set_permissions(&d, std::os::unix::fs::PermissionsExt::from_mode(0o777)).unwrap();
@@ -248,6 +250,25 @@ fn ssh_runs_jvms_there_brings_their_files_back_and_retries_a_failing_one() {
     );
 }
 
+/// Polls `done` every 50 ms until it holds, for at most `secs` seconds (then panics, naming `what`).
+fn wait_until(secs: u64, what: &str, done: impl Fn() -> bool) {
+    let until = Instant::now() + Duration::from_secs(secs);
+    while !done() {
+        assert!(Instant::now() < until, "not within {secs} s: {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Whether the test user's shell on the host runs the wait for an exit code of a JVM under the
+/// remote work folder `work` (the ssh session that dropping the connection cuts). Its own user
+/// only: the ssh client here names the same command.
+fn waiting_on_the_host(work: &str) -> bool {
+    Command::new("pgrep")
+        .args(["-u", "beagletest", "-f", &format!("while .*{work}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
 #[test]
 fn a_dropped_ssh_connection_resumes_where_it_was() {
     let _one = serial();
@@ -257,16 +278,22 @@ fn a_dropped_ssh_connection_resumes_where_it_was() {
     let d = tempfile::tempdir().unwrap();
     let cp = classes(d.path());
     let remote = shared("drop");
-    let executor = Executor::open(&Runner::Ssh(ssh_config(&remote_work("drop"))), Path::new("java"), &cp).unwrap();
+    let work = remote_work("drop");
+    let executor = Executor::open(&Runner::Ssh(ssh_config(&work)), Path::new("java"), &cp).unwrap();
     let log = remote.join("runs.log");
-    let jobs = vec![job(d.path(), 0, 4000, None, &log)];
+    // Long enough that the connection is dropped while the JVM runs, however slowly the host
+    // starts it and answers the wait's connection: seconds of slack on a busy machine.
+    let jobs = vec![job(d.path(), 0, 6000, None, &log)];
     let mut dropped = false;
     let started = Instant::now();
     let seen = run(&executor, &jobs, |u| {
         if let (Update::Running(_), false) = (u, dropped) {
             dropped = true;
-            // The JVM is detached on the other side; then its connection goes.
-            std::thread::sleep(Duration::from_millis(1500));
+            // Once the JVM is detached on the other side and its exit code waited for there (the
+            // event, not a guess of how long that takes), its connection goes.
+            wait_until(30, "the host waits for the JVM's exit code", || {
+                waiting_on_the_host(&work)
+            });
             let killed = Command::new("pkill")
                 .args(["-KILL", "-f", "^sshd: beagletest"])
                 .status()
@@ -281,8 +308,9 @@ fn a_dropped_ssh_connection_resumes_where_it_was() {
     assert!(seen.notes.iter().any(|n| n.contains("connection back")), "{seen:?}");
     assert!(seen.retried.is_empty(), "resumed, not run again: {seen:?}");
     assert_eq!(seen.done, [(0, true)]);
-    assert_eq!(measured(&jobs[0]), "measured 4000\n");
+    assert_eq!(measured(&jobs[0]), "measured 6000\n");
     assert_eq!(lines(&log), 1, "the JVM ran once");
+    // Resumed at once: the JVM's 6 s and a reconnection, not a wait for the job's timeout (90 s).
     assert!(started.elapsed() < Duration::from_secs(60));
 }
 
@@ -330,15 +358,20 @@ fn a_slurm_task_cancelled_from_outside_or_exiting_1_runs_again_and_nothing_measu
     ];
     let mut cancelled = false;
     let seen = run(&executor, &jobs, |u| {
-        // Job 1 (task 1 of the array) is cancelled once it runs, as an administrator would.
+        // Job 1 (task 1 of the array) is cancelled once it runs, as an administrator would: the
+        // task squeue lists running (reported running from squeue's RUNNING; polled all the same,
+        // in case the listing lags the poll that saw it).
         if let (Update::Running(1), false) = (u, cancelled) {
             cancelled = true;
-            std::thread::sleep(Duration::from_millis(500));
-            let tasks = Command::new("squeue")
-                .args(["-h", "-r", "--name=beagle", "-t", "RUNNING", "-o", "%i"])
-                .output()
-                .unwrap();
-            let task = String::from_utf8_lossy(&tasks.stdout).trim().to_string();
+            let running = || {
+                let tasks = Command::new("squeue")
+                    .args(["-h", "-r", "--name=beagle", "-t", "RUNNING", "-o", "%i"])
+                    .output()
+                    .unwrap();
+                String::from_utf8_lossy(&tasks.stdout).trim().to_string()
+            };
+            wait_until(30, "a task listed running", || !running().is_empty());
+            let task = running();
             assert!(task.ends_with("_1"), "the running task is job 1's: {task:?}");
             assert!(Command::new("scancel").arg(&task).status().unwrap().success());
         }
@@ -440,29 +473,56 @@ fn sleeper_alive(ms: u64) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// Runs one long JVM and aborts once it runs: the call returns soon, and the JVM is gone.
+/// Runs one long JVM (`ms` of about a minute) and aborts once it runs (its process is there: the
+/// event, not a guess of how long a busy machine takes to start it): the call returns within
+/// seconds of the abort, and the JVM is gone well before it would have ended by itself.
 fn abort_kills(executor: &Executor, d: &Path, ms: u64, log: &Path) {
+    assert!(ms >= 60_000, "a JVM that outlives the waits below");
     let jobs = vec![job(d, 0, ms, None, log)];
-    let running = std::cell::Cell::new(None::<Instant>);
+    let running = std::cell::Cell::new(false);
+    // When the JVM was last looked for (pgrep at most every 200 ms), and when the abort was said.
+    let looked = std::cell::Cell::new(None::<Instant>);
+    let aborted = std::cell::Cell::new(None::<Instant>);
     let started = Instant::now();
     let mut done = Vec::new();
     executor.run_all(
         &jobs,
-        &|| running.get().is_some_and(|t| t.elapsed() > Duration::from_secs(2)),
+        &|| {
+            if aborted.get().is_some() {
+                return true;
+            }
+            if !running.get() || looked.get().is_some_and(|t| t.elapsed() < Duration::from_millis(200)) {
+                return false;
+            }
+            looked.set(Some(Instant::now()));
+            if sleeper_alive(ms) {
+                aborted.set(Some(Instant::now()));
+            }
+            aborted.get().is_some()
+        },
         &mut |u| match u {
-            Update::Running(_) => running.set(Some(Instant::now())),
+            Update::Running(_) => running.set(true),
             Update::Done(i, r) => done.push((i, r.is_ok())),
             _ => {}
         },
     );
-    assert!(running.get().is_some(), "the JVM started");
+    let aborted = aborted.get().unwrap_or_else(|| {
+        panic!(
+            "the JVM never ran (or ended first) in {:?}; done: {done:?}",
+            started.elapsed()
+        )
+    });
     assert!(
-        started.elapsed() < Duration::from_secs(30),
-        "aborted within seconds, not after {ms} ms"
+        aborted.elapsed() < Duration::from_secs(30),
+        "returned {:?} after the abort, not within seconds (the JVM sleeps {ms} ms)",
+        aborted.elapsed()
     );
     assert!(done.is_empty(), "an aborted JVM is not reported measured: {done:?}");
-    std::thread::sleep(Duration::from_millis(500));
-    assert!(!sleeper_alive(ms), "the aborted JVM was killed");
+    // Killed: gone within seconds of the abort (a Slurm task's processes are signalled by its
+    // node's daemon a moment after scancel). Looked for until 40 s after the abort at most: by
+    // itself the JVM would run on for 20 s more.
+    let left = Duration::from_secs(40).saturating_sub(aborted.elapsed());
+    wait_until(left.as_secs(), "the aborted JVM killed", || !sleeper_alive(ms));
 }
 
 #[test]
