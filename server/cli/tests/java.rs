@@ -307,8 +307,11 @@ fn the_fileshare_system_is_measured_and_its_laws_recovered() {
 /// `settled` reason (more measurements would not change it: what was asked for was measured, or
 /// cannot be reached), over three seeds (the seed picks the launch points and the genetic
 /// search). The exact laws (loops, the branch's guard, the sizes passed on) are the same for
-/// every seed, and so, within the spread between runs on a busy 2-core machine (CI saw fresh
-/// JVMs at 0.82-1.18 of one run's law), is what compress, hash and frame cost at 100 KB.
+/// every seed, and so, within the level two windows of JVMs on a shared machine lie apart
+/// ([`common::WINDOW_LEVEL`]), is what compress, hash and frame cost at 100 KB: the three
+/// analyses run minutes apart, and `frame` (memory-bound) moves as a whole between such windows
+/// (30 % above every fresh point in one CI run; 1.28 times from the lowest to the highest of the
+/// README's three runs), which left the earlier bound of 1.5 a few per cent of margin.
 #[test]
 fn over_three_seeds_the_main_job_ends_final_or_settled() {
     let _alone = one_at_a_time();
@@ -360,8 +363,9 @@ fn over_three_seeds_the_main_job_ends_final_or_settled() {
         let (lo, hi) = values
             .iter()
             .fold((f64::MAX, 0.0f64), |(l, h), v| (l.min(*v), h.max(*v)));
+        // Still off by more: a law that a seed bends away (a hole, a wrong form) or a unit.
         assert!(
-            lo > 0.0 && hi / lo <= 1.5,
+            lo > 0.0 && hi / lo <= common::WINDOW_LEVEL,
             "{id}: {values:?} ms at 100 KB over the seeds"
         );
     }
@@ -707,9 +711,13 @@ fn a_service_looping_100000_times_per_call_keeps_its_laws() {
     let at = |rounds: f64| eval(mix, &[("rounds.VALUE", rounds), ("items.NUMBER_OF_ELEMENTS", 10_000.0)]);
     let (low, high) = (at(100.0), at(2000.0));
     assert!(
-        mix.contains("rounds.VALUE") && !mix.contains('?') && high > 1.5 * low && low > 0.0,
+        mix.contains("rounds.VALUE") && !mix.contains('?') && low > 0.0,
         "mix item: {mix}"
     );
+    // What the rounds add, not their ratio to the base cost: a busy machine raises the base (the
+    // item's other work, its cache misses) and with it shrinks any ratio (the law's 1.5 times
+    // was asserted here), while what 1900 rounds add stays near the 2 µs they take on a quiet
+    // machine, 4 times either way.
     assert!(
         high - low > 0.0005 && high - low < 0.02,
         "1900 rounds of a multiply and a shift: a few microseconds, not {} ms: {mix}",
@@ -843,7 +851,7 @@ fn failing_launches_are_named_and_keep_the_measurements() {
     let dir = fileshare_copy();
     std::fs::write(
         dir.path().join("src/fileshare/Hang.java"),
-        "package fileshare;\npublic class Hang { public static void main(String[] a) throws Exception { Thread.sleep(60_000); } }\n",
+        "package fileshare;\npublic class Hang { public static void main(String[] a) throws Exception { Thread.sleep(600_000); } }\n",
     )
     .unwrap();
     let extra = r#"
@@ -916,7 +924,13 @@ n = { from = 1, to = 9 }
         "{}",
         missing[0]
     );
-    assert!(started.elapsed().as_secs() < 60, "the hanging launch was cut short");
+    // The hang sleeps ten minutes: an analysis that waited for it (or for its process group)
+    // takes that long, where this quick one takes a minute or two on a busy machine.
+    assert!(
+        started.elapsed().as_secs() < 300,
+        "the hanging launch was cut short: {:?}",
+        started.elapsed()
+    );
     // The working launch's measurements made it into the results and the store ...
     let x = expressions(&report);
     assert_eq!(x["_fs_file_loop"], "files.NUMBER_OF_ELEMENTS");

@@ -117,9 +117,27 @@ fn inherited_renamed_and_reordered_code_is_linked_and_each_component_measured_on
         )
     };
     let growth = |component: &str| per_item(component, 48.0) / per_item(component, 8.0);
-    // Exact: one comparison per pattern element, linear (6× the elements, 2-6× the cost with its floor).
+    // The second increment of a law over the pattern (28 to 48 elements) against its first (8 to
+    // 28): its curvature, which a level raised by another process leaves as it is.
+    let curvature = |component: &str| {
+        let (f8, f28, f48) = (
+            per_item(component, 8.0),
+            per_item(component, 28.0),
+            per_item(component, 48.0),
+        );
+        (f48 - f28) / (f28 - f8)
+    };
+    // Exact: one comparison per pattern element, linear: it grows, at most as the elements (6×),
+    // and bends upwards no more than n·log n does (1.2; a quadratic's is 2.1). How much it grows
+    // is not asked: its per-item floor is what a busy machine raises (the fuzzy law's ratio shrank
+    // from 12× to 7.9× in a CI run beside two builds), and a floor raised enough takes any ratio
+    // below a bound. A constant (another component's law) or a quadratic still fails.
     let exact = growth("ExactMatcher");
-    assert!((1.8..=6.5).contains(&exact), "exact grows {exact}×");
+    let exact_curvature = curvature("ExactMatcher");
+    assert!(
+        exact > 1.0 && exact <= 6.5 && exact_curvature <= 1.4,
+        "exact grows {exact}×, its second increment {exact_curvature} times its first"
+    );
     // Prefix: the same work whatever the pattern.
     let prefix = growth("PrefixMatcher");
     assert!((0.8..=1.25).contains(&prefix), "prefix grows {prefix}×");
@@ -131,18 +149,21 @@ fn inherited_renamed_and_reordered_code_is_linked_and_each_component_measured_on
     // clearly more than either, within what the evidence of a busy run carries.
     let fuzzy = growth("FuzzyMatcher");
     let fuzzy_law = expression(&format!("_st_FuzzyMatcher_match/{CPU}"));
-    let (f8, f28, f48) = (
-        per_item("FuzzyMatcher", 8.0),
-        per_item("FuzzyMatcher", 28.0),
-        per_item("FuzzyMatcher", 48.0),
-    );
-    let curvature = (f48 - f28) / (f28 - f8);
+    let fuzzy_curvature = curvature("FuzzyMatcher");
     assert!(
-        fuzzy >= 4.0 && curvature >= 1.4,
-        "fuzzy grows {fuzzy}×, its second increment {curvature} times its first: {fuzzy_law}"
+        fuzzy >= 4.0 && fuzzy_curvature >= 1.4,
+        "fuzzy grows {fuzzy}×, its second increment {fuzzy_curvature} times its first: {fuzzy_law}"
     );
-    // At a large pattern the pairs cost more than the single pass.
-    assert!(per_item("FuzzyMatcher", 48.0) > 5.0 * per_item("ExactMatcher", 48.0));
+    // At a large pattern the pairs cost more than the single pass: what the pattern adds from 8 to
+    // 48 elements, a difference the floor drops out of (1.6 µs against 40 ns in the README's
+    // laws; a ratio of the levels at 48 would shrink as the floor rises, as the growths do).
+    let added = |component: &str| per_item(component, 48.0) - per_item(component, 8.0);
+    assert!(
+        added("FuzzyMatcher") > 5.0 * added("ExactMatcher"),
+        "fuzzy adds {} ms from 8 to 48 elements, exact {} ms",
+        added("FuzzyMatcher"),
+        added("ExactMatcher")
+    );
 
     // The reporter's cost grows with `width`, which the model's signature lacks: no final law,
     // and the reason says what to add.
