@@ -88,7 +88,11 @@ const textPos = (needle) => page.evaluate((needle) => {
 const reveal = async (needle) => {
   if (await textPos(needle)) return;
   await findNext(needle);
-  if (!(await textPos(needle))) throw new Error(`text not on screen: ${needle}`);
+  // The editor scrolls to the match and renders it on its next frames: waited for, not assumed
+  // done after findNext's fixed pauses (a busy machine renders late).
+  await retry(`text on screen: ${needle}`, async () => {
+    if (!(await textPos(needle))) throw new Error('not on screen');
+  }, { timeout: 10000, pause: 200 });
 };
 
 // Selects the next match of `needle` through the find widget (Enter selects it; Escape closes the

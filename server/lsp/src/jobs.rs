@@ -519,12 +519,14 @@ mod tests {
         let (path, bb) = analysed_example();
         let (tx, mut rx) = unbounded_channel();
         let mut observer = JobObserver::new(tx, vec![path.clone()], false);
+        let started = Instant::now();
         for _ in 0..3 {
             observer.on(Event::Checkpoint {
                 repository: &path,
                 blackboard: &bb,
             });
         }
+        let took = started.elapsed();
         let mut results = Vec::new();
         while let Ok(u) = rx.try_recv() {
             if let Update::Results { repository, results: r } = u {
@@ -532,7 +534,15 @@ mod tests {
                 results.push(r);
             }
         }
-        assert_eq!(results.len(), 1, "three checkpoints within a second: one update");
+        // Three checkpoints within a second: one update. A machine that stalled this thread for
+        // a second or more between them may have made each one due, but never more than one for
+        // each second begun (three for three would be no throttle at all in well under a second).
+        let most = 1 + took.as_secs() as usize;
+        assert!(
+            !results.is_empty() && results.len() <= most,
+            "{} updates from three checkpoints in {took:?}",
+            results.len()
+        );
         let r = &results[0];
         assert_eq!(r.stage, Stage::Preliminary);
         let lp = r

@@ -117,19 +117,21 @@ async fn analyse_from_the_editor_then_hover_and_restart() {
     let status = command(&mut c, "beagle.status", json!([])).await.unwrap();
     assert_eq!(status["results"][0]["stage"], "final", "{status}");
 
-    // A new server on the same workspace shows the last results from the store.
+    // A new server on the same workspace shows the last results from the store, once it has read
+    // them (at start-up, off the protocol's tasks): asked until then, for as long as a machine busy
+    // with other tests may take, not for a guessed number of tries.
     let mut again = Client::new();
     again.initialize(ws.path(), json!({})).await;
     again.open(&path, &text).await;
-    let mut md = String::new();
-    for _ in 0..100 {
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(60);
+    let md = loop {
         let hover = again.position_request("textDocument/hover", &path, line, 10).await;
-        md = hover["contents"]["value"].as_str().unwrap().to_string();
-        if md.contains("files.NUMBER_OF_ELEMENTS") {
-            break;
+        let md = hover["contents"]["value"].as_str().unwrap().to_string();
+        if md.contains("files.NUMBER_OF_ELEMENTS") || tokio::time::Instant::now() > deadline {
+            break md;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    };
     assert!(md.contains("from the last session"), "{md}");
 
     // Discarding forgets them; applying without results is an error.

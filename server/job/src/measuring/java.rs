@@ -1011,19 +1011,26 @@ mod tests {
         let aborted = Control::new();
         aborted.abort();
         assert!(preliminary(&elements, &measured, &constants, &aborted).is_none());
-        // Paused: nothing is fitted until it is resumed.
+        // Paused: nothing is fitted until it is resumed. Told by the event, not by a time: the
+        // fit returns only after the resume (a clock read after the spawn could start late on a
+        // busy machine and see less than the pause). A fit that ignored the pause returns at once,
+        // before the resume 300 ms later (the fit of three points takes milliseconds).
         let paused = Control::new();
         paused.pause();
+        let resumed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let resume = {
-            let c = paused.clone();
+            let (c, resumed) = (paused.clone(), resumed.clone());
             std::thread::spawn(move || {
                 std::thread::sleep(Duration::from_millis(300));
+                resumed.store(true, std::sync::atomic::Ordering::SeqCst);
                 c.resume();
             })
         };
-        let start = std::time::Instant::now();
         let bb = preliminary(&elements, &measured, &constants, &paused).expect("resumed, not aborted");
-        assert!(start.elapsed() >= Duration::from_millis(300), "{:?}", start.elapsed());
+        assert!(
+            resumed.load(std::sync::atomic::Ordering::SeqCst),
+            "the fit returned before it was resumed"
+        );
         resume.join().unwrap();
         assert!(
             bb.final_expressions().contains_key("hash/cpu"),
