@@ -28,15 +28,9 @@ trap step_table EXIT
 step "format"
 cargo fmt --all -- --check
 
-step "lints"
-cargo clippy --workspace --all-targets --locked -- -D warnings
-
 step "architecture: no module cycles inside the crates (ARCHITECTURE.md)"
 # Every crate, by glob: a new crate is checked without touching this line.
 python3 tests/architecture/module_cycles.py server/*/src
-
-step "the manual: docs/ built with mdbook, no broken links (tests/docs)"
-bash tests/docs/run.sh
 
 # One build for everything: the tests, the main job, the end-to-end tests and the install step all
 # use the release profile, so the workspace compiles once (a debug build for the tests and a
@@ -45,11 +39,45 @@ bash tests/docs/run.sh
 step "build: the workspace and its tests, release profile"
 cargo nextest run --workspace --release --locked --no-run
 
+# The checks that measure nothing run beside the Rust tests, which keep one core busy with the
+# one-at-a-time chain of JVM measurements for most of their 20 minutes while the other core has
+# little left to do: clippy (in a target folder of its own, so that it never waits on the tests'
+# build lock), the manual's build and link check, and the OpenTelemetry test (spans a real SDK
+# wrote, analysed: no JVM). At nice 10, so that the measurements keep their core when both want
+# it; the measuring tests hold beside another process by design (.config/nextest.toml), as on a
+# user's laptop.
+checks_beside() {
+  local s=$SECONDS
+  echo "-- lints: clippy, warnings as errors"
+  CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}/clippy" cargo clippy --workspace --all-targets --locked -- -D warnings
+  echo "-- lints: $((SECONDS - s)) s"; s=$SECONDS
+  echo "-- the manual: docs/ built with mdbook, no broken links (tests/docs)"
+  bash tests/docs/run.sh
+  echo "-- the manual: $((SECONDS - s)) s"; s=$SECONDS
+  echo "-- end-to-end: OpenTelemetry traces from a real SDK (tests/otel)"
+  bash tests/otel/run.sh
+  echo "-- OpenTelemetry: $((SECONDS - s)) s"
+}
+step "beside the tests: lints, the manual, OpenTelemetry (log: target/checks-beside.log)"
+mkdir -p target
+nice -n 10 bash -c "set -euo pipefail; $(declare -f checks_beside); checks_beside" > target/checks-beside.log 2>&1 &
+beside=$!
+
 # cargo nextest: a process per test, two at a time; .config/nextest.toml keeps the tests that time
 # JVMs or share the Slurm node one at a time, and those that load a core themselves alone.
 # insta fails on a missing or changed snapshot when CI is set; locally it writes .snap.new files.
 step "unit, integration and snapshot tests (cargo nextest)"
-cargo nextest run --workspace --release --locked
+tests_status=0
+cargo nextest run --workspace --release --locked || tests_status=$?
+
+step "the checks beside the tests: their output"
+beside_status=0
+wait "$beside" || beside_status=$?
+cat target/checks-beside.log
+if [ "$tests_status" != 0 ] || [ "$beside_status" != 0 ]; then
+  echo "tests/run.sh: failed: $([ "$tests_status" = 0 ] || echo "the Rust tests (cargo nextest, above the checks' output) ")$([ "$beside_status" = 0 ] || echo "the checks beside them (above)")" >&2
+  exit 1
+fi
 
 # nextest runs no doctests: the compile_fail examples that keep the analysis core's views apart.
 step "doctests"
@@ -100,8 +128,6 @@ python3 tests/main_job_check.py target/analyse-finegrained.txt
 # (target/release/beagle; BEAGLE_BIN overrides it).
 step "end-to-end: beagle lsp with pytest-lsp (tests/lsp)"
 bash tests/lsp/run.sh
-step "end-to-end: OpenTelemetry traces from a real SDK (tests/otel)"
-bash tests/otel/run.sh
 step "end-to-end: beagle lsp in Neovim (tests/nvim)"
 if command -v nvim >/dev/null || [ -n "${BEAGLE_E2E_REQUIRE_NVIM:-}" ]; then
   bash tests/nvim/run.sh
