@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The timing-heavy test suites, RUNS times in a row (default 5), each while stress-ng keeps one of
+# the two cores busy, as a user's build or browser would (issue 48: no test may hold only on a
+# quiet machine). The suites: the Java tests (server/cli/tests/java.rs), the runner tests over the
+# real sshd and Slurm (server/cli/tests/runners.rs, server/java/tests/runners.rs) and calibrate
+# (server/cli/tests/calibrate.rs), under nextest with the project's own rules of what may run side
+# by side (.config/nextest.toml). Needs what .ci/run sets up (Java, the runner services). Prints
+# each run's time and result; exits non-zero if any run failed.
+#
+#   bash scripts/under-load.sh [RUNS]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-5}
+command -v stress-ng >/dev/null || { echo "scripts/under-load.sh: stress-ng is missing (apt-get install stress-ng)" >&2; exit 2; }
+export BEAGLE_TEST_SSH_KEY=${BEAGLE_TEST_SSH_KEY:-/tmp/beagle-ssh-key} BEAGLE_E2E_REQUIRE_RUNNERS=1
+filter='(package(beagle-cli) & (binary(java) | binary(runners) | binary(calibrate))) | (package(beagle-java) & binary(runners))'
+cargo nextest run --workspace --release --locked --no-run >/dev/null || exit 2
+mkdir -p target/under-load
+failed=0
+for i in $(seq 1 "$runs"); do
+  stress-ng --cpu 1 --timeout 3600s --quiet &
+  hog=$!
+  started=$SECONDS
+  if cargo nextest run --workspace --release --locked -E "$filter" > "target/under-load/run-$i.log" 2>&1; then
+    result=passed
+  else
+    result=FAILED
+    failed=$((failed + 1))
+  fi
+  kill "$hog"; wait "$hog" 2>/dev/null
+  summary=$(grep -E '^ *Summary' "target/under-load/run-$i.log" | tail -1 | sed 's/^ *//')
+  echo "run $i of $runs beside stress-ng --cpu 1: $result in $((SECONDS - started)) s ($summary; log target/under-load/run-$i.log)"
+done
+echo "$((runs - failed)) passed, $failed failed"
+[ "$failed" = 0 ]
