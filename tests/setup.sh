@@ -1,10 +1,23 @@
 #!/usr/bin/env bash
-# Installs and starts what the tests need that a fresh machine lacks (.ci/run runs it in the
-# background while the workspace compiles; run it as root). Idempotent: what is there is kept.
-# Prints each part's wall time.
+# Installs and starts what the tests need that a fresh machine lacks (run it as root).
+# Idempotent: what is there is kept. Prints each part's wall time.
+#
+#   bash tests/setup.sh           everything
+#   bash tests/setup.sh system    Debian's packages, the runner services, the Python venvs: what
+#                                 the Rust tests and the LSP clients need (.ci/run: in the
+#                                 background while the workspace compiles)
+#   bash tests/setup.sh clients   mdbook (compiled from crates.io) and code-server with its native
+#                                 modules: what only the manual's check and the real-VS-Code test
+#                                 need, 7 minutes of both cores on a fresh machine (tests/run.sh
+#                                 runs it beside the measurements when BEAGLE_SETUP_CLIENTS=1, as
+#                                 .ci/run sets: during the build it slowed the build by 2 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 t() { local s=$SECONDS; "$@"; echo "setup: $((SECONDS - s)) s: $*"; }
+part="${1:-all}"
+case "$part" in all | system | clients) ;; *) echo "tests/setup.sh: no part '$part' (all, system, clients)" >&2; exit 2 ;; esac
+
+system() {
 
 # Debian's packages, all in one apt run (one index update, one dpkg pass):
 # - Java 17 (javac, java) for the Java measurement tool, ASM (libasm-java) for its counting agent;
@@ -45,6 +58,9 @@ venv() {
 t venv tests/lsp/.venv tests/lsp/requirements.txt 'pytest_lsp, pytest_timeout, xdist'
 t venv tests/docs/.venv tests/docs/requirements.txt 'linkcheck'
 t venv tests/otel/.venv tests/otel/requirements.txt 'opentelemetry.sdk, opentelemetry.exporter.otlp.proto.common'
+}
+
+clients() {
 
 # The manual's builder (docs/, an mdBook): mdbook from crates.io, pinned, without its server and
 # file watcher (only `mdbook build` is used; ~1.5 min to compile on 2 cores).
@@ -55,4 +71,11 @@ fi
 # The real-VS-Code end-to-end test (tests/vscode): Node 24, code-server and playwright-core (npm),
 # pinned, into $BEAGLE_VSCODE_WORK or tests/vscode/.work. ~5 min on a fresh machine, 0.3 s when there.
 t bash tests/vscode/setup.sh
-echo "setup: ready"
+}
+
+case "$part" in
+  all) system; clients ;;
+  system) system ;;
+  clients) clients ;;
+esac
+echo "setup: $part: ready"

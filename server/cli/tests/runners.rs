@@ -1,6 +1,7 @@
 //! `fixtures/fileshare` analysed through the runners of `[runner]` (issue 40): over a real sshd
 //! on loopback and as job arrays on a real single-node Slurm cluster (`tests/services/runners.sh`,
-//! started by `.ci/run`), against the same analysis run here. The JVMs run on the same machine
+//! started by `.ci/run`), against the same analysis run locally (the one `java.rs`'s tests of
+//! this test run share, `common::shared`). The JVMs run on the same machine
 //! all three times: what differs is only how they get there and back, so the laws must agree in
 //! what their evidence carries (issue 48: no flaky test):
 //!
@@ -21,6 +22,7 @@
 
 mod common;
 
+use common::shared::analysed_fileshare;
 use common::{beagle_in, copy_dir, json, root, window_level_for, WITHIN_BAND};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -96,7 +98,12 @@ fn analyse(runner: &str, dir: &Path) -> (BTreeMap<String, Law>, String) {
     let out = beagle_in(dir, &["analyse", "--json", "-v", "."]);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{stderr}");
-    let laws = json(&out)["results"]
+    (laws(&json(&out)), stderr)
+}
+
+/// The laws of a `--json` report, by element.
+fn laws(report: &serde_json::Value) -> BTreeMap<String, Law> {
+    report["results"]
         .as_array()
         .unwrap()
         .iter()
@@ -124,8 +131,7 @@ fn analyse(runner: &str, dir: &Path) -> (BTreeMap<String, Law>, String) {
                 },
             )
         })
-        .collect();
-    (laws, stderr)
+        .collect()
 }
 
 /// The expression with its numbers taken out: its form.
@@ -290,7 +296,9 @@ fn fileshare_through_ssh_and_slurm_has_the_laws_of_a_local_run() {
     }
     let d = tempfile::tempdir().unwrap();
     let key = std::env::var("BEAGLE_TEST_SSH_KEY").unwrap_or_else(|_| "/tmp/beagle-ssh-key".into());
-    let (here, _) = analyse("", &d.path().join("local"));
+    // The local run: the bundled example's own analysis (seed 1), which `java.rs`'s tests of this
+    // run share (a minute of JVMs measured once).
+    let here = laws(&analysed_fileshare().1);
     let ssh = format!(
         "[runner]\nkind = \"ssh\"\nhost = \"127.0.0.1\"\nport = 2222\nuser = \"beagletest\"\nidentity = \"{key}\"\nwork_dir = \"beagle-test-work/fileshare-{}\"\n",
         std::process::id()

@@ -79,3 +79,19 @@ pub fn shared_report(name: &str, make: impl FnOnce(&Path) -> serde_json::Value) 
     std::fs::rename(&partial, &report).unwrap();
     (dir, value)
 }
+
+/// The bundled example analysed as the README's main job does (its own seed 1), with `--json`
+/// and `--write`, shared by the tests of one run that read that analysis: `java.rs`'s fresh-point,
+/// seed and validation tests and `runners.rs`'s local run (the runners' laws are compared with
+/// it). The analysed workspace, its model written, and the report.
+pub fn analysed_fileshare() -> (PathBuf, serde_json::Value) {
+    shared_report("fileshare-seed-1", |dir| {
+        super::copy_dir(&super::root().join("fixtures/fileshare"), dir);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_beagle"))
+            .args(["analyse", dir.to_str().unwrap(), "--json", "--seed", "1", "--write"])
+            .output()
+            .expect("beagle runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        super::json(&out)
+    })
+}
