@@ -248,13 +248,20 @@ fn same_laws(name: &str, here: &BTreeMap<String, Law>, other: &BTreeMap<String, 
                 law.expression
             );
         }
+        // An interval is one run's uncertainty given its points; which points a run measured
+        // (and so which random files it compressed) moves a ratio by more between runs: a CI run
+        // had the hashed share 0.2886 ± 0.0004 over Slurm against 0.2896 ± 0.0005 here, 0.35 %
+        // apart. So a constant agrees within the intervals or within 1 % (a ratio off by a
+        // probe's bytes or a wrong mixture is off by several per cent; the values above by 10 %).
         if form(&theirs.expression) == form(&law.expression) {
             for (t, h) in theirs.intervals.iter().zip(&law.intervals) {
                 let overlap = t.0 <= h.2 + 1e-9 * h.2.abs() && h.0 <= t.2 + 1e-9 * t.2.abs();
+                let near = (t.1 - h.1).abs() <= 0.01 * h.1.abs();
                 assert!(
-                    overlap,
+                    overlap || near,
                     "{name}: {id}: {} against {} here: constant {t:?} outside {h:?}",
-                    theirs.expression, law.expression
+                    theirs.expression,
+                    law.expression
                 );
             }
         }

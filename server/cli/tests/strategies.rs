@@ -132,12 +132,31 @@ fn inherited_renamed_and_reordered_code_is_linked_and_each_component_measured_on
     // is not asked: its per-item floor is what a busy machine raises (the fuzzy law's ratio shrank
     // from 12× to 7.9× in a CI run beside two builds), and a floor raised enough takes any ratio
     // below a bound. A constant (another component's law) or a quadratic still fails.
-    let exact = growth("ExactMatcher");
-    let exact_curvature = curvature("ExactMatcher");
-    assert!(
-        exact > 1.0 && exact <= 6.5 && exact_curvature <= 1.4,
-        "exact grows {exact}×, its second increment {exact_curvature} times its first"
-    );
+    // Exact's step is tens of nanoseconds per item at small patterns, a few probe costs: on a busy
+    // machine the probes' calibration noise rises, and a step within four noises of zero is too
+    // short to measure (no law, and a warning naming it; the hotloop test's checksum is the same
+    // case). A CI run with the real clients' analyses beside it had no result for it. Then its
+    // own checks are left out; anything else without a result still fails.
+    let exact_id = format!("_st_ExactMatcher_match/{CPU}");
+    let exact_measured = results.contains_key(exact_id.as_str());
+    if !exact_measured {
+        let too_short = report["diagnostics"].as_array().unwrap().iter().any(|d| {
+            d["element"] == exact_id.as_str() && d["message"].as_str().unwrap_or("").contains("too short to measure")
+        });
+        assert!(
+            too_short,
+            "no result for {exact_id}, and no warning that it is too short to measure:\n{}",
+            messages.join("\n")
+        );
+    }
+    if exact_measured {
+        let exact = growth("ExactMatcher");
+        let exact_curvature = curvature("ExactMatcher");
+        assert!(
+            exact > 1.0 && exact <= 6.5 && exact_curvature <= 1.4,
+            "exact grows {exact}×, its second increment {exact_curvature} times its first"
+        );
+    }
     // Prefix: the same work whatever the pattern.
     let prefix = growth("PrefixMatcher");
     assert!((0.8..=1.25).contains(&prefix), "prefix grows {prefix}×");
@@ -158,11 +177,13 @@ fn inherited_renamed_and_reordered_code_is_linked_and_each_component_measured_on
     // 48 elements, a difference the floor drops out of (1.6 µs against 40 ns in the README's
     // laws; a ratio of the levels at 48 would shrink as the floor rises, as the growths do).
     let added = |component: &str| per_item(component, 48.0) - per_item(component, 8.0);
+    // (Exact too short to measure adds nothing measurable.)
+    let exact_added = if exact_measured { added("ExactMatcher") } else { 0.0 };
     assert!(
-        added("FuzzyMatcher") > 5.0 * added("ExactMatcher"),
+        added("FuzzyMatcher") > 5.0 * exact_added,
         "fuzzy adds {} ms from 8 to 48 elements, exact {} ms",
         added("FuzzyMatcher"),
-        added("ExactMatcher")
+        exact_added
     );
 
     // The reporter's cost grows with `width`, which the model's signature lacks: no final law,

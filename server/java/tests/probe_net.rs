@@ -72,8 +72,15 @@ fn sections_report_their_code_net_of_the_probes() {
         let median = e[1];
         // At 200 ns a section is a few probe costs long: what the calibration at the JVM's start
         // misses of the cost paid in the loop is a few nanoseconds, up to 20 % of it (the CI run
-        // above: +19.4 %); from 1 µs up the band of the benchmark under load holds.
-        let band = if target < 1000 { 0.25 } else { 0.06 };
+        // above: +19.4 %). At 1 µs it is still some 60 ns: a CI run with real-client tests beside
+        // it measured +6.2 % (JVMs +2.9, +6.2, +6.7 %), so 10 %; from 10 µs up the benchmark's
+        // band under load, 6 %, holds. (Whether the probes' cost is subtracted at all is the
+        // 200 ns check's above: there it is most of the error, here a few per cent.)
+        let band = match target {
+            t if t < 1000 => 0.25,
+            t if t < 10_000 => 0.10,
+            _ => 0.06,
+        };
         assert!(
             median.abs() <= band,
             "{section} section of {target} ns: net of the probe {:+.1} % off the uninstrumented loop (JVMs: {e:?})",
