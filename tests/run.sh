@@ -89,7 +89,9 @@ lane_end() {
 lanes=()
 lane() {
   local log=$1 niceness=$2 body=$3
-  setsid nice -n "$niceness" bash -c "set -uo pipefail; failed=(); $(declare -f part lane_end); $body; lane_end" \
+  setsid nice -n "$niceness" bash -c "set -uo pipefail; failed=(); $(declare -f part lane_end)
+$body
+lane_end" \
     > "target/$log.log" 2>&1 &
   lanes+=("$!|$log")
 }
