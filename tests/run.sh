@@ -140,11 +140,11 @@ cargo nextest run --workspace --release --locked || failed+=("the Rust tests (ca
 step "the work beside the Rust tests: its output"
 wait_lanes
 
-# Then the rest, side by side: the README's main job and finegrained, which assert how their
-# timings end (final, or settled), at nice 0; and at nice 10 the real clients, which assert what
-# the editor shows (progress, edits, hovers, lenses), never how fast anything was. The two
-# analyses hold beside them by design, as the measuring tests do beside the lints.
-step "the main job and finegrained, beside the real clients (logs: target/main-jobs.log, target/clients-*.log)"
+# Then the README's main job and finegrained, which assert how their timings end (final, or
+# settled): alone, as the measuring tests are. Beside the real clients' analyses the main job
+# once ended with `write` preliminary and not settled ("the noise is measured from 1 repetition
+# only"), where alone it ends final or settled.
+step "the README's main job and finegrained (log: target/main-jobs.log)"
 lane main-jobs 0 '
   main_job() {
     rm -rf fixtures/fileshare/.beagle
@@ -177,6 +177,11 @@ lane main-jobs 0 '
   part "the README'"'"'s main job: beagle analyse on the bundled Java system (measured for real)" main_job
   part "beagle analyse fixtures/finegrained" finegrained
 '
+wait_lanes
+
+# Then the real clients side by side, at nice 10: they assert what the editor shows (progress,
+# edits, hovers, lenses), never how fast anything was, so their analyses may share the machine.
+step "the real clients: pytest-lsp, Neovim, real VS Code (logs: target/clients-*.log)"
 # The language server end to end with real LSP clients, over the release binary built above
 # (target/release/beagle; BEAGLE_BIN overrides it).
 lane clients-lsp 10 "part 'end-to-end: beagle lsp with pytest-lsp (tests/lsp)' bash tests/lsp/run.sh"
