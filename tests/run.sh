@@ -108,7 +108,7 @@ wait_lanes() {
 mkdir -p target
 failed=()
 
-# Two phases (issue 48). What times JVMs and asserts the numbers runs one at a time, a chain
+# Three phases (issue 48): the Rust tests, the main job and finegrained, the real clients. What times JVMs and asserts the numbers runs one at a time, a chain
 # that keeps one core busy for most of the run: the Rust tests' `measuring` group
 # (.config/nextest.toml). Beside it, at nice 10 so that the measurements keep their core when
 # both want it, only what runs no JVM: the installs of mdbook and code-server (.ci/run:
