@@ -16,6 +16,7 @@ step() {
   echo "== $1"
 }
 lanes=()
+failed=()
 step_table() {
   local status=$? entry
   for entry in "${lanes[@]}"; do
@@ -32,6 +33,7 @@ step_table() {
   printf '%6s  %s\n' "$SECONDS" "in all"
 }
 trap step_table EXIT
+mkdir -p target
 
 step "format"
 cargo fmt --all -- --check
@@ -45,9 +47,24 @@ python3 tests/architecture/features.py
 # One build for everything: the tests, the main job, the end-to-end tests and the install step all
 # use the release profile, so the workspace compiles once (a debug build for the tests and a
 # release one for the rest took 8 and 7 minutes on CI's two cores). Tests that measure real JVMs
-# also run the analysis at the speed a user's does.
-step "build: the workspace and its tests, release profile"
-cargo nextest run --workspace --release --locked --no-run
+# also run the analysis at the speed a user's does. Clippy lints in the same compile
+# (tests/build-env.sh: clippy-driver wraps rustc for the workspace's crates, as `cargo clippy`
+# does): a `cargo clippy` of its own compiled every crate and target a second time, 4 to 5
+# minutes of CI's two cores (issue 48).
+# shellcheck source=tests/build-env.sh
+source tests/build-env.sh
+step "build: the workspace and its tests, release profile, clippy linting as it compiles"
+cargo nextest run --workspace --release --locked --no-run 2> >(tee target/build.log >&2)
+
+# What the build above said, replayed by cargo for every crate it compiled (also when .ci/run
+# compiled them): any warning of rustc or clippy, on any target (lib, binaries, tests, examples),
+# fails this step, as `cargo clippy --all-targets -- -D warnings` did.
+step "lints: clippy and rustc on every target of the build above, warnings as errors"
+cargo nextest run --workspace --release --locked --no-run 2> target/lints.log
+if grep -qE '^(warning|error)' target/lints.log; then
+  cat target/lints.log
+  failed+=("lints: clippy or rustc warned (above)")
+fi
 
 # The binary the main job, the install step and the end-to-end tests use: the release build of
 # the tests above made it (target/release/beagle), with the same features
@@ -105,100 +122,91 @@ wait_lanes() {
   done
   lanes=()
 }
-mkdir -p target
-failed=()
 
-# Three phases (issue 48): the Rust tests, the main job and finegrained, the real clients. What times JVMs and asserts the numbers runs one at a time, a chain
-# that keeps one core busy for most of the run: the Rust tests' `measuring` group
-# (.config/nextest.toml). Beside it, at nice 10 so that the measurements keep their core when
-# both want it, only what runs no JVM: the installs of mdbook and code-server (.ci/run:
-# BEAGLE_SETUP_CLIENTS=1), the extension's Vitest suite, clippy (in a target folder of its own,
-# so that it never waits on the tests' build lock), the manual, and the OpenTelemetry test (spans
-# a real SDK wrote, analysed). Every measuring test holds beside such a process by design, as on
-# a user's laptop (scripts/under-load.sh runs them beside a CPU hog). The real clients each run
-# an analysis, JVMs and all: beside the chain they slowed it more than they saved (a CI run had
-# the hotloop test at 417 s instead of 160, and two timing tests failed).
-step "beside the Rust tests: installs, Vitest, lints, the manual, OpenTelemetry (log: target/beside-tests.log)"
+# Two lanes side by side (issue 48). The machine's two cores are the limit: every step below is
+# work that must be done, so what matters is that neither core idles and that what times JVMs
+# never does so twice at once.
+#
+# - In front, at nice 0: what times JVMs and asserts the numbers, one at a time. The README's main
+#   job and finegrained first (their measurements are then the store the Rust tests' shared
+#   analysis of the main job fits, server/cli/tests/common/shared.rs), then the Rust tests, whose
+#   `measuring` group (.config/nextest.toml) is a chain of one JVM test after another.
+# - Beside it, at nice 10, so that the measurements keep their core when both want it, one thing
+#   at a time: the installs of mdbook and code-server (.ci/run: BEAGLE_SETUP_CLIENTS=1), the real
+#   clients (pytest-lsp with one worker, Neovim, the real VS Code), the extension's Vitest suite,
+#   the manual and the OpenTelemetry test. The clients assert what the editor shows (progress,
+#   edits, hovers, lenses), never how fast anything was. Their analyses are the other core's
+#   load that every measuring test holds beside by design, as on a user's laptop
+#   (scripts/under-load.sh runs the measuring tests beside a CPU hog).
+step "beside the measurements: installs, the real clients, Vitest, the manual, OpenTelemetry (log: target/beside.log)"
 ext_bin="${BEAGLE_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/release/beagle}"
-lane beside-tests 10 "
+lane beside 10 "
   if [ \"\${BEAGLE_SETUP_CLIENTS:-}\" = 1 ]; then
     part 'installs: mdbook and code-server (tests/setup.sh clients)' bash tests/setup.sh clients
   fi
+  # The language server end to end with real LSP clients, over the release binary built above
+  # (target/release/beagle; BEAGLE_BIN overrides it), one test at a time.
+  part 'end-to-end: beagle lsp with pytest-lsp (tests/lsp)' env BEAGLE_E2E_WORKERS=1 bash tests/lsp/run.sh
+  if command -v nvim >/dev/null || [ -n \"\${BEAGLE_E2E_REQUIRE_NVIM:-}\" ]; then
+    part 'end-to-end: beagle lsp in Neovim (tests/nvim)' bash tests/nvim/run.sh
+  else
+    echo 'nvim is not installed: skipped (.ci/run installs it)'
+  fi
+  # The real VS Code (code-server in headless Chromium) driving the packaged extension with the
+  # binary above.
+  if [ -d \"\${BEAGLE_VSCODE_WORK:-tests/vscode/.work}\" ] || [ -n \"\${BEAGLE_E2E_REQUIRE_VSCODE:-}\" ]; then
+    part 'end-to-end: the VS Code extension in code-server (tests/vscode)' bash tests/vscode/run.sh
+  else
+    echo 'code-server is not set up: skipped (bash tests/vscode/setup.sh sets it up; .ci/run does)'
+  fi
   part 'VS Code extension: unit tests (vscode-extension; its integration test runs the release binary)' \
     bash -c \"cd vscode-extension && npm ci --no-audit --no-fund --loglevel=error && BEAGLE_BIN='$ext_bin' npm test\"
-  part 'lints: clippy, warnings as errors' \
-    env CARGO_TARGET_DIR='${CARGO_TARGET_DIR:-$PWD/target}/clippy' cargo clippy --workspace --all-targets --locked -- -D warnings
   part 'the manual: docs/ built with mdbook, no broken links (tests/docs)' bash tests/docs/run.sh
   part 'end-to-end: OpenTelemetry traces from a real SDK (tests/otel)' bash tests/otel/run.sh
 "
+
+# The README's main job and finegrained assert how their timings end (final, or settled).
+main_job() {
+  rm -rf fixtures/fileshare/.beagle
+  local started=$SECONDS
+  cargo run --quiet --release --locked -p beagle-cli -- analyse fixtures/fileshare > target/analyse-fileshare.txt || return 1
+  # What the README promises (issue 37: under a minute on a 2-core machine): shown, not
+  # asserted, as a busy CI machine may take longer.
+  echo "main job: $((SECONDS - started)) s"
+  cat target/analyse-fileshare.txt
+  local expected
+  for expected in "files.NUMBER_OF_ELEMENTS - alreadyCompressed.NUMBER_OF_ELEMENTS" "data.BYTESIZE > 200000 ? 1 : 0" "data.BYTESIZE + 16" "files.INNER.BYTESIZE"; do
+    if ! grep -qF -- "$expected" target/analyse-fileshare.txt; then
+      echo "beagle analyse fixtures/fileshare: \"$expected\" not recovered" >&2
+      return 1
+    fi
+  done
+  # Issue 37: every timing final, or preliminary with a `settled:` line naming why more
+  # measurements would not change it.
+  python3 tests/main_job_check.py target/analyse-fileshare.txt || return 1
+  echo "main job: ok"
+}
+# The catalog-like ranker (thousands of sub-microsecond calls per call) ends final or settled
+# too (issue 37).
+finegrained() {
+  rm -rf fixtures/finegrained/.beagle
+  cargo run --quiet --release --locked -p beagle-cli -- analyse fixtures/finegrained > target/analyse-finegrained.txt || return 1
+  cat target/analyse-finegrained.txt
+  python3 tests/main_job_check.py target/analyse-finegrained.txt
+}
+step "the README's main job: beagle analyse on the bundled Java system (measured for real)"
+main_job > target/main-job.log 2>&1 || failed+=("the README's main job (its log below)")
+cat target/main-job.log
+step "beagle analyse fixtures/finegrained"
+finegrained > target/finegrained.log 2>&1 || failed+=("beagle analyse fixtures/finegrained (its log below)")
+cat target/finegrained.log
 
 # cargo nextest: a process per test, two at a time; .config/nextest.toml keeps the tests that time
 # JVMs or share the Slurm node one at a time, and those that load a core themselves alone.
 # insta fails on a missing or changed snapshot when CI is set; locally it writes .snap.new files.
 step "unit, integration and snapshot tests (cargo nextest)"
 cargo nextest run --workspace --release --locked || failed+=("the Rust tests (cargo nextest, above)")
-step "the work beside the Rust tests: its output"
-wait_lanes
-
-# Then the README's main job and finegrained, which assert how their timings end (final, or
-# settled): alone, as the measuring tests are. Beside the real clients' analyses the main job
-# once ended with `write` preliminary and not settled ("the noise is measured from 1 repetition
-# only"), where alone it ends final or settled.
-step "the README's main job and finegrained (log: target/main-jobs.log)"
-lane main-jobs 0 '
-  main_job() {
-    rm -rf fixtures/fileshare/.beagle
-    local started=$SECONDS
-    cargo run --quiet --release --locked -p beagle-cli -- analyse fixtures/fileshare > target/analyse-fileshare.txt || return 1
-    # What the README promises (issue 37: under a minute on a 2-core machine): shown, not
-    # asserted, as a busy CI machine may take longer.
-    echo "main job: $((SECONDS - started)) s"
-    cat target/analyse-fileshare.txt
-    local expected
-    for expected in "files.NUMBER_OF_ELEMENTS - alreadyCompressed.NUMBER_OF_ELEMENTS" "data.BYTESIZE > 200000 ? 1 : 0" "data.BYTESIZE + 16" "files.INNER.BYTESIZE"; do
-      if ! grep -qF -- "$expected" target/analyse-fileshare.txt; then
-        echo "beagle analyse fixtures/fileshare: \"$expected\" not recovered" >&2
-        return 1
-      fi
-    done
-    # Issue 37: every timing final, or preliminary with a `settled:` line naming why more
-    # measurements would not change it.
-    python3 tests/main_job_check.py target/analyse-fileshare.txt || return 1
-    echo "main job: ok"
-  }
-  # The catalog-like ranker (thousands of sub-microsecond calls per call) ends final or settled
-  # too (issue 37).
-  finegrained() {
-    rm -rf fixtures/finegrained/.beagle
-    cargo run --quiet --release --locked -p beagle-cli -- analyse fixtures/finegrained > target/analyse-finegrained.txt || return 1
-    cat target/analyse-finegrained.txt
-    python3 tests/main_job_check.py target/analyse-finegrained.txt
-  }
-  part "the README'"'"'s main job: beagle analyse on the bundled Java system (measured for real)" main_job
-  part "beagle analyse fixtures/finegrained" finegrained
-'
-wait_lanes
-
-# Then the real clients side by side, at nice 10: they assert what the editor shows (progress,
-# edits, hovers, lenses), never how fast anything was, so their analyses may share the machine.
-step "the real clients: pytest-lsp, Neovim, real VS Code (logs: target/clients-*.log)"
-# The language server end to end with real LSP clients, over the release binary built above
-# (target/release/beagle; BEAGLE_BIN overrides it).
-lane clients-lsp 10 "part 'end-to-end: beagle lsp with pytest-lsp (tests/lsp)' bash tests/lsp/run.sh"
-lane clients-editors 10 '
-  if command -v nvim >/dev/null || [ -n "${BEAGLE_E2E_REQUIRE_NVIM:-}" ]; then
-    part "end-to-end: beagle lsp in Neovim (tests/nvim)" bash tests/nvim/run.sh
-  else
-    echo "nvim is not installed: skipped (.ci/run installs it)"
-  fi
-  # The real VS Code (code-server in headless Chromium) driving the packaged extension with the
-  # binary above.
-  if [ -d "${BEAGLE_VSCODE_WORK:-tests/vscode/.work}" ] || [ -n "${BEAGLE_E2E_REQUIRE_VSCODE:-}" ]; then
-    part "end-to-end: the VS Code extension in code-server (tests/vscode)" bash tests/vscode/run.sh
-  else
-    echo "code-server is not set up: skipped (bash tests/vscode/setup.sh sets it up; .ci/run does)"
-  fi
-'
+step "the work beside the measurements: its output"
 wait_lanes
 if [ ${#failed[@]} -gt 0 ]; then
   printf 'tests/run.sh: failed: %s\n' "${failed[@]}" >&2

@@ -13,5 +13,6 @@ if ! "$venv/bin/python" -c 'import pytest_lsp, pytest_timeout, xdist' 2>/dev/nul
 fi
 cd "$here"
 # pytest-timeout limits each test; the outer timeout is the last resort against a hang.
-# Two workers; the tests that measure stay together on one (conftest.py: MEASURING_MODULES).
-exec timeout 1500 "$venv/bin/python" -m pytest -q -p no:cacheprovider --durations=5 -n 2 --dist loadgroup "$@"
+# Two workers (BEAGLE_E2E_WORKERS; tests/run.sh runs one, beside the measurements); the tests that
+# measure stay together on one (conftest.py: MEASURING_MODULES).
+exec timeout 1500 "$venv/bin/python" -m pytest -q -p no:cacheprovider --durations=5 -n "${BEAGLE_E2E_WORKERS:-2}" --dist loadgroup "$@"

@@ -89,16 +89,20 @@ struct Law {
     intervals: Vec<(f64, f64, f64)>,
 }
 
-/// `beagle analyse --json` on a copy of fileshare with `runner` appended to its beagle.toml.
-fn analyse(runner: &str, dir: &Path) -> (BTreeMap<String, Law>, String) {
+/// `beagle analyse --json --seed SEED` on a copy of fileshare with `runner` appended to its
+/// beagle.toml; the report is offered to the run's other tests as that seed's analysis
+/// (`java.rs`'s three-seed test).
+fn analyse(runner: &str, dir: &Path, seed: u64) -> (BTreeMap<String, Law>, String) {
     copy_dir(&root().join("fixtures/fileshare"), dir);
     let toml = dir.join("beagle.toml");
     let text = std::fs::read_to_string(&toml).unwrap();
     std::fs::write(&toml, format!("{text}\n{runner}")).unwrap();
-    let out = beagle_in(dir, &["analyse", "--json", "-v", "."]);
+    let out = beagle_in(dir, &["analyse", "--json", "-v", "--seed", &seed.to_string(), "."]);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{stderr}");
-    (laws(&json(&out)), stderr)
+    let report = json(&out);
+    common::shared::offer_report(&format!("fileshare-seed-{seed}"), &report);
+    (laws(&report), stderr)
 }
 
 /// The laws of a `--json` report, by element.
@@ -310,7 +314,7 @@ fn fileshare_through_ssh_and_slurm_has_the_laws_of_a_local_run() {
         "[runner]\nkind = \"ssh\"\nhost = \"127.0.0.1\"\nport = 2222\nuser = \"beagletest\"\nidentity = \"{key}\"\nwork_dir = \"beagle-test-work/fileshare-{}\"\n",
         std::process::id()
     );
-    let (over_ssh, log) = analyse(&ssh, &d.path().join("ssh"));
+    let (over_ssh, log) = analyse(&ssh, &d.path().join("ssh"), 2);
     assert!(log.contains("ssh 127.0.0.1: 2 class path entries copied"), "{log}");
     same_laws("ssh", &here, &over_ssh);
     let slurm_work = d.path().join("slurm-work");
@@ -318,7 +322,7 @@ fn fileshare_through_ssh_and_slurm_has_the_laws_of_a_local_run() {
         "[runner]\nkind = \"slurm\"\nwork_dir = \"{}\"\nmax_parallel = 2\n",
         slurm_work.display()
     );
-    let (on_slurm, log) = analyse(&slurm, &d.path().join("slurm"));
+    let (on_slurm, log) = analyse(&slurm, &d.path().join("slurm"), 3);
     assert!(log.contains("slurm: 2 class path entries copied"), "{log}");
     same_laws("slurm", &here, &on_slurm);
     // The JVM folders on the cluster's shared folder are gone with the analysis.
