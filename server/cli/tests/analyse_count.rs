@@ -15,40 +15,50 @@ mod common;
 use beagle_analysis::Store;
 use beagle_java::count::agent::{asm_dir, asm_jars};
 use common::{beagle_in, root};
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// A copy of `fixtures/fileshare` with a short timing analysis (the first pass only: the counts
-/// are what is tested) and `extra` keys under `[java]`; `None` without a JDK or ASM.
-fn fileshare(extra: &str) -> Option<(tempfile::TempDir, std::path::PathBuf)> {
+/// Whether this machine has what counting needs (a JDK, ASM); says so when not.
+fn can_count() -> bool {
     if Command::new("javac").arg("-version").output().is_err() || asm_jars(&asm_dir()).is_err() {
         eprintln!("skipped: no JDK or no ASM (libasm-java)");
-        return None;
+        return false;
     }
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("fileshare");
-    assert!(Command::new("cp")
-        .arg("-r")
-        .arg(root().join("fixtures/fileshare"))
-        .arg(&dir)
-        .status()
-        .unwrap()
-        .success());
-    let _ = std::fs::remove_dir_all(dir.join(".beagle"));
+    true
+}
+
+/// A copy of `fixtures/fileshare` at `dir` with a short timing analysis (the first pass only: the
+/// counts are what is tested).
+fn quick_fileshare(dir: &Path) {
+    common::copy_dir(&root().join("fixtures/fileshare"), dir);
     let toml = std::fs::read_to_string(dir.join("beagle.toml")).unwrap();
-    let toml = toml.replace(
-        "[java]\n",
-        &format!("[java]\n{extra}refine = 0\nreplicates = 0\nwarmup = 2\nwarmup_ms = 300\nrepetitions = 2\n"),
-    );
+    assert!(toml.contains("[java]\n"), "{toml}");
+    let toml = toml.replace("[java]\n", &format!("[java]\n{}", common::QUICK_JAVA_KEYS));
     std::fs::write(dir.join("beagle.toml"), toml).unwrap();
-    Some((tmp, dir))
+}
+
+/// `beagle analyse --count` on the quick copy, without a platform profile, shared by this run's
+/// tests (`common::shared`): its folder, the store in it, and what it said (`{"stderr": ...}`).
+/// Both tests here ask for this analysis: the second adds a profile and analyses a copy again,
+/// which finds every timing in the store and counts with R (issue 48: the JVMs of one analysis,
+/// 45 s of the measuring chain, not timed twice).
+fn counted_fileshare() -> (PathBuf, serde_json::Value) {
+    common::shared::shared_report("fileshare-counted", |dir| {
+        quick_fileshare(dir);
+        let out = beagle_in(dir, &["analyse", ".", "--count", "--no-gp", "--budget", "60"]);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{stderr}");
+        serde_json::json!({ "stderr": stderr })
+    })
 }
 
 #[test]
 fn counts_are_laws_in_the_store_after_an_analysis() {
-    let Some((_tmp, dir)) = fileshare("") else { return };
-    let out = beagle_in(&dir, &["analyse", ".", "--count", "--no-gp", "--budget", "60"]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    if !can_count() {
+        return;
+    }
+    let (dir, said) = counted_fileshare();
+    let stderr = said["stderr"].as_str().unwrap();
     assert!(stderr.contains("compress: counted at"), "{stderr}");
     assert!(stderr.contains("counts kept without R"), "{stderr}");
     let store = Store::open(&dir).unwrap();
@@ -74,10 +84,28 @@ fn calibrate(dir: &std::path::Path, out: &str, extra: &[&str]) {
 
 #[test]
 fn a_platform_calibrated_elsewhere_moves_the_counted_actions() {
-    // Step 0, here: this machine's profile, named as the measuring platform.
-    let Some((_tmp, dir)) = fileshare("platform = \"here.toml\"\n") else {
+    if !can_count() {
         return;
-    };
+    }
+    // The shared counted analysis, copied with its store: its timings are this analysis's too
+    // (the same code, launch, points and workload), so only the counts are made again.
+    let (counted, _) = counted_fileshare();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("fileshare");
+    assert!(Command::new("cp")
+        .arg("-r")
+        .arg(&counted)
+        .arg(&dir)
+        .status()
+        .unwrap()
+        .success());
+    let toml = std::fs::read_to_string(dir.join("beagle.toml")).unwrap();
+    std::fs::write(
+        dir.join("beagle.toml"),
+        toml.replacen("[java]\n", "[java]\nplatform = \"here.toml\"\n", 1),
+    )
+    .unwrap();
+    // Step 0, here: this machine's profile, named as the measuring platform.
     calibrate(&dir, "here.toml", &["--name", "here"]);
     let out = beagle_in(
         &dir,

@@ -14,26 +14,10 @@ use std::process::{Command, Output};
 mod common;
 
 use common::shared::analysed_fileshare;
-use common::{window_level_for, WITHIN_BAND};
+use common::{copy_dir, window_level_for, WITHIN_BAND};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let name = entry.file_name();
-        if name == ".beagle" || name == "out" {
-            continue;
-        }
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &to.join(&name));
-        } else {
-            std::fs::copy(entry.path(), to.join(&name)).unwrap();
-        }
-    }
 }
 
 /// A private copy of `fixtures/fileshare` (the store lives in the folder).
@@ -1074,8 +1058,8 @@ fn an_older_code_base_with_its_original_links_is_analysed_as_it_comes() {
     let toml = dir.path().join("beagle.toml");
     let text = std::fs::read_to_string(&toml).unwrap();
     assert!(text.contains("[java]\n"), "{text}");
-    let quick = "[java]\nrefine = 0\nreplicates = 0\nwarmup = 2\nwarmup_ms = 300\nrepetitions = 2\n";
-    std::fs::write(&toml, text.replace("[java]\n", quick)).unwrap();
+    let quick = format!("[java]\n{}", common::QUICK_JAVA_KEYS);
+    std::fs::write(&toml, text.replace("[java]\n", &quick)).unwrap();
     let before = files_under(dir.path());
     let started_in = tempfile::tempdir().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_beagle"))

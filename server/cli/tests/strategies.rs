@@ -6,24 +6,8 @@
 
 mod common;
 
-use common::{beagle_in, json, root};
+use common::{beagle_in, copy_dir, json, root};
 use std::collections::BTreeMap;
-use std::path::Path;
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        if entry.file_name() == ".beagle" {
-            continue;
-        }
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &to.join(entry.file_name()));
-        } else {
-            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
-        }
-    }
-}
 
 fn javac_available() -> bool {
     std::process::Command::new("javac").arg("-version").output().is_ok()

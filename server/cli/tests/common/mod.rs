@@ -53,14 +53,20 @@ pub fn json(o: &Output) -> serde_json::Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}\n{}", String::from_utf8_lossy(&o.stderr)))
 }
 
-/// Copies the folder `from` into `to` (created), leaving out a store (`.beagle`).
+/// `[java]` keys for a short timing analysis, the first pass only (no refinement, no replicate
+/// JVMs, a short warm-up, two repetitions): for tests of what an analysis reads, links or counts,
+/// not of how its timings end.
+pub const QUICK_JAVA_KEYS: &str = "refine = 0\nreplicates = 0\nwarmup = 2\nwarmup_ms = 300\nrepetitions = 2\n";
+
+/// Copies the folder `from` into `to` (created), leaving out a store (`.beagle`) and what an
+/// example wrote (`out`).
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
         let target = to.join(entry.file_name());
         if entry.file_type().unwrap().is_dir() {
-            if entry.file_name() != ".beagle" {
+            if entry.file_name() != ".beagle" && entry.file_name() != "out" {
                 copy_dir(&entry.path(), &target);
             }
         } else {
