@@ -14,10 +14,16 @@ runs=${1:-5}
 command -v stress-ng >/dev/null || { echo "scripts/under-load.sh: stress-ng is missing (apt-get install stress-ng)" >&2; exit 2; }
 export BEAGLE_TEST_SSH_KEY=${BEAGLE_TEST_SSH_KEY:-/tmp/beagle-ssh-key} BEAGLE_E2E_REQUIRE_RUNNERS=1
 filter='(package(beagle-cli) & (binary(java) | binary(runners) | binary(calibrate))) | (package(beagle-java) & binary(runners))'
+# The build tests/run.sh makes (clippy-driver wrapping rustc): found, not made again.
+# shellcheck source=tests/build-env.sh
+source tests/build-env.sh || exit 2
 cargo nextest run --workspace --release --locked --no-run >/dev/null || exit 2
 mkdir -p target/under-load
 failed=0
 for i in $(seq 1 "$runs"); do
+  # The tests' shared analysis of the main job fits the main job's store where tests/run.sh left
+  # one (server/cli/tests/common/shared.rs): here it measures, beside the hog.
+  rm -rf fixtures/fileshare/.beagle
   stress-ng --cpu 1 --timeout 3600s --quiet &
   hog=$!
   started=$SECONDS
