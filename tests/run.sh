@@ -123,48 +123,6 @@ wait_lanes() {
   lanes=()
 }
 
-# Two lanes side by side (issue 48). The machine's two cores are the limit: every step below is
-# work that must be done, so what matters is that neither core idles and that what times JVMs
-# never does so twice at once.
-#
-# - In front, at nice 0: what times JVMs and asserts the numbers, one at a time. The README's main
-#   job and finegrained first (their measurements are then the store the Rust tests' shared
-#   analysis of the main job fits, server/cli/tests/common/shared.rs), then the Rust tests, whose
-#   `measuring` group (.config/nextest.toml) is a chain of one JVM test after another.
-# - Beside it, at nice 10, so that the measurements keep their core when both want it, one thing
-#   at a time: the installs of mdbook and code-server (.ci/run: BEAGLE_SETUP_CLIENTS=1), the real
-#   clients (pytest-lsp with one worker, Neovim, the real VS Code), the extension's Vitest suite,
-#   the manual and the OpenTelemetry test. The clients assert what the editor shows (progress,
-#   edits, hovers, lenses), never how fast anything was. Their analyses are the other core's
-#   load that every measuring test holds beside by design, as on a user's laptop
-#   (scripts/under-load.sh runs the measuring tests beside a CPU hog).
-step "beside the measurements: installs, the real clients, Vitest, the manual, OpenTelemetry (log: target/beside.log)"
-ext_bin="${BEAGLE_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/release/beagle}"
-lane beside 10 "
-  if [ \"\${BEAGLE_SETUP_CLIENTS:-}\" = 1 ]; then
-    part 'installs: mdbook and code-server (tests/setup.sh clients)' bash tests/setup.sh clients
-  fi
-  # The language server end to end with real LSP clients, over the release binary built above
-  # (target/release/beagle; BEAGLE_BIN overrides it), one test at a time.
-  part 'end-to-end: beagle lsp with pytest-lsp (tests/lsp)' env BEAGLE_E2E_WORKERS=1 bash tests/lsp/run.sh
-  if command -v nvim >/dev/null || [ -n \"\${BEAGLE_E2E_REQUIRE_NVIM:-}\" ]; then
-    part 'end-to-end: beagle lsp in Neovim (tests/nvim)' bash tests/nvim/run.sh
-  else
-    echo 'nvim is not installed: skipped (.ci/run installs it)'
-  fi
-  # The real VS Code (code-server in headless Chromium) driving the packaged extension with the
-  # binary above.
-  if [ -d \"\${BEAGLE_VSCODE_WORK:-tests/vscode/.work}\" ] || [ -n \"\${BEAGLE_E2E_REQUIRE_VSCODE:-}\" ]; then
-    part 'end-to-end: the VS Code extension in code-server (tests/vscode)' bash tests/vscode/run.sh
-  else
-    echo 'code-server is not set up: skipped (bash tests/vscode/setup.sh sets it up; .ci/run does)'
-  fi
-  part 'VS Code extension: unit tests (vscode-extension; its integration test runs the release binary)' \
-    bash -c \"cd vscode-extension && npm ci --no-audit --no-fund --loglevel=error && BEAGLE_BIN='$ext_bin' npm test\"
-  part 'the manual: docs/ built with mdbook, no broken links (tests/docs)' bash tests/docs/run.sh
-  part 'end-to-end: OpenTelemetry traces from a real SDK (tests/otel)' bash tests/otel/run.sh
-"
-
 # The README's main job and finegrained assert how their timings end (final, or settled).
 main_job() {
   rm -rf fixtures/fileshare/.beagle
@@ -197,6 +155,51 @@ finegrained() {
 step "the README's main job: beagle analyse on the bundled Java system (measured for real)"
 main_job > target/main-job.log 2>&1 || failed+=("the README's main job (its log below)")
 cat target/main-job.log
+# Two lanes side by side (issue 48). The machine's two cores are the limit: every step below is
+# work that must be done, so what matters is that neither core idles and that what times JVMs
+# never does so twice at once.
+#
+# - In front, at nice 0: what times JVMs and asserts the numbers, one at a time. The README's main
+#   job first and alone (above): its measurements are the store the Rust tests' shared analysis
+#   of the main job fits (server/cli/tests/common/shared.rs), which many tests hold to fresh
+#   points. Beside the mdbook compile, a CI run's main job measured `frame` (memory-bound) bent by
+#   the compiler's use of the caches: a piecewise law came out final there, and fresh points
+#   missed its band (57 of 104 within). Then finegrained, then the Rust tests, whose `measuring`
+#   group (.config/nextest.toml) is a chain of one JVM test after another.
+# - Beside it from then on, at nice 10, so that the measurements keep their core when both want
+#   it, one thing at a time: the installs of mdbook and code-server (.ci/run:
+#   BEAGLE_SETUP_CLIENTS=1), the real clients (pytest-lsp with one worker, Neovim, the real VS
+#   Code), the extension's Vitest suite, the manual and the OpenTelemetry test. The clients assert
+#   what the editor shows (progress, edits, hovers, lenses), never how fast anything was. Their
+#   analyses are the other core's load that every measuring test holds beside by design, as on a
+#   user's laptop (scripts/under-load.sh runs the measuring tests beside a CPU hog).
+step "beside the measurements: installs, the real clients, Vitest, the manual, OpenTelemetry (log: target/beside.log)"
+ext_bin="${BEAGLE_BIN:-${CARGO_TARGET_DIR:-$PWD/target}/release/beagle}"
+lane beside 10 "
+  if [ \"\${BEAGLE_SETUP_CLIENTS:-}\" = 1 ]; then
+    part 'installs: mdbook and code-server (tests/setup.sh clients)' bash tests/setup.sh clients
+  fi
+  # The language server end to end with real LSP clients, over the release binary built above
+  # (target/release/beagle; BEAGLE_BIN overrides it), one test at a time.
+  part 'end-to-end: beagle lsp with pytest-lsp (tests/lsp)' env BEAGLE_E2E_WORKERS=1 bash tests/lsp/run.sh
+  if command -v nvim >/dev/null || [ -n \"\${BEAGLE_E2E_REQUIRE_NVIM:-}\" ]; then
+    part 'end-to-end: beagle lsp in Neovim (tests/nvim)' bash tests/nvim/run.sh
+  else
+    echo 'nvim is not installed: skipped (.ci/run installs it)'
+  fi
+  # The real VS Code (code-server in headless Chromium) driving the packaged extension with the
+  # binary above.
+  if [ -d \"\${BEAGLE_VSCODE_WORK:-tests/vscode/.work}\" ] || [ -n \"\${BEAGLE_E2E_REQUIRE_VSCODE:-}\" ]; then
+    part 'end-to-end: the VS Code extension in code-server (tests/vscode)' bash tests/vscode/run.sh
+  else
+    echo 'code-server is not set up: skipped (bash tests/vscode/setup.sh sets it up; .ci/run does)'
+  fi
+  part 'VS Code extension: unit tests (vscode-extension; its integration test runs the release binary)' \
+    bash -c \"cd vscode-extension && npm ci --no-audit --no-fund --loglevel=error && BEAGLE_BIN='$ext_bin' npm test\"
+  part 'the manual: docs/ built with mdbook, no broken links (tests/docs)' bash tests/docs/run.sh
+  part 'end-to-end: OpenTelemetry traces from a real SDK (tests/otel)' bash tests/otel/run.sh
+"
+
 step "beagle analyse fixtures/finegrained"
 finegrained > target/finegrained.log 2>&1 || failed+=("beagle analyse fixtures/finegrained (its log below)")
 cat target/finegrained.log

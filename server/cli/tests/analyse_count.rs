@@ -31,10 +31,7 @@ fn can_count() -> bool {
 /// counts are what is tested).
 fn quick_fileshare(dir: &Path) {
     common::copy_dir(&root().join("fixtures/fileshare"), dir);
-    let toml = std::fs::read_to_string(dir.join("beagle.toml")).unwrap();
-    assert!(toml.contains("[java]\n"), "{toml}");
-    let toml = toml.replace("[java]\n", &format!("[java]\n{}", common::QUICK_JAVA_KEYS));
-    std::fs::write(dir.join("beagle.toml"), toml).unwrap();
+    common::add_java_keys(dir, common::QUICK_JAVA_KEYS);
 }
 
 /// `beagle analyse --count` on the quick copy, without a platform profile, shared by this run's
@@ -99,12 +96,7 @@ fn a_platform_calibrated_elsewhere_moves_the_counted_actions() {
         .status()
         .unwrap()
         .success());
-    let toml = std::fs::read_to_string(dir.join("beagle.toml")).unwrap();
-    std::fs::write(
-        dir.join("beagle.toml"),
-        toml.replacen("[java]\n", "[java]\nplatform = \"here.toml\"\n", 1),
-    )
-    .unwrap();
+    common::add_java_keys(&dir, "platform = \"here.toml\"\n");
     // Step 0, here: this machine's profile, named as the measuring platform.
     calibrate(&dir, "here.toml", &["--name", "here"]);
     let out = beagle_in(

@@ -680,10 +680,7 @@ fn a_service_looping_100000_times_per_call_keeps_its_laws() {
     // Five points per JVM, as the bundled example measures (one start and one warm-up for them):
     // what is tested is the looping service's laws, memory and time, not a JVM per point (a JVM
     // each made this test 135 s instead of 83 s on a quiet 2-core machine, issue 48).
-    let toml = dir.path().join("beagle.toml");
-    let text = std::fs::read_to_string(&toml).unwrap();
-    assert!(text.contains("[java]\n") && !text.contains("points_per_jvm"), "{text}");
-    std::fs::write(&toml, text.replacen("[java]\n", "[java]\npoints_per_jvm = 5\n", 1)).unwrap();
+    common::add_java_keys(dir.path(), "points_per_jvm = 5\n");
     let report = json(&beagle(&["analyse", dir.path().to_str().unwrap(), "--json"]));
     let x = expressions(&report);
     assert_eq!(x["_hl_item_loop"], "items.NUMBER_OF_ELEMENTS");
@@ -1055,11 +1052,7 @@ fn an_older_code_base_with_its_original_links_is_analysed_as_it_comes() {
     // genetic search), which changes nothing the user's code or model brings (issue 48: 150 s of
     // JVMs for timings nobody read). `--no-gp` and the first pass find the exact laws as the full
     // analysis does (the fixture's README).
-    let toml = dir.path().join("beagle.toml");
-    let text = std::fs::read_to_string(&toml).unwrap();
-    assert!(text.contains("[java]\n"), "{text}");
-    let quick = format!("[java]\n{}", common::QUICK_JAVA_KEYS);
-    std::fs::write(&toml, text.replace("[java]\n", &quick)).unwrap();
+    common::add_java_keys(dir.path(), common::QUICK_JAVA_KEYS);
     let before = files_under(dir.path());
     let started_in = tempfile::tempdir().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_beagle"))

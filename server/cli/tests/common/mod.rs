@@ -58,6 +58,20 @@ pub fn json(o: &Output) -> serde_json::Value {
 /// not of how its timings end.
 pub const QUICK_JAVA_KEYS: &str = "refine = 0\nreplicates = 0\nwarmup = 2\nwarmup_ms = 300\nrepetitions = 2\n";
 
+/// Adds `keys` (TOML lines, each ending in a newline) at the top of the `[java]` table of the
+/// workspace at `dir`, whose `beagle.toml` must have one and must not set any of them already.
+pub fn add_java_keys(dir: &Path, keys: &str) {
+    let path = dir.join("beagle.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("[java]\n"), "{}: no [java] table: {text}", path.display());
+    let key_of = |line: &str| line.split('=').next().map(|k| k.trim().to_string());
+    let set: Vec<String> = text.lines().filter(|l| l.contains('=')).filter_map(key_of).collect();
+    for key in keys.lines().filter_map(key_of) {
+        assert!(!set.contains(&key), "{} sets `{key}` already: {text}", path.display());
+    }
+    std::fs::write(&path, text.replacen("[java]\n", &format!("[java]\n{keys}"), 1)).unwrap();
+}
+
 /// Copies the folder `from` into `to` (created), leaving out a store (`.beagle`) and what an
 /// example wrote (`out`).
 pub fn copy_dir(from: &Path, to: &Path) {
