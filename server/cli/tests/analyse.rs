@@ -668,7 +668,7 @@ fn suggested_links_are_a_link_file_that_reads_back() {
     let out = beagle(empty.path(), &["link", "--suggest"]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("# _fs_upload_seff: no class named BusinessCore (or with an Impl or Component suffix) under the source roots"),
+        text.contains("# _fs_upload_seff: no class named BusinessCore or like interface IUpload (affixes such as I, Impl, Bean, Adapter, Service, Default aside) under the source roots"),
         "{text}"
     );
 }

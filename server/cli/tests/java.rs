@@ -1156,7 +1156,7 @@ fn an_older_code_base_with_its_original_links_is_analysed_as_it_comes() {
     assert_eq!(
         with(
             "info",
-            "_old_query_seff: no automatic link: no class named DbAccess (or with an Impl or Component suffix) in package fileshare.copyrightedmaterialsdb"
+            "_old_query_seff: no automatic link: no class named DbAccess or like interface IDbAccess (affixes such as I, Impl, Bean, Adapter, Service, Default aside) in package fileshare.copyrightedmaterialsdb"
         )
         .len(),
         1,

@@ -27,6 +27,13 @@ impl TypeClass {
         self == other || self == TypeClass::Unknown || other == TypeClass::Unknown
     }
 
+    /// Whether a code parameter of this kind may be the model's parameter of kind `model` when
+    /// their names say so: kinds that fit, or a collection the model abstracts to its size (a
+    /// number: CIPM's convention gives `entries: INT` for `List<Entry> currentEntries`).
+    pub fn may_be_named(self, model: TypeClass) -> bool {
+        self.compatible(model) || (self == TypeClass::Collection && model == TypeClass::Number)
+    }
+
     /// The kind in words, for reasons (`a collection`).
     pub fn describe(self) -> &'static str {
         match self {
@@ -115,6 +122,54 @@ pub fn pcm_type_class(repositories: &[&Repository], data_type: Option<&Reference
     }
 }
 
+/// The name of a PCM parameter's data type as the model gives it: a repository type's
+/// `entityName` (`UpdateByEmail`), a primitive's (`INT`); for a collection, its inner type's
+/// (what a Java `List<Update>` or `Update[]` holds).
+pub fn pcm_type_name(repositories: &[&Repository], data_type: Option<&Reference>) -> Option<String> {
+    let reference = data_type?;
+    if let Target::External { uri, fragment } = &reference.target {
+        if uri.ends_with("PrimitiveTypes.repository") {
+            let index = fragment.rsplit('.').next().and_then(|n| n.parse::<usize>().ok())?;
+            return PCM_PRIMITIVES.get(index).map(|n| n.to_string());
+        }
+    }
+    let id = reference.target.fragment();
+    let found = repositories
+        .iter()
+        .flat_map(|r| &r.data_types)
+        .find(|t| t.id.as_deref() == Some(id))?;
+    match &found.kind {
+        DataTypeKind::Collection { inner: Some(inner) } => pcm_type_name(repositories, Some(inner)),
+        _ => found.name.clone(),
+    }
+}
+
+/// Whether the Java type `java` (as written: `Requests.UpdateById`, `List<Update>`, `Update[]`)
+/// is the model's type named `model`: the same simple name, case aside, of the type itself or of
+/// what a collection or array of it holds. Primitives are left to [`TypeClass`]: their names differ.
+pub fn java_type_is(java: &str, model: &str) -> bool {
+    let simple = |t: &str| -> String {
+        let t = t.trim().trim_end_matches("...").trim_end_matches("[]");
+        let raw = t.split('<').next().unwrap_or(t).trim();
+        raw.rsplit(['.', '$']).next().unwrap_or(raw).to_lowercase()
+    };
+    let wanted = simple(model);
+    if wanted.is_empty() || PCM_PRIMITIVES.iter().any(|p| p.eq_ignore_ascii_case(model.trim())) {
+        return false;
+    }
+    let held = java
+        .split_once('<')
+        .map(|(_, args)| {
+            args.trim_end()
+                .trim_end_matches('>')
+                .split(',')
+                .map(simple)
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    simple(java) == wanted || held.contains(&wanted)
+}
+
 /// How a code parameter was matched to a signature parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MatchedBy {
@@ -162,14 +217,14 @@ pub fn match_parameters(code: &[(String, TypeClass)], model: &[(String, TypeClas
     let similar_pairs = |code_free: &[bool], model_free: &[bool]| -> Vec<(usize, usize)> {
         let mut pairs = Vec::new();
         for (m, (name, class)) in model.iter().enumerate().filter(|(m, _)| model_free[*m]) {
-            let fits = |c: usize| code_free[c] && similar(&code[c].0, name) && code[c].1.compatible(*class);
+            let fits = |c: usize| code_free[c] && similar(&code[c].0, name) && code[c].1.may_be_named(*class);
             let candidates: Vec<usize> = (0..code.len()).filter(|c| fits(*c)).collect();
             if let [c] = candidates[..] {
                 let rivals = model
                     .iter()
                     .enumerate()
                     .filter(|(o, (other, class))| {
-                        model_free[*o] && similar(&code[c].0, other) && code[c].1.compatible(*class)
+                        model_free[*o] && similar(&code[c].0, other) && code[c].1.may_be_named(*class)
                     })
                     .count();
                 if rivals == 1 {
@@ -283,6 +338,31 @@ pub fn similar(a: &str, b: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_similar_name_beats_a_type_even_for_a_list_the_model_abstracts_to_its_size() {
+        // `lookup(entries: INT)` for `findEntries(long ownerId, List<Entry> currentEntries)`: the
+        // number `ownerId` is not `entries` by type; `currentEntries` is, by its name.
+        let m = match_parameters(
+            &[p("ownerId", Number), p("currentEntries", Collection)],
+            &[p("entries", Number)],
+        );
+        assert_eq!(by(&m), vec![(1, 0, MatchedBy::SimilarName)]);
+    }
+
+    #[test]
+    fn java_types_are_the_models_by_simple_name_or_by_what_they_hold() {
+        assert!(java_type_is("UpdateByEmail", "UpdateByEmail"));
+        assert!(java_type_is("Requests.UpdateById", "UpdateById"));
+        assert!(java_type_is("a.b.Requests$UpdateById", "updatebyid"));
+        assert!(java_type_is("List<Update>", "Update"));
+        assert!(java_type_is("Map<String, Update>", "Update"));
+        assert!(java_type_is("Update[]", "Update"));
+        assert!(java_type_is("Update...", "Update"));
+        assert!(!java_type_is("UpdateById", "UpdateByEmail"));
+        assert!(!java_type_is("int", "INT"), "primitives are matched by kind");
+        assert!(!java_type_is("Int", "INT"));
+    }
     use super::*;
     use TypeClass::*;
 

@@ -225,7 +225,12 @@ impl JavaFile {
                         .or_else(|| last_named(p, "variable_declarator").and_then(|d| d.child_by_field_name("name")));
                     parameters.push(name.map(|n| self.text_of(n).to_string()).unwrap_or_default());
                     let ty = p.child_by_field_name("type").or_else(|| first_type(p));
-                    parameter_types.push(ty.map(|t| self.text_of(t).to_string()).unwrap_or_default());
+                    let mut ty = ty.map(|t| self.text_of(t).to_string()).unwrap_or_default();
+                    // Varargs (`Object... args`): the type as written, which the grammar splits.
+                    if p.kind() == "spread_parameter" && !ty.ends_with("...") {
+                        ty.push_str("...");
+                    }
+                    parameter_types.push(ty);
                 }
             }
         }

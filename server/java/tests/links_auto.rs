@@ -389,3 +389,146 @@ fn a_component_no_class_is_named_like_is_found_through_its_interfaces() {
     );
     assert!(confidence(sync) < USED, "{}", confidence(sync));
 }
+
+/// Issue 49's small system laid out as extraction tools lay one out (`tests/links/extracted`): a
+/// component per package, an interface per class named after it (simply or qualified), a
+/// signature per public method, and a class named like the package's last segment as a trap.
+fn extracted() -> (PathBuf, Vec<CodeLink>) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/links/extracted");
+    let models = load(&root.join("Extracted.repository"));
+    let links = auto(&models, &root, &[PathBuf::from("src")]);
+    (root, links)
+}
+
+/// The link of `seff`: its file, the first line of the linked method, its confidence and reason.
+fn seff_link(root: &Path, links: &[CodeLink], seff: &str) -> (PathBuf, String, f64, String) {
+    let l = links
+        .iter()
+        .find(|l| l.element == seff)
+        .unwrap_or_else(|| panic!("{seff} not linked: {links:#?}"));
+    let text = std::fs::read_to_string(root.join(&l.file)).unwrap();
+    let first = text[l.range.clone()].lines().next().unwrap().trim().to_string();
+    (l.file.clone(), first, confidence(l), reason(l).to_string())
+}
+
+#[test]
+fn a_component_named_like_a_package_holds_the_classes_its_interfaces_are_named_like() {
+    let (root, links) = extracted();
+    for (seff, file, first) in [
+        (
+            "_addMember_seff",
+            "src/org/acme/logic/Roster.java",
+            "public void addMember(String name, int age) {",
+        ),
+        (
+            "_searchMembers_seff",
+            "src/org/acme/logic/Roster.java",
+            "public List<String> searchMembers(String query) {",
+        ),
+        // The interface's qualified name gives the class too.
+        (
+            "_scheduleReminders_seff",
+            "src/org/acme/logic/Mailer.java",
+            "public int scheduleReminders(List<String> recipients) {",
+        ),
+    ] {
+        let (f, line, c, why) = seff_link(&root, &links, seff);
+        assert_eq!((f.to_str().unwrap(), line.as_str()), (file, first), "{seff}: {why}");
+        assert!(c >= 0.8, "{seff}: {c} {why}");
+        assert!(
+            why.starts_with("component org.acme.logic is package org.acme.logic; class "),
+            "{seff}: {why}"
+        );
+    }
+    let (_, _, _, why) = seff_link(&root, &links, "_addMember_seff");
+    assert!(
+        why.contains("class Roster in package org.acme.logic is named like interface Roster"),
+        "{why}"
+    );
+}
+
+#[test]
+fn an_interface_named_like_a_class_with_an_affix_is_that_class() {
+    let (root, links) = extracted();
+    let (file, line, c, why) = seff_link(&root, &links, "_record_seff");
+    assert_eq!(file, Path::new("src/org/acme/storage/AuditLogBean.java"), "{why}");
+    assert_eq!(line, "public void record(String entry) {");
+    assert!(c >= 0.8, "{c} {why}");
+    assert!(
+        why.contains("class AuditLogBean in package org.acme.storage is named like interface AuditLog"),
+        "{why}"
+    );
+}
+
+#[test]
+fn a_class_named_like_the_packages_last_segment_is_not_the_component() {
+    // `org.acme.logic` is not class `Logic`: its `searchMembers` delegates to the roster's, and
+    // nothing of the mailer's is in it.
+    let (_, links) = extracted();
+    assert!(
+        !links.iter().any(|l| l.file.ends_with("Logic.java")),
+        "{:#?}",
+        links
+            .iter()
+            .filter(|l| l.file.ends_with("Logic.java"))
+            .collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn an_abstract_operation_is_not_linked_to_its_declaration_and_says_where_it_runs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/links/extracted");
+    let models = load(&root.join("Extracted.repository"));
+    let repos: Vec<_> = models.files().filter_map(|(_, f)| f.repository.as_ref()).collect();
+    let (links, misses) = beagle_java::links::auto::automatic_links_explained(
+        &repos,
+        &root,
+        &[PathBuf::from("src")],
+        &BTreeSet::new(),
+        &Default::default(),
+    );
+    assert!(!links.iter().any(|l| l.element == "_notifier_send_seff"), "{links:#?}");
+    let why = misses
+        .iter()
+        .find(|(seff, _)| seff == "_notifier_send_seff")
+        .map(|(_, why)| why.as_str())
+        .unwrap_or_else(|| panic!("{misses:?}"));
+    assert_eq!(
+        why,
+        "operation send is abstract in Notifier (a declaration without a body, nothing to measure): it runs in EmailNotifier, whose SEFFs are linked to their own bodies"
+    );
+    // The concrete class's own SEFF is linked to its body.
+    let (file, line, c, reason) = seff_link(&root, &links, "_email_send_seff");
+    assert_eq!(file, Path::new("src/org/acme/logic/EmailNotifier.java"), "{reason}");
+    assert_eq!(line, "@Override");
+    assert!(c >= 0.8, "{c} {reason}");
+}
+
+#[test]
+fn overloads_are_told_apart_by_the_models_type_names() {
+    let (root, links) = extracted();
+    for (seff, first_line) in [
+        ("_update_email_seff", "public void update(UpdateByEmail request) {"),
+        // A nested class, `Requests.UpdateById` in the code, `UpdateById` in the model.
+        ("_update_id_seff", "public void update(Requests.UpdateById request) {"),
+    ] {
+        let (file, line, c, why) = seff_link(&root, &links, seff);
+        assert_eq!(file, Path::new("src/org/acme/logic/Accounts.java"), "{why}");
+        assert_eq!(line, first_line, "{seff}: {why}");
+        assert!(c >= 0.8, "{seff}: {c} {why}");
+        assert!(why.ends_with("(by parameter types, among overloads)"), "{seff}: {why}");
+    }
+}
+
+#[test]
+fn a_trailing_varargs_parameter_may_be_missing_from_the_signature() {
+    let (root, links) = extracted();
+    let (file, line, c, why) = seff_link(&root, &links, "_log_seff");
+    assert_eq!(file, Path::new("src/org/acme/logic/Mailer.java"), "{why}");
+    assert_eq!(line, "public String log(String message, Object... args) {");
+    assert_eq!(c, 1.0, "{why}");
+    assert!(
+        why.ends_with("method log(message, args) matches signature log"),
+        "{why}"
+    );
+}

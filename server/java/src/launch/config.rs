@@ -239,6 +239,34 @@ pub fn read_java_config(toml_path: &Path, text: &str) -> Result<Option<JavaConfi
     java_config(toml_path, file).map_err(|message| FileError::new(toml_path, message))
 }
 
+/// Whether the source root `source` (as written in `beagle.toml`) lies outside the workspace
+/// `root`: `..` past it, or an absolute path elsewhere (symbolic links resolved where they exist).
+fn lies_outside(root: &Path, source: &Path) -> bool {
+    let root = if root.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        root
+    };
+    let joined = root.join(source);
+    if let (Ok(real_root), Ok(real)) = (root.canonicalize(), joined.canonicalize()) {
+        return !real.starts_with(real_root);
+    }
+    // Not there (yet): by its components.
+    let mut depth: i64 = 0;
+    for c in source.components() {
+        match c {
+            std::path::Component::ParentDir => depth -= 1,
+            std::path::Component::Normal(_) => depth += 1,
+            std::path::Component::RootDir | std::path::Component::Prefix(_) => return !joined.starts_with(root),
+            std::path::Component::CurDir => {}
+        }
+        if depth < 0 {
+            return true;
+        }
+    }
+    false
+}
+
 /// The configuration of a parsed `beagle.toml`; errors are messages about that file.
 fn java_config(toml_path: &Path, file: File) -> Result<Option<JavaConfig>, String> {
     let Some(java) = file.java else {
@@ -273,6 +301,17 @@ fn java_config(toml_path: &Path, file: File) -> Result<Option<JavaConfig>, Strin
     }
     if java.sources.is_empty() {
         return Err("[java] sources names no source root".to_string());
+    }
+    // Links, instrumentation and the copies measured are workspace-relative: a root outside the
+    // workspace would be read by nothing, silently.
+    for source in &java.sources {
+        if lies_outside(&root, source) {
+            return Err(format!(
+                "[java] sources: `{}` lies outside the workspace ({}); Beagle reads only sources inside the folder of beagle.toml: move beagle.toml to a folder that holds both model and code",
+                source.display(),
+                root.display()
+            ));
+        }
     }
     if file.launch.is_empty() {
         return Err("[java] needs at least one [[launch]] to run the system".to_string());
@@ -437,6 +476,20 @@ files = { from = 1, to = 40 }
 size = { values = [1000, 2.5e4] }
 mode = { values = [true, "fast"] }
 "#;
+
+    #[test]
+    fn a_source_root_outside_the_workspace_is_an_error() {
+        for outside in ["../code/src", "src/../../elsewhere", "/usr/share/java"] {
+            let text = GOOD.replace("sources = [\"src\"]", &format!("sources = [\"{outside}\"]"));
+            let e = read(&text).unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("[java] sources: `{outside}` lies outside the workspace")),
+                "{e}"
+            );
+        }
+        let inside = GOOD.replace("sources = [\"src\"]", "sources = [\"src/../lib\"]");
+        assert!(read(&inside).is_ok());
+    }
 
     #[test]
     fn reads_sources_launches_and_parameters() {

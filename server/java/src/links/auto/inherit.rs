@@ -205,6 +205,55 @@ pub(super) fn implemented_interfaces<'f>(types: &Types<'f>, file: usize, class: 
     out
 }
 
+/// The classes objects can be made of (not abstract, not interfaces) that have the type named
+/// `name` among their supertypes at any level: where an abstract operation of `name` runs.
+pub(super) fn concrete_subtypes<'f>(types: &Types<'f>, name: &str) -> Vec<(usize, Node<'f>)> {
+    let mut out = Vec::new();
+    for (file, (_, java)) in types.files.iter().enumerate() {
+        for class in java.classes() {
+            let concrete = matches!(
+                class.kind(),
+                "class_declaration" | "enum_declaration" | "record_declaration"
+            ) && !has_modifier(java, class, "abstract");
+            if concrete && has_supertype(types, file, class, name) {
+                out.push((file, class));
+            }
+        }
+    }
+    out
+}
+
+/// Whether `name` is among the supertypes of `class`, followed up to [`MOST_LEVELS`].
+fn has_supertype(types: &Types, file: usize, class: Node, name: &str) -> bool {
+    let mut seen: BTreeSet<(usize, usize)> = BTreeSet::new();
+    let mut level = vec![(file, class)];
+    for _ in 0..MOST_LEVELS {
+        let mut next = Vec::new();
+        for (f, c) in level {
+            let java = &types.files[f].1;
+            let mut cursor = c.walk();
+            let extends = c.named_children(&mut cursor).find(|n| n.kind() == "extends_interfaces");
+            let mut names = supertypes(java, c);
+            names.extend(type_names(java, extends));
+            if names.iter().any(|n| n == name) {
+                return true;
+            }
+            for n in names {
+                if let Some((sf, sc)) = types.find(f, &n) {
+                    if seen.insert((sf, sc.start_byte())) {
+                        next.push((sf, sc));
+                    }
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        level = next;
+    }
+    false
+}
+
 /// Whether a declaration has the modifier keyword `word` (`abstract`, `static`).
 pub(super) fn has_modifier(java: &JavaFile, declaration: Node, word: &str) -> bool {
     modifiers(java, declaration).contains(&word)

@@ -11,13 +11,14 @@
 //! confident links and show the rest as proposals.
 
 mod behaviour;
+mod by_interface;
 mod inherit;
 mod named;
 mod provided;
 mod similar;
 
 use super::{CodeLink, LinkOrigin, Sources};
-use crate::params::pcm_type_class;
+use crate::params::{java_type_is, pcm_type_class, pcm_type_name};
 use crate::syntax::{JavaFile, Method};
 use beagle_pcm::model::{Component, ComponentKind, Interface, Repository, Seff, Signature};
 use inherit::{Resolved, Types};
@@ -73,6 +74,7 @@ pub fn automatic_links_explained(
     let code = Code {
         files: &files,
         types: Types::new(&files),
+        classes: by_interface::ClassIndex::new(&files),
         implementations: OnceCell::new(),
     };
     let mut out = Vec::new();
@@ -143,6 +145,7 @@ fn java_files(index: &Sources, sources: &[PathBuf]) -> Vec<PathBuf> {
 struct Code<'f> {
     files: &'f [(PathBuf, JavaFile)],
     types: Types<'f>,
+    classes: by_interface::ClassIndex<'f>,
     implementations: OnceCell<Vec<provided::Implementation<'f>>>,
 }
 
@@ -153,9 +156,15 @@ impl<'f> Code<'f> {
     }
 }
 
-/// Finds the component's class and links its SEFFs. A component no class is named like is
-/// looked for per SEFF among the classes that implement its interfaces (one model component may
-/// stand for an endpoint class and a synchronizer class, each implementing one interface).
+/// Finds each SEFF's class and links the SEFF. In order:
+/// - a component named like a package (extraction tools make one per package): the class in it
+///   named like the SEFF's interface ([`by_interface`]), else one implementing the interface's
+///   Java counterpart;
+/// - the class named like the component ([`named_class`]), unless it lacks a method of the
+///   signature's name and a class named like the interface has one;
+/// - a class named like the interface;
+/// - a class that implements the Java counterpart of one of its interfaces (one model component
+///   may stand for an endpoint class and a synchronizer class, each implementing one interface).
 fn link_component(
     model: &Model,
     component: &Component,
@@ -163,11 +172,17 @@ fn link_component(
     out: &mut Vec<CodeLink>,
     misses: &mut Vec<(String, String)>,
 ) {
-    let Some(hint) = component.name.as_deref().map(class_hint) else {
+    let Some(raw_name) = component.name.as_deref() else {
         return;
     };
-    let shown = component.name.as_deref().map(str::trim).unwrap_or(&hint.class);
-    let named = named_class(code.files, &hint, shown);
+    let hint = class_hint(raw_name);
+    let shown = raw_name.trim();
+    let package = by_interface::component_package(&code.classes, raw_name);
+    // A package's last segment may be a class too (`org.acme.logic` and `Logic`): not the one.
+    let named = match package {
+        Some(_) => None,
+        None => named_class(code.files, &hint, shown),
+    };
     let provided: Vec<&Interface> = component
         .provided_roles
         .iter()
@@ -184,8 +199,25 @@ fn link_component(
         let own = signature
             .and_then(|s| s.id.as_deref())
             .and_then(|id| model.interface_of(id));
-        let found = match &named {
-            Some(found) => found.clone(),
+        let operation = signature.and_then(|s| s.name.as_deref()).unwrap_or_default();
+        let component_is = package.as_deref();
+        let by_name = || {
+            let interface = own.and_then(|i| i.name.as_deref())?;
+            let package = package.as_deref().or(hint.package.as_deref());
+            let ranked = by_interface::classes_named_like_interface(&code.classes, interface, package);
+            let mut found = with_the_method(code, &ranked, operation)?;
+            if let Some(p) = component_is {
+                found.reason = format!("component {shown} is package {p}; {}", found.reason);
+            }
+            Some(found)
+        };
+        let chosen = match &named {
+            Some(class) if has_method(code, class, operation, true) => Some(class.clone()),
+            Some(class) => by_name().or_else(|| Some(class.clone())),
+            None => by_name(),
+        };
+        let found = match chosen {
+            Some(found) => found,
             None => {
                 let others: Vec<&Interface> = provided
                     .iter()
@@ -193,19 +225,41 @@ fn link_component(
                     .filter(|i| own.is_none_or(|o| !std::ptr::eq(*i, o)))
                     .collect();
                 let Some(by_interface) = provided::implementing_class(code.implementations(), own, &others) else {
-                    misses.push((seff_id.clone(), no_class(&hint)));
+                    // Last: the component's package (or module) holds one class with the method.
+                    let module = package
+                        .clone()
+                        .or_else(|| by_interface::module_package(&code.classes, raw_name));
+                    let in_package =
+                        module.and_then(|p| by_interface::classes_in_package_with(&code.classes, &p, operation));
+                    if let Some(mut found) = in_package {
+                        found.reason = format!(
+                            "no class is named like component {shown} or its interface; {}",
+                            found.reason
+                        );
+                        if let Some(signature) = signature {
+                            if let Err(why) = link_seff(model, component, code, seff, signature, &found, out) {
+                                misses.push((seff_id.clone(), why));
+                            }
+                        }
+                        continue;
+                    }
+                    misses.push((
+                        seff_id.clone(),
+                        no_class(&hint, own.and_then(|i| i.name.as_deref()), package.as_deref()),
+                    ));
                     continue;
                 };
                 let java = &code.files[by_interface.file].1;
                 let class_name = java.name_of(by_interface.class).unwrap_or_default();
+                let no_name = match &package {
+                    Some(p) => format!("component {shown} is package {p}, no class in it is named like the interface"),
+                    None => format!("no class is named like component {shown}"),
+                };
                 ClassFound {
                     file: by_interface.file,
                     class: by_interface.class,
                     confidence: by_interface.confidence,
-                    reason: format!(
-                        "no class is named like component {shown}; class {class_name} {}",
-                        by_interface.reason
-                    ),
+                    reason: format!("{no_name}; class {class_name} {}", by_interface.reason),
                 }
             }
         };
@@ -214,6 +268,40 @@ fn link_component(
             misses.push((seff_id.clone(), why));
         }
     }
+}
+
+/// Whether the class (or a class it inherits from) has a method named `name`, case aside; with
+/// `body`, one with a body (an abstract declaration runs nothing).
+fn has_method(code: &Code, class: &ClassFound, name: &str, body: bool) -> bool {
+    !name.is_empty()
+        && inherit::resolvable_methods(&code.types, class.file, class.class)
+            .iter()
+            .any(|r| {
+                r.method.name.eq_ignore_ascii_case(name)
+                    && (!body || r.method.node.child_by_field_name("body").is_some())
+            })
+}
+
+/// The best-ranked of `ranked` that has a method named `operation` with a body, else one that
+/// declares it abstract (the link then says so); several of that rank: the first by path, its
+/// confidence divided by their number (as for classes of one name).
+fn with_the_method<'f>(code: &Code<'f>, ranked: &[ClassFound<'f>], operation: &str) -> Option<ClassFound<'f>> {
+    let having_with =
+        |body: bool| -> Vec<&ClassFound> { ranked.iter().filter(|c| has_method(code, c, operation, body)).collect() };
+    let mut having = having_with(true);
+    if having.is_empty() {
+        having = having_with(false);
+    }
+    let best = having.first()?;
+    let tied = having.iter().filter(|c| c.confidence == best.confidence).count();
+    let mut found = (*best).clone();
+    if tied > 1 {
+        found.confidence /= tied as f64;
+        found
+            .reason
+            .push_str(&format!(" (one of {tied} such classes with a method {operation})"));
+    }
+    Some(found)
 }
 
 /// Links one SEFF (and its actions) into the component's class `found`; `Err`: why not.
@@ -245,6 +333,11 @@ fn link_seff(
                 (p.name.clone().unwrap_or_default(), kind)
             })
             .collect(),
+        type_names: signature
+            .parameters
+            .iter()
+            .map(|p| pcm_type_name(model.repositories, p.data_type.as_ref()))
+            .collect(),
     };
     // The Java interfaces that stand for the signature's: a method one declares implements it.
     let counterparts = own.map_or_else(Vec::new, |i| {
@@ -270,6 +363,27 @@ fn link_seff(
         method_reason.push_str(&format!(", inherited from {base} (its body runs for {class_name})"));
     }
     let (file, java) = &files[*declared_in];
+    // An abstract operation (Issue 49): its declaration has no body to measure; what runs is the
+    // bodies of the classes implementing it, whose components' SEFFs are linked to them.
+    if method.node.child_by_field_name("body").is_none() {
+        let declaring_name = java.name_of(*declaring).unwrap_or_default();
+        let implementing: Vec<String> = inherit::concrete_subtypes(&code.types, declaring_name)
+            .into_iter()
+            .filter_map(|(f, c)| code.files[f].1.name_of(c).map(str::to_string))
+            .collect();
+        let shown = if implementing.is_empty() {
+            "no class under the source roots implements it".to_string()
+        } else {
+            format!(
+                "it runs in {}, whose SEFFs are linked to their own bodies",
+                implementing.join(", ")
+            )
+        };
+        return Err(format!(
+            "operation {} is abstract in {class_name} (a declaration without a body, nothing to measure): {shown}",
+            method.name
+        ));
+    }
     let confidence = found.confidence * method_confidence;
     let reason = format!("{}; {method_reason}", found.reason);
     out.push(CodeLink {
@@ -323,11 +437,14 @@ fn pick_method<'m, 't>(
         (true, false) => (folded, 0.8),
         (true, true) => return similar::similar_method(methods, wanted, declared_by),
     };
-    let same_count: Vec<&Method> = pool
-        .iter()
-        .copied()
-        .filter(|m| m.parameters.len() == params.len())
-        .collect();
+    // A trailing varargs parameter may be missing from the signature (`log(message, Object...
+    // args)` for `log(message)`).
+    let arity_fits = |m: &Method| {
+        m.parameters.len() == params.len()
+            || (m.parameters.len() == params.len() + 1
+                && m.parameter_types.last().is_some_and(|t| t.trim_end().ends_with("...")))
+    };
+    let same_count: Vec<&Method> = pool.iter().copied().filter(|m| arity_fits(m)).collect();
     // None with the signature's count: one that takes every parameter of the signature by name,
     // and more (an id or a setting the model leaves out), is that operation; else a guess.
     let carries_all = |m: &&Method| {
@@ -359,7 +476,25 @@ fn pick_method<'m, 't>(
     };
     let common = |m: &Method| m.parameters.iter().filter(|p| params.contains(&p.as_str())).count();
     let best = pool.iter().map(|m| common(m)).max()?;
-    let tied: Vec<&Method> = pool.iter().copied().filter(|m| common(m) == best).collect();
+    let mut tied: Vec<&Method> = pool.iter().copied().filter(|m| common(m) == best).collect();
+    // Overloads of one arity and the same parameter names (`update(UpdateByEmail request)`,
+    // `update(UpdateById request)`): the parameters' types against the model's type names.
+    let mut by_types = false;
+    if tied.len() > 1 {
+        let fit = |m: &Method| {
+            m.parameter_types
+                .iter()
+                .zip(&wanted.type_names)
+                .filter(|(java, model)| model.as_deref().is_some_and(|t| java_type_is(java, t)))
+                .count()
+        };
+        let most = tied.iter().map(|m| fit(m)).max().unwrap_or(0);
+        let fitting: Vec<&Method> = tied.iter().copied().filter(|m| fit(m) == most).collect();
+        if most > 0 && fitting.len() < tied.len() {
+            by_types = fitting.len() == 1;
+            tied = fitting;
+        }
+    }
     if tied.len() > 1 {
         confidence *= 0.5;
     }
@@ -377,6 +512,8 @@ fn pick_method<'m, 't>(
             " (one of {} overloads that fit equally well: a guess)",
             tied.len()
         ));
+    } else if by_types {
+        reason.push_str(" (by parameter types, among overloads)");
     } else if pool.len() > 1 {
         reason.push_str(" (by parameter names, among overloads)");
     }

@@ -6,20 +6,47 @@ use crate::syntax::JavaFile;
 use std::path::PathBuf;
 use tree_sitter::Node;
 
-/// How well a class name fits a component name: 1 for the same name (ignoring case), 0.9 with
-/// an `Impl` or `Component` suffix on either side, else 0.
-fn class_score(class: &str, component: &str) -> f64 {
-    let (c, m) = (class.to_lowercase(), component.to_lowercase());
-    if c == m {
-        return 1.0;
-    }
-    let strip = |s: &str| {
-        ["impl", "component"]
-            .iter()
-            .find_map(|suffix| s.strip_suffix(suffix).map(str::to_string))
-            .unwrap_or_else(|| s.to_string())
+/// Suffixes tools and people put on a class's or interface's name around the same stem
+/// (`RosterImpl`, `AuditLogBean`, `UserStoreAdapter`, `OrderService`, `CartComponent`,
+/// `UserStoreInterface`), lower case.
+const SUFFIXES: [&str; 6] = ["impl", "component", "bean", "adapter", "service", "interface"];
+
+/// A name without its affixes, lower case: an `I` before a capital (`IUserStore`), an `If`
+/// suffix (`UserStoreIf`), a `Default` prefix (`DefaultUserStore`), and the [`SUFFIXES`], as many
+/// as there are (`UserServiceImpl`);
+/// never down to nothing (a class named `Service` stays `service`).
+pub(super) fn name_stem(name: &str) -> String {
+    let name = name.trim();
+    let mut chars = name.chars();
+    let without_i = match (chars.next(), chars.next()) {
+        (Some('I'), Some(second)) if second.is_uppercase() => &name[1..],
+        _ => name,
     };
-    if strip(&c) == strip(&m) {
+    // `If` only as written (CoCoME's `StoreIf`): a word may end in "if" (`Motif`).
+    let without_if = without_i
+        .strip_suffix("If")
+        .filter(|s| !s.is_empty())
+        .unwrap_or(without_i);
+    let mut stem = without_if.to_lowercase();
+    if let Some(rest) = stem.strip_prefix("default").filter(|r| !r.is_empty()) {
+        stem = rest.to_string();
+    }
+    while let Some(shorter) = SUFFIXES
+        .iter()
+        .find_map(|s| stem.strip_suffix(s).filter(|r| !r.is_empty()))
+    {
+        stem = shorter.to_string();
+    }
+    stem
+}
+
+/// How well a class name fits a component's or an interface's name: 1 for the same name (case
+/// aside), 0.9 for the same stem ([`name_stem`]: `Roster`, `RosterImpl`, `IRoster`,
+/// `DefaultRoster`, `RosterBean`, `RosterAdapter`, `RosterService`), else 0.
+pub(super) fn class_score(class: &str, component: &str) -> f64 {
+    if class.trim().eq_ignore_ascii_case(component.trim()) {
+        1.0
+    } else if name_stem(class) == name_stem(component) {
         0.9
     } else {
         0.0
@@ -116,17 +143,26 @@ pub(super) fn named_class<'f>(
     })
 }
 
-/// Why a component's SEFFs got no class: none named like it (nor, unsaid, one implementing its
-/// interfaces: a component without a Java counterpart of them could not have one).
-pub(super) fn no_class(hint: &ClassHint) -> String {
-    let package = hint
-        .package
-        .as_deref()
-        .map_or(String::new(), |p| format!(" in package {p}"));
-    format!(
-        "no class named {} (or with an Impl or Component suffix){package} under the source roots",
-        hint.class
-    )
+/// Why a SEFF got no class: none named like its component, none named like its interface
+/// (`interface`) with a method of the operation's name, none implementing the interface's Java
+/// counterpart; `package`: the package the component is named like, if it is one.
+pub(super) fn no_class(hint: &ClassHint, interface: Option<&str>, package: Option<&str>) -> String {
+    let interface = interface.map_or(String::new(), |i| format!(" or like interface {}", i.trim()));
+    match package {
+        Some(p) => format!(
+            "component {p} is a package, and no class in it is named{interface} (affixes such as I, Impl, Bean, Adapter, Service, Default aside) with a method of the operation's name, nor implements its Java counterpart"
+        ),
+        None => {
+            let package = hint
+                .package
+                .as_deref()
+                .map_or(String::new(), |p| format!(" in package {p}"));
+            format!(
+                "no class named {}{interface} (affixes such as I, Impl, Bean, Adapter, Service, Default aside){package} under the source roots",
+                hint.class
+            )
+        }
+    }
 }
 
 #[cfg(test)]
@@ -155,5 +191,31 @@ mod tests {
         assert_eq!(class_hint("Storage"), hint("Storage", None));
         assert_eq!(class_hint("File Share"), hint("File Share", None));
         assert_eq!(class_hint("BusinessCoreImpl"), hint("BusinessCoreImpl", None));
+    }
+
+    #[test]
+    fn names_fit_with_the_affixes_tools_and_people_add() {
+        for (class, model) in [
+            ("BusinessCoreImpl", "BusinessCore"),
+            ("CartComponent", "Cart"),
+            ("AuditLogBean", "AuditLog"),
+            ("UserStoreAdapter", "IUserStore"),
+            ("DefaultUserStore", "UserStore"),
+            ("OrderServiceImpl", "OrderService"),
+            ("Roster", "IRoster"),
+        ] {
+            assert_eq!(class_score(class, model), 0.9, "{class} for {model}");
+        }
+        assert_eq!(class_score("roster", "Roster"), 1.0);
+        for (class, model) in [
+            ("Index", "Ndex"),
+            ("Service", "Impl"),
+            ("Roster", "Rosters"),
+            ("Logic", "Roster"),
+        ] {
+            assert_eq!(class_score(class, model), 0.0, "{class} for {model}");
+        }
+        assert_eq!(name_stem("Service"), "service");
+        assert_eq!(name_stem("IUserStoreAdapter"), "userstore");
     }
 }

@@ -27,9 +27,10 @@ const OWN_INTERFACE: f64 = 0.85;
 const OTHER_INTERFACE: f64 = 0.7;
 
 /// The key interface names are compared by: case aside, without an `I` prefix before a capital
-/// (`IOrders`) and without an `Interface` suffix, so that `IOrders`, `Orders` and
-/// `OrdersInterface` are one name. A `Service` or `Api` suffix is not dropped: a domain interface
-/// `Order` would then stand for a model's `IOrderService`.
+/// (`IOrders`), and without an `If` (CoCoME's `StoreQueryIf`), `Interface`, `Local` or `Remote`
+/// suffix (an EJB's views: `IReportingLocal`), so that `IOrders`, `Orders`, `OrdersIf`,
+/// `OrdersInterface` and `IOrdersLocal` are one name. A `Service` or `Api` suffix is not dropped:
+/// a domain interface `Order` would then stand for a model's `IOrderService`.
 fn interface_key(name: &str) -> String {
     let name = name.trim();
     let mut chars = name.chars();
@@ -37,11 +38,16 @@ fn interface_key(name: &str) -> String {
         (Some('I'), Some(second)) if second.is_uppercase() => &name[1..],
         _ => name,
     };
-    let lower = without_prefix.to_lowercase();
-    match lower.strip_suffix("interface") {
-        Some(stem) if !stem.is_empty() => stem.to_string(),
-        _ => lower,
-    }
+    // `If` only as written: a word may end in "if" (`Motif`).
+    let without_if = without_prefix
+        .strip_suffix("If")
+        .filter(|stem| !stem.is_empty())
+        .unwrap_or(without_prefix);
+    let lower = without_if.to_lowercase();
+    ["interface", "local", "remote"]
+        .iter()
+        .find_map(|suffix| lower.strip_suffix(suffix).filter(|stem| !stem.is_empty()))
+        .map_or(lower.clone(), str::to_string)
 }
 
 /// Whether the Java interface named `java` stands for the model's interface named `model`.
@@ -209,6 +215,10 @@ mod tests {
         // An `I` that begins a word is no prefix.
         assert!(!corresponds("Index", "Ndex"));
         assert!(!corresponds("Order", "IOrderService"));
+        assert!(corresponds("IPersistence", "PersistenceIf"), "CoCoME's model and code");
+        assert!(corresponds("IReportingLocal", "ReportingIf"), "an EJB's local view");
+        assert!(corresponds("IStoreQuery", "StoreQueryIf"));
+        assert!(!corresponds("Motif", "Mot"), "a word ending in if");
         assert!(!corresponds("Interface", "I"));
     }
 }

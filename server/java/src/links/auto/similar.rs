@@ -6,6 +6,7 @@
 //! | its name shares its words with the signature's | [`SIMILAR_NAME`] 0.6, the base |
 //! | the signature's parameters it takes | + 0.25 × their share: by (similar) name 1, by type 0.6, by position 0.3; no parameters on the signature: half |
 //! | the kinds of matched parameters agree (a PCM collection for a `List`) | + 0.05 |
+//! | a `List` matched by name to a number (the model abstracts the list to its size) | 0 |
 //! | a signature parameter of a known kind the method has no parameter of that kind for | − 0.2 each |
 //! | the counterpart of the signature's interface declares it | + 0.15 |
 //! | a code parameter the signature lacks (an id, a context) | × 0.95 each |
@@ -39,6 +40,8 @@ const MOST: f64 = 0.95;
 pub(super) struct Wanted<'s> {
     pub name: &'s str,
     pub parameters: Vec<(String, TypeClass)>,
+    /// Each parameter's data type name in the model, where it has one (`UpdateByEmail`).
+    pub type_names: Vec<Option<String>>,
 }
 
 /// The best-scored method whose name shares its words with the signature's, its confidence and
@@ -90,6 +93,7 @@ fn score(method: &Method, wanted: &Wanted, declared_by: Option<String>) -> (f64,
         count(MatchedBy::Position),
     );
     let mut agree = Vec::new();
+    let mut sizes = Vec::new();
     let mut contradict = Vec::new();
     for (m, (name, class)) in model.iter().enumerate() {
         let known = *class != TypeClass::Unknown;
@@ -99,6 +103,10 @@ fn score(method: &Method, wanted: &Wanted, declared_by: Option<String>) -> (f64,
                 if known && *code_class != TypeClass::Unknown {
                     if code_class == class {
                         agree.push(format!("{code_name} is {} like {name}", class.describe()));
+                    } else if *code_class == TypeClass::Collection && *class == TypeClass::Number {
+                        // The model's convention: a list abstracted to its size (`entries: INT`).
+                        // Its name carries it; the kinds neither agree nor contradict.
+                        sizes.push(format!("{name} is the size of collection {code_name}"));
                     } else {
                         // Only a name can match kinds that differ: `items` an int for a collection.
                         contradict.push(format!(
@@ -164,6 +172,9 @@ fn score(method: &Method, wanted: &Wanted, declared_by: Option<String>) -> (f64,
         reason.push_str(&format!("; kinds contradict: {}", contradict.join("; ")));
     } else if !agree.is_empty() {
         reason.push_str(&format!("; kinds agree: {}", agree.join("; ")));
+    }
+    if !sizes.is_empty() {
+        reason.push_str(&format!("; {} (the model's abstraction)", sizes.join("; ")));
     }
     if !extra.is_empty() {
         let s = if extra.len() == 1 { "" } else { "s" };
