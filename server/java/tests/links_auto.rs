@@ -532,3 +532,17 @@ fn a_trailing_varargs_parameter_may_be_missing_from_the_signature() {
         "{why}"
     );
 }
+
+#[test]
+fn a_call_through_a_required_interface_named_with_an_affix_in_the_code_is_linked() {
+    // The model's required interface `IUserStore` is `IUserStoreAdapter` in the code.
+    let (root, links) = extracted();
+    let (file, line, c, why) = seff_link(&root, &links, "_rec_save");
+    assert_eq!(file, Path::new("src/org/acme/storage/AuditLogBean.java"), "{why}");
+    assert_eq!(line, "users.save(entry);");
+    assert!(c >= 0.8, "{c} {why}");
+    assert!(
+        why.ends_with("statement at line 9 calls save through field users of type IUserStoreAdapter, named like the role's interface IUserStore"),
+        "{why}"
+    );
+}

@@ -146,13 +146,21 @@ impl<'a> Matcher<'a> {
             return (0.5, format!(" on `{variable}` of unknown type"));
         };
         let holder = if *is_field { "field" } else { "variable" };
+        // The code's type may carry an affix the model's interface lacks (`IUserStoreAdapter` for
+        // `IUserStore`, issue 49): the same stem, a little less sure.
+        let named_like = |i: &str| super::named::name_stem(ty) == super::named::name_stem(i) || super::provided::corresponds(ty, i);
         match interface {
-            Some(i) if i == ty => {
+            Some(i) if i == ty || named_like(i) => {
+                let exact = i == ty;
                 let same_type = types.values().filter(|(t, _)| t == ty).count();
                 let named_like_role = role.is_some_and(|r| r.eq_ignore_ascii_case(variable));
                 let score = if same_type == 1 || named_like_role { 1.0 } else { 0.6 };
                 let score = if *is_field { score } else { score * 0.9 };
+                let score = if exact { score } else { score * 0.9 };
                 let mut why = format!(" through {holder} {variable} of type {ty}");
+                if !exact {
+                    why.push_str(&format!(", named like the role's interface {i}"));
+                }
                 if same_type > 1 {
                     why.push_str(if named_like_role {
                         ", named like the role"
