@@ -148,7 +148,8 @@ impl<'a> Matcher<'a> {
         let holder = if *is_field { "field" } else { "variable" };
         // The code's type may carry an affix the model's interface lacks (`IUserStoreAdapter` for
         // `IUserStore`, issue 49): the same stem, a little less sure.
-        let named_like = |i: &str| super::named::name_stem(ty) == super::named::name_stem(i) || super::provided::corresponds(ty, i);
+        let named_like =
+            |i: &str| super::named::name_stem(ty) == super::named::name_stem(i) || super::provided::corresponds(ty, i);
         match interface {
             Some(i) if i == ty || named_like(i) => {
                 let exact = i == ty;

@@ -16,18 +16,7 @@ const SUFFIXES: [&str; 6] = ["impl", "component", "bean", "adapter", "service", 
 /// as there are (`UserServiceImpl`);
 /// never down to nothing (a class named `Service` stays `service`).
 pub(super) fn name_stem(name: &str) -> String {
-    let name = name.trim();
-    let mut chars = name.chars();
-    let without_i = match (chars.next(), chars.next()) {
-        (Some('I'), Some(second)) if second.is_uppercase() => &name[1..],
-        _ => name,
-    };
-    // `If` only as written (CoCoME's `StoreIf`): a word may end in "if" (`Motif`).
-    let without_if = without_i
-        .strip_suffix("If")
-        .filter(|s| !s.is_empty())
-        .unwrap_or(without_i);
-    let mut stem = without_if.to_lowercase();
+    let mut stem = without_interface_marks(name).to_lowercase();
     if let Some(rest) = stem.strip_prefix("default").filter(|r| !r.is_empty()) {
         stem = rest.to_string();
     }
@@ -38,6 +27,21 @@ pub(super) fn name_stem(name: &str) -> String {
         stem = shorter.to_string();
     }
     stem
+}
+
+/// A name without the marks of an interface, case kept: an `I` before a capital (`IUserStore`)
+/// and an `If` suffix as written (CoCoME's `StoreIf`; a word may end in "if", `Motif`).
+pub(super) fn without_interface_marks(name: &str) -> &str {
+    let name = name.trim();
+    let mut chars = name.chars();
+    let without_i = match (chars.next(), chars.next()) {
+        (Some('I'), Some(second)) if second.is_uppercase() => &name[1..],
+        _ => name,
+    };
+    without_i
+        .strip_suffix("If")
+        .filter(|s| !s.is_empty())
+        .unwrap_or(without_i)
 }
 
 /// How well a class name fits a component's or an interface's name: 1 for the same name (case

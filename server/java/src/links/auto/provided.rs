@@ -32,18 +32,7 @@ const OTHER_INTERFACE: f64 = 0.7;
 /// `OrdersInterface` and `IOrdersLocal` are one name. A `Service` or `Api` suffix is not dropped:
 /// a domain interface `Order` would then stand for a model's `IOrderService`.
 fn interface_key(name: &str) -> String {
-    let name = name.trim();
-    let mut chars = name.chars();
-    let without_prefix = match (chars.next(), chars.next()) {
-        (Some('I'), Some(second)) if second.is_uppercase() => &name[1..],
-        _ => name,
-    };
-    // `If` only as written: a word may end in "if" (`Motif`).
-    let without_if = without_prefix
-        .strip_suffix("If")
-        .filter(|stem| !stem.is_empty())
-        .unwrap_or(without_prefix);
-    let lower = without_if.to_lowercase();
+    let lower = super::named::without_interface_marks(name).to_lowercase();
     ["interface", "local", "remote"]
         .iter()
         .find_map(|suffix| lower.strip_suffix(suffix).filter(|stem| !stem.is_empty()))
