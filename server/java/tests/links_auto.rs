@@ -394,10 +394,23 @@ fn a_component_no_class_is_named_like_is_found_through_its_interfaces() {
 /// component per package, an interface per class named after it (simply or qualified), a
 /// signature per public method, and a class named like the package's last segment as a trap.
 fn extracted() -> (PathBuf, Vec<CodeLink>) {
+    let (root, links, _) = extracted_explained();
+    (root, links)
+}
+
+/// [`extracted`], with why each SEFF that got no link got none (SEFF id, reason).
+fn extracted_explained() -> (PathBuf, Vec<CodeLink>, Vec<(String, String)>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/links/extracted");
     let models = load(&root.join("Extracted.repository"));
-    let links = auto(&models, &root, &[PathBuf::from("src")]);
-    (root, links)
+    let repos: Vec<_> = models.files().filter_map(|(_, f)| f.repository.as_ref()).collect();
+    let (links, misses) = beagle_java::links::auto::automatic_links_explained(
+        &repos,
+        &root,
+        &[PathBuf::from("src")],
+        &BTreeSet::new(),
+        &Default::default(),
+    );
+    (root, links, misses)
 }
 
 /// The link of `seff`: its file, the first line of the linked method, its confidence and reason.
@@ -477,16 +490,7 @@ fn a_class_named_like_the_packages_last_segment_is_not_the_component() {
 
 #[test]
 fn an_abstract_operation_is_not_linked_to_its_declaration_and_says_where_it_runs() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/links/extracted");
-    let models = load(&root.join("Extracted.repository"));
-    let repos: Vec<_> = models.files().filter_map(|(_, f)| f.repository.as_ref()).collect();
-    let (links, misses) = beagle_java::links::auto::automatic_links_explained(
-        &repos,
-        &root,
-        &[PathBuf::from("src")],
-        &BTreeSet::new(),
-        &Default::default(),
-    );
+    let (root, links, misses) = extracted_explained();
     assert!(!links.iter().any(|l| l.element == "_notifier_send_seff"), "{links:#?}");
     let why = misses
         .iter()

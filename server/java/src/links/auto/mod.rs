@@ -212,7 +212,7 @@ fn link_component(
             Some(found)
         };
         let chosen = match &named {
-            Some(class) if has_method(code, class, operation, true) => Some(class.clone()),
+            Some(class) if method_named(code, class, operation) == Some(true) => Some(class.clone()),
             Some(class) => by_name().or_else(|| Some(class.clone())),
             None => by_name(),
         };
@@ -270,24 +270,35 @@ fn link_component(
     }
 }
 
-/// Whether the class (or a class it inherits from) has a method named `name`, case aside; with
-/// `body`, one with a body (an abstract declaration runs nothing).
-fn has_method(code: &Code, class: &ClassFound, name: &str, body: bool) -> bool {
-    !name.is_empty()
-        && inherit::resolvable_methods(&code.types, class.file, class.class)
-            .iter()
-            .any(|r| {
-                r.method.name.eq_ignore_ascii_case(name)
-                    && (!body || r.method.node.child_by_field_name("body").is_some())
-            })
+/// Whether the class (or a class it inherits from) has a method named `name`, case aside:
+/// `Some(true)` one with a body, `Some(false)` only an abstract declaration (which runs nothing),
+/// `None` none.
+fn method_named(code: &Code, class: &ClassFound, name: &str) -> Option<bool> {
+    if name.is_empty() {
+        return None;
+    }
+    let methods = inherit::resolvable_methods(&code.types, class.file, class.class);
+    let named: Vec<bool> = methods
+        .iter()
+        .filter(|r| r.method.name.eq_ignore_ascii_case(name))
+        .map(|r| r.method.node.child_by_field_name("body").is_some())
+        .collect();
+    named.iter().copied().reduce(|a, b| a || b)
 }
 
 /// The best-ranked of `ranked` that has a method named `operation` with a body, else one that
 /// declares it abstract (the link then says so); several of that rank: the first by path, its
 /// confidence divided by their number (as for classes of one name).
 fn with_the_method<'f>(code: &Code<'f>, ranked: &[ClassFound<'f>], operation: &str) -> Option<ClassFound<'f>> {
-    let having_with =
-        |body: bool| -> Vec<&ClassFound> { ranked.iter().filter(|c| has_method(code, c, operation, body)).collect() };
+    let kinds: Vec<(Option<bool>, &ClassFound)> =
+        ranked.iter().map(|c| (method_named(code, c, operation), c)).collect();
+    let having_with = |body: bool| -> Vec<&ClassFound> {
+        kinds
+            .iter()
+            .filter(|(k, _)| *k == Some(body))
+            .map(|(_, c)| *c)
+            .collect()
+    };
     let mut having = having_with(true);
     if having.is_empty() {
         having = having_with(false);
