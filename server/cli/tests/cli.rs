@@ -130,6 +130,12 @@ fn stoex_eval_with_variables() {
         "n.VALUE=5",
     ]);
     assert_eq!(stdout(&out).trim().parse::<f64>().unwrap(), 2.0);
+    // A fitted law may begin with a minus: the expression, not an option.
+    let out = beagle(&["stoex", "eval", "-3.0E-9 * n.VALUE + 1", "--var", "n.VALUE=1E9"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(stdout(&out).trim().parse::<f64>().unwrap(), -2.0);
+    let out = beagle(&["stoex", "parse", "-2 * n.VALUE"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let out = beagle(&["stoex", "eval", "x.VALUE + 1"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8(out.stderr).unwrap().contains("x.VALUE"));

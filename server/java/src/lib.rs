@@ -23,6 +23,14 @@ pub const PROBE_SOURCES: &[(&str, &str)] = &[
         "beagle/probe/Launcher.java",
         include_str!("../probe/beagle/probe/Launcher.java"),
     ),
+    (
+        "beagle/probe/Windows.java",
+        include_str!("../probe/beagle/probe/Windows.java"),
+    ),
+    (
+        "beagle/probe/Reference.java",
+        include_str!("../probe/beagle/probe/Reference.java"),
+    ),
 ];
 
 pub mod constants;

@@ -152,6 +152,9 @@ pub fn measurement_of(
             notes.push(format!("{at}: {n} {what}"));
         }
     }
+    if let Some(note) = disturbed_note(&s) {
+        notes.push(format!("{at}: {note}"));
+    }
     for note in digest.notes() {
         notes.push(format!("{at}: {note}"));
     }
@@ -185,6 +188,26 @@ pub fn measurement_of(
         wall: out.wall,
         notes,
     }
+}
+
+/// What the launcher's windows met (`Windows.java`): runs another process slowed, measured again,
+/// or kept when measuring again ran out.
+fn disturbed_note(s: &crate::probe::decode::DecodeSummary) -> Option<String> {
+    if s.disturbed_again == 0 && s.disturbed_kept == 0 {
+        return None;
+    }
+    let mut note = format!(
+        "disturbed: another process slowed the machine while it measured (a reference work up to {} % slower than usual); ",
+        s.disturbed_worst_percent
+    );
+    note += &match (s.disturbed_again, s.disturbed_kept) {
+        (again, 0) => format!("{again} window(s) of runs measured again"),
+        (0, kept) => format!("{kept} window(s) of runs kept as measured (measuring again ran out)"),
+        (again, kept) => {
+            format!("{again} window(s) of runs measured again, {kept} kept as measured (measuring again ran out)")
+        }
+    };
+    Some(note)
 }
 
 #[cfg(test)]
@@ -285,5 +308,26 @@ mod tests {
         );
         // `_store` never ran: nothing of it is measured.
         assert!(digest.finish().is_empty());
+    }
+
+    #[test]
+    fn a_disturbed_run_says_what_was_measured_again_and_what_was_kept() {
+        use crate::probe::decode::DecodeSummary;
+        assert_eq!(disturbed_note(&DecodeSummary::default()), None);
+        let again = DecodeSummary {
+            disturbed_again: 3,
+            disturbed_worst_percent: 85,
+            ..DecodeSummary::default()
+        };
+        let note = disturbed_note(&again).unwrap();
+        assert!(note.contains("up to 85 % slower"), "{note}");
+        assert!(note.ends_with("3 window(s) of runs measured again"), "{note}");
+        let both = DecodeSummary {
+            disturbed_kept: 1,
+            ..again
+        };
+        assert!(disturbed_note(&both)
+            .unwrap()
+            .ends_with("3 window(s) of runs measured again, 1 kept as measured (measuring again ran out)"));
     }
 }

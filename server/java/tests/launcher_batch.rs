@@ -122,7 +122,10 @@ fn each_point_of_a_shared_jvm_gets_its_own_events_and_calibration() {
     let classpath = compiled(dir.path());
     let cwd = dir.path().join("cwd");
     std::fs::create_dir_all(&cwd).unwrap();
-    let launch = launch(cwd.clone());
+    let mut launch = launch(cwd.clone());
+    // The order of the runs is what this test holds; a window a busy machine disturbed would be
+    // run again (the next test).
+    launch.jvm_args.push("-Dbeagle.reference=false".into());
     let points = [point(3.0), point(7.0), point(11.0)];
     assert!(can_batch(&launch, &points));
     let (outs, dirs) = batch(dir.path(), &classpath, &launch, &points, 4, 2);
@@ -171,6 +174,65 @@ fn each_point_of_a_shared_jvm_gets_its_own_events_and_calibration() {
     }
     // The warm-up's records are not left behind.
     assert!(!dir.path().join("jvm/warmup-events.bin").exists());
+}
+
+/// Every window of runs disturbed (a tolerance below zero: the reference is always "slower than
+/// usual"): each is measured again, its first attempts' records dropped, until measuring again
+/// runs out; the files then hold one execution per repetition, and say what was measured again.
+#[test]
+fn a_disturbed_window_is_measured_again_and_only_its_last_attempt_kept() {
+    if !javac_available() {
+        eprintln!("skipped: no javac");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let classpath = compiled(dir.path());
+    let cwd = dir.path().join("cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let mut launch = launch(cwd.clone());
+    launch.jvm_args.push("-Dbeagle.referenceTolerance=-1".into());
+    let points = [point(3.0), point(7.0), point(11.0)];
+    let (outs, _) = batch(dir.path(), &classpath, &launch, &points, 3, 2);
+    let outs = outs.unwrap();
+    let runs = std::fs::read_to_string(cwd.join("runs.txt")).unwrap();
+    let measured = runs.lines().count() - 3;
+    assert!(
+        measured > 6,
+        "two rounds of three points, and windows of them again: {measured} runs"
+    );
+    let options = DecodeOptions {
+        run: "b".into(),
+        warmup: 1,
+        service_times: false,
+        count_keys: Default::default(),
+    };
+    let (mut again, mut kept) = (0, 0);
+    for (i, (out, n)) in outs.iter().zip([3.0, 7.0, 11.0]).enumerate() {
+        let (events, summary) = decode_file(&out.events, &table(), &options).unwrap();
+        again += summary.disturbed_again;
+        kept += summary.disturbed_kept;
+        let calls: Vec<f64> = events
+            .iter()
+            .filter_map(|e| match e {
+                MeasurementEvent::ServiceCall { parameters, .. } => Some(parameters["n.VALUE"]),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(calls, [n, n], "point {i}: the dropped attempts' executions are gone");
+        assert!(summary.calibrations >= 1, "point {i}: the calibration was kept");
+        assert!(
+            summary.disturbed_again + summary.disturbed_kept >= 1,
+            "point {i}: {summary:?}"
+        );
+        assert_eq!(
+            summary.invalid + summary.orphans + summary.unknown_types,
+            0,
+            "{summary:?}"
+        );
+    }
+    // Measured again until that ran out (three attempts a window, as many windows again as
+    // there are windows), then kept.
+    assert!(again >= 2 && kept >= 1, "measured again {again}, kept {kept}");
 }
 
 #[test]

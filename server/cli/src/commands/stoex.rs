@@ -7,9 +7,14 @@ use std::process::ExitCode;
 #[derive(clap::Subcommand)]
 pub enum Command {
     /// Print the canonical form of an expression, or the error and its column.
-    Parse { expression: String },
+    Parse {
+        /// A law may begin with a minus (`-3.0E-9 * n + …`): it is the expression, not an option.
+        #[arg(allow_hyphen_values = true)]
+        expression: String,
+    },
     /// Evaluate an expression to a number (distributions and PMFs by their expectation).
     Eval {
+        #[arg(allow_hyphen_values = true)]
         expression: String,
         /// A variable's value, as `name.CHARACTERISATION=value` (repeatable).
         #[arg(long = "var", value_name = "NAME.CHAR=VALUE")]

@@ -32,6 +32,9 @@ const CALIBRATION: i32 = 8;
 const OVERHEAD: i32 = 9;
 /// A counting run's counts (`Counts.java`): a = key id << 32 | runs, b = count.
 const COUNT: i32 = 10;
+/// What the launcher's windows met in this file (`Windows.java`): section = the reference's
+/// worst slowdown in percent, a = windows measured again, b = windows kept although disturbed.
+const DISTURBED: i32 = 11;
 
 /// Calibration kinds (`Calibration.java`) whose noise says how short a net time can be told.
 const WALL_BIAS: i32 = 3;
@@ -106,6 +109,13 @@ pub struct DecodeSummary {
     /// section -1, [`crate::sections::Dispatch`]): dropped with everything inside them, their
     /// records counted as warm-up's.
     pub other_receivers: u64,
+    /// Windows of runs the launcher measured again because a reference timing said another
+    /// process slowed the machine then (their records were dropped before this file was read).
+    pub disturbed_again: u64,
+    /// Windows kept although disturbed: measuring again ran out.
+    pub disturbed_kept: u64,
+    /// The reference's worst slowdown in a disturbed window, in percent of its usual time.
+    pub disturbed_worst_percent: u64,
 }
 
 /// An execution between its ENTER and its EXIT.
@@ -245,6 +255,18 @@ impl<'a> Decoder<'a> {
         self.noise_ps.insert(r.section, r.b);
     }
 
+    /// A DISTURBED record: what the launcher measured again.
+    fn disturbed(&mut self, r: &Record) {
+        if r.a < 0 || r.b < 0 || r.section < 0 {
+            self.summary.invalid += 1;
+            return;
+        }
+        self.summary.disturbed_again += r.a as u64;
+        self.summary.disturbed_kept += r.b as u64;
+        let worst = r.section as u64;
+        self.summary.disturbed_worst_percent = self.summary.disturbed_worst_percent.max(worst);
+    }
+
     /// Sets each element's noise from the calibrations (at the end: a launcher calibrates again
     /// after its warm-up, after records of the warm-up).
     fn settle_noise(&mut self) {
@@ -307,6 +329,7 @@ impl<'a> Decoder<'a> {
             CALIBRATION => self.calibration(&r),
             OVERHEAD => self.overhead(&r),
             COUNT => self.count(&r),
+            DISTURBED => self.disturbed(&r),
             _ => self.summary.unknown_types += 1,
         }
     }

@@ -348,3 +348,25 @@ fn exits_carry_the_thread_cpu_time_of_their_executions_when_measured() {
     let cpu: Vec<(&str, u64)> = summary.service_cpu_ns.iter().map(|(k, v)| (k.as_str(), *v)).collect();
     assert_eq!(cpu, [("r1:1", 4200), ("r1:2", 700)]);
 }
+
+#[test]
+fn disturbed_records_add_up_and_a_negative_count_is_invalid() {
+    let (events, summary) = run(
+        &[
+            rec(DISTURBED, 80, 0, 3, 1),
+            rec(DISTURBED, 140, 0, 2, 0),
+            rec(DISTURBED, 10, 0, -1, 0),
+        ],
+        0,
+    );
+    assert!(events.is_empty());
+    assert_eq!(
+        (
+            summary.disturbed_again,
+            summary.disturbed_kept,
+            summary.disturbed_worst_percent
+        ),
+        (5, 1, 140)
+    );
+    assert_eq!((summary.invalid, summary.unknown_types), (1, 0));
+}

@@ -24,6 +24,9 @@ import java.util.List;
  * records into its own events file ({@link Probe#redirect}), so that a drift in the JVM spreads
  * over all points alike.
  *
+ * <p>The measured runs go in windows between timings of a reference work ({@link Windows}): a
+ * window in which another process slowed the machine is measured again.
+ *
  * <p>Exit codes: 1 when the main method throws (naming the run), 3 when it cannot be found.
  */
 public final class Launcher {
@@ -55,11 +58,11 @@ public final class Launcher {
         // Again, now that the JIT has compiled the probes as the program inlines them.
         Probe.calibrate();
         Probe.flushAll();
+        List<Windows.Run> runs = new ArrayList<>();
         for (int i = 1; i <= repetitions; i++) {
-            Probe.iteration = i;
-            run(main, mainClass, rest, "run " + i);
-            Probe.flushAll();
+            runs.add(new Windows.Run(null, i, rest, "run " + i));
         }
+        Windows.run(runs, (arguments, which) -> run(main, mainClass, arguments, which));
     }
 
     private static void batch(String[] args) throws Exception {
@@ -96,14 +99,13 @@ public final class Launcher {
         }
         Probe.flushAll();
         Probe.calibrate();
+        List<Windows.Run> runs = new ArrayList<>();
         for (int i = 1; i <= repetitions; i++) {
             for (int p = 0; p < points; p++) {
-                Probe.redirect(events.get(p));
-                Probe.iteration = i;
-                run(main, mainClass, arguments.get(p), "run " + i + " (point " + (p + 1) + ")");
-                Probe.flushAll();
+                runs.add(new Windows.Run(events.get(p), i, arguments.get(p), "run " + i + " (point " + (p + 1) + ")"));
             }
         }
+        Windows.run(runs, (pointArgs, which) -> run(main, mainClass, pointArgs, which));
     }
 
     private static Method mainMethod(String mainClass) {

@@ -52,7 +52,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Probe {
     static final int ENTER = 1, PARAM = 2, EXIT = 3, DEMAND = 4, LOOP = 5, BRANCH = 6, DEMAND_TOTAL = 7,
-            CALIBRATION = 8, OVERHEAD = 9; // COUNT = 10: Counts.java
+            CALIBRATION = 8, OVERHEAD = 9, DISTURBED = 11; // COUNT = 10: Counts.java
     static final int VALUE = 1, BYTESIZE = 2, NUMBER_OF_ELEMENTS = 3, INNER_BYTESIZE = 4;
     static final int RECORD = 32;
     static final int BUFFER = RECORD * 2048;
@@ -401,6 +401,63 @@ public final class Probe {
             } catch (IOException e) {
                 System.err.println("beagle probe: cannot sync events: " + e);
             }
+        }
+    }
+
+    /**
+     * Remembers where the events file that records go to now ends, everything buffered written
+     * first, unless {@code marks} has it already: {@link #rollback} returns the file there. Whether
+     * there is such a file.
+     */
+    static boolean mark(java.util.Map<FileChannel, Long> marks) {
+        flushAll();
+        FileChannel out = OUT;
+        if (out == null) {
+            return false;
+        }
+        if (!marks.containsKey(out)) {
+            try {
+                marks.put(out, out.size());
+            } catch (IOException e) {
+                System.err.println("beagle probe: cannot read the size of the events file: " + e);
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Drops every record written since {@link #mark}: the launcher measures a disturbed window
+     * again ({@link Windows}). The files are opened for appending, so what is written next follows
+     * the mark.
+     */
+    static void rollback(java.util.Map<FileChannel, Long> marks) {
+        flushAll();
+        for (java.util.Map.Entry<FileChannel, Long> m : marks.entrySet()) {
+            synchronized (m.getKey()) {
+                try {
+                    m.getKey().truncate(m.getValue());
+                } catch (IOException e) {
+                    System.err.println("beagle probe: cannot drop a disturbed window's records: " + e);
+                }
+            }
+        }
+    }
+
+    /**
+     * Writes into {@code out} what the launcher's windows met there: a DISTURBED record (section:
+     * the reference's worst slowdown in percent; a: windows measured again; b: windows kept
+     * although disturbed, when measuring again ran out).
+     */
+    static void disturbed(FileChannel out, int worstPercent, long again, long kept) {
+        State s = STATE.get();
+        synchronized (REDIRECTED) {
+            FileChannel previous = OUT;
+            flushAll();
+            OUT = out;
+            s.record(DISTURBED, worstPercent, 0, again, kept);
+            flushAll();
+            OUT = previous;
         }
     }
 
