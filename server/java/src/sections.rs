@@ -40,6 +40,11 @@ pub struct SectionTable {
     /// Code that several components run (a body they inherit from one base class).
     #[serde(default, skip_serializing_if = "Dispatch::is_empty")]
     pub dispatch: Dispatch,
+    /// Slots of a collection the model abstracts to a number (`entries: INT` for a
+    /// `List<Entry> currentEntries`, CIPM's convention): the collection's size is the model's
+    /// `entries.VALUE`, and nothing else of it is an input of the model.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub sizes_as_value: std::collections::BTreeSet<i32>,
 }
 
 /// One inherited body, several components: one probe site in the code, a section per component.

@@ -122,10 +122,7 @@ fn each_point_of_a_shared_jvm_gets_its_own_events_and_calibration() {
     let classpath = compiled(dir.path());
     let cwd = dir.path().join("cwd");
     std::fs::create_dir_all(&cwd).unwrap();
-    let mut launch = launch(cwd.clone());
-    // The order of the runs is what this test holds; a window a busy machine disturbed would be
-    // run again (the next test).
-    launch.jvm_args.push("-Dbeagle.reference=false".into());
+    let launch = launch(cwd.clone());
     let points = [point(3.0), point(7.0), point(11.0)];
     assert!(can_batch(&launch, &points));
     let (outs, dirs) = batch(dir.path(), &classpath, &launch, &points, 4, 2);
@@ -190,7 +187,10 @@ fn a_disturbed_window_is_measured_again_and_only_its_last_attempt_kept() {
     let cwd = dir.path().join("cwd");
     std::fs::create_dir_all(&cwd).unwrap();
     let mut launch = launch(cwd.clone());
-    launch.jvm_args.push("-Dbeagle.referenceTolerance=-1".into());
+    launch.jvm_args.extend([
+        "-Dbeagle.reference=true".into(),
+        "-Dbeagle.referenceTolerance=-1".into(),
+    ]);
     let points = [point(3.0), point(7.0), point(11.0)];
     let (outs, _) = batch(dir.path(), &classpath, &launch, &points, 3, 2);
     let outs = outs.unwrap();

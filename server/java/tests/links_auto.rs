@@ -550,3 +550,108 @@ fn a_call_through_a_required_interface_named_with_an_affix_in_the_code_is_linked
         "{why}"
     );
 }
+
+/// Issue 49, point 2: two components inherit a template method that calls a step each overrides.
+/// `SlopeOne`'s SEFF has internal actions only: it may describe the template or the step (CIPM's
+/// TeaStore model describes the step), so neither is used, and both are listed with why.
+/// `Popular`'s SEFF has the template's loop: it describes the template, which is used.
+#[test]
+fn an_inherited_template_and_the_step_it_hands_over_are_both_candidates_when_the_seff_fits_either() {
+    const MODEL: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<repository:Repository xmi:version="2.0" xmlns:xmi="http://www.omg.org/XMI" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:repository="http://palladiosimulator.org/PalladioComponentModel/Repository/5.2" xmlns:seff="http://palladiosimulator.org/PalladioComponentModel/SEFF/5.2" id="_r" entityName="Recommenders">
+  <components__Repository xsi:type="repository:BasicComponent" id="_slope" entityName="SlopeOne">
+    <providedRoles_InterfaceProvidingEntity xsi:type="repository:OperationProvidedRole" id="_slope_p" entityName="Recommending" providedInterface__OperationProvidedRole="_Recommending"/>
+    <serviceEffectSpecifications__BasicComponent xsi:type="seff:ResourceDemandingSEFF" id="_slope_seff" describedService__SEFF="_recommend">
+      <steps_Behaviour xsi:type="seff:StartAction" id="_s_start" successor_AbstractAction="_s_work"/>
+      <steps_Behaviour xsi:type="seff:InternalAction" id="_s_work" entityName="recommend" predecessor_AbstractAction="_s_start" successor_AbstractAction="_s_stop"/>
+      <steps_Behaviour xsi:type="seff:StopAction" id="_s_stop" predecessor_AbstractAction="_s_work"/>
+    </serviceEffectSpecifications__BasicComponent>
+  </components__Repository>
+  <components__Repository xsi:type="repository:BasicComponent" id="_popular" entityName="Popular">
+    <providedRoles_InterfaceProvidingEntity xsi:type="repository:OperationProvidedRole" id="_popular_p" entityName="Recommending" providedInterface__OperationProvidedRole="_Recommending"/>
+    <serviceEffectSpecifications__BasicComponent xsi:type="seff:ResourceDemandingSEFF" id="_popular_seff" describedService__SEFF="_recommend">
+      <steps_Behaviour xsi:type="seff:StartAction" id="_p_start" successor_AbstractAction="_p_items"/>
+      <steps_Behaviour xsi:type="seff:LoopAction" id="_p_items" entityName="for each item" predecessor_AbstractAction="_p_start" successor_AbstractAction="_p_stop">
+        <bodyBehaviour_Loop id="_p_body">
+          <steps_Behaviour xsi:type="seff:StartAction" id="_pb_start" successor_AbstractAction="_pb_work"/>
+          <steps_Behaviour xsi:type="seff:InternalAction" id="_pb_work" entityName="score item" predecessor_AbstractAction="_pb_start" successor_AbstractAction="_pb_stop"/>
+          <steps_Behaviour xsi:type="seff:StopAction" id="_pb_stop" predecessor_AbstractAction="_pb_work"/>
+        </bodyBehaviour_Loop>
+        <iterationCount_LoopAction specification="1"/>
+      </steps_Behaviour>
+      <steps_Behaviour xsi:type="seff:StopAction" id="_p_stop" predecessor_AbstractAction="_p_items"/>
+    </serviceEffectSpecifications__BasicComponent>
+  </components__Repository>
+  <interfaces__Repository xsi:type="repository:OperationInterface" id="_Recommending" entityName="Recommending">
+    <signatures__OperationInterface id="_recommend" entityName="recommend">
+      <parameters__OperationSignature parameterName="items"><dataType__Parameter href="pathmap://PCM_MODELS/PrimitiveTypes.repository#//@dataTypes__Repository.0"/></parameters__OperationSignature>
+    </signatures__OperationInterface>
+  </interfaces__Repository>
+</repository:Repository>
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src/rec");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(dir.path().join("Rec.repository"), MODEL).unwrap();
+    std::fs::write(
+        src.join("AbstractRecommender.java"),
+        "package rec;\n\npublic abstract class AbstractRecommender {\n    public int recommend(int[] items) {\n        int found = 0;\n        for (int i = 0; i < items.length; i++) {\n            found += execute(items[i]);\n        }\n        return found;\n    }\n\n    protected abstract int execute(int item);\n}\n",
+    )
+    .unwrap();
+    for (class, body) in [("SlopeOne", "item * 3 % 7"), ("Popular", "item % 5")] {
+        std::fs::write(
+            src.join(format!("{class}.java")),
+            format!("package rec;\n\npublic class {class} extends AbstractRecommender {{\n    @Override\n    protected int execute(int item) {{\n        return {body};\n    }}\n}}\n"),
+        )
+        .unwrap();
+    }
+    let models = load(&dir.path().join("Rec.repository"));
+    let links = auto(&models, dir.path(), &[PathBuf::from("src")]);
+    let of = |seff: &str| -> Vec<&CodeLink> { links.iter().filter(|l| l.element == seff).collect() };
+
+    let slope = of("_slope_seff");
+    let template = slope
+        .iter()
+        .find(|l| l.file == Path::new("src/rec/AbstractRecommender.java"))
+        .unwrap_or_else(|| panic!("{slope:#?}"));
+    let step = slope
+        .iter()
+        .find(|l| l.file == Path::new("src/rec/SlopeOne.java"))
+        .unwrap_or_else(|| panic!("{slope:#?}"));
+    assert!(
+        confidence(template) < 0.8,
+        "{}: {}",
+        confidence(template),
+        reason(template)
+    );
+    assert!(
+        reason(template).ends_with("it calls execute, overridden for SlopeOne: a SEFF of internal actions only may describe that step instead (link the one it describes)"),
+        "{}",
+        reason(template)
+    );
+    assert!(confidence(step) < confidence(template), "{}", confidence(step));
+    assert!(
+        reason(step).contains(
+            "SlopeOne.execute is the step that recommend, inherited from AbstractRecommender, calls for SlopeOne"
+        ),
+        "{}",
+        reason(step)
+    );
+    // Its internal action follows the template's link: not used either.
+    assert!(
+        of("_s_work").iter().all(|l| confidence(l) < 0.8),
+        "{:#?}",
+        of("_s_work")
+    );
+
+    let popular = of("_popular_seff");
+    assert_eq!(popular.len(), 1, "{popular:#?}");
+    assert_eq!(popular[0].file, Path::new("src/rec/AbstractRecommender.java"));
+    assert!(
+        confidence(popular[0]) >= 0.8,
+        "{}: {}",
+        confidence(popular[0]),
+        reason(popular[0])
+    );
+    assert!(of("_p_items").iter().any(|l| confidence(l) >= 0.8), "{links:#?}");
+}

@@ -183,9 +183,6 @@ fn run_source(dir: &Path, main: &str, table: &SectionTable) -> (Vec<MeasurementE
         .arg("-cp")
         .arg(&classpath)
         .arg(format!("-Dbeagle.events={}", events.display()))
-        // The records are counted exactly here: no window measured again when the machine is
-        // busy (launcher_batch.rs tests those).
-        .arg("-Dbeagle.reference=false")
         .args(["beagle.probe.Launcher", "1", "0", "2", "Main"])
         .output()
         .unwrap();

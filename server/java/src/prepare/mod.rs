@@ -106,13 +106,17 @@ fn javac(
 /// alreadyCompressed)`, or the same names in another order): the method's parameters are matched
 /// to the signature's by name, then similar name, type and position ([`match_parameters`]), and
 /// the slots of matched ones renamed to the signature's names, so that the measurements are
-/// inputs of the service. `slots`: the slots this file's instrumentation added (each service's
-/// are its parameters in order). Returns what was matched and how, for the user.
+/// inputs of the service. A collection matched to a number of the model (`entries: INT` for
+/// `List<Entry> currentEntries`) is measured by its size, as the model's `entries.VALUE`
+/// ([`SectionTable::sizes_as_value`]), also where the names agree. The slots from `first_slot` on
+/// are those this file's instrumentation added (each service's are its parameters in order).
+/// Returns what was matched and how, for the user.
 fn match_to_signature(
     text: &str,
     services: &[(String, std::ops::Range<usize>)],
     facts: &ModelFacts,
-    slots: &mut [String],
+    table: &mut SectionTable,
+    first_slot: usize,
 ) -> Vec<String> {
     let Some(java) = crate::syntax::JavaFile::parse(text.to_string()) else {
         return Vec::new();
@@ -132,29 +136,56 @@ fn match_to_signature(
         let method = java.method(method);
         let code = &method.parameters;
         let model_names: Vec<&String> = model.iter().map(|(n, _)| n).collect();
-        if code.is_empty() || code.iter().eq(model_names.iter().copied()) {
+        if code.is_empty() {
             continue;
         }
+        let slots = &table.slots[first_slot..];
         let Some(at) = (0..=slots.len().saturating_sub(code.len())).find(|i| slots[*i..*i + code.len()] == code[..])
         else {
             continue;
         };
+        let at = first_slot + at;
         let typed: Vec<(String, TypeClass)> = code
             .iter()
             .zip(&method.parameter_types)
             .map(|(n, t)| (n.clone(), java_type_class(t)))
             .collect();
         let matches = match_parameters(&typed, model);
+        let size_of = |i: usize| {
+            matches
+                .iter()
+                .find(|m| m.code == i)
+                .filter(|m| typed[i].1 == TypeClass::Collection && model[m.model].1 == TypeClass::Number)
+        };
+        if code.iter().eq(model_names.iter().copied()) {
+            let sizes: Vec<String> = (0..code.len())
+                .filter(|i| size_of(*i).is_some())
+                .map(|i| {
+                    table.sizes_as_value.insert((at + i) as i32);
+                    format!("{name}: its size is the model's {name}.VALUE", name = code[i])
+                })
+                .collect();
+            if !sizes.is_empty() {
+                out.push(format!("{seff}: {}", sizes.join("; ")));
+            }
+            continue;
+        }
         let mut said = Vec::new();
         for (i, name) in code.iter().enumerate() {
             match matches.iter().find(|m| m.code == i) {
                 Some(m) => {
                     let target = &model[m.model].0;
-                    slots[at + i] = target.clone();
-                    if m.by == MatchedBy::Name && name == target {
-                        said.push(format!("{name} by name"));
+                    table.slots[at + i] = target.clone();
+                    let size = if size_of(i).is_some() {
+                        table.sizes_as_value.insert((at + i) as i32);
+                        format!(", its size the model's {target}.VALUE")
                     } else {
-                        said.push(format!("{name} as {target} ({})", m.by.describe()));
+                        String::new()
+                    };
+                    if m.by == MatchedBy::Name && name == target {
+                        said.push(format!("{name} by name{size}"));
+                    } else {
+                        said.push(format!("{name} as {target} ({}{size})", m.by.describe()));
                     }
                 }
                 None => said.push(format!("{name}: not in the signature (not an input of the model)")),
@@ -341,7 +372,7 @@ pub fn prepare(
                 out.text
             };
             if let Some(services) = plan.services_in.get(&key) {
-                let renamed = match_to_signature(&text, services, &facts, &mut plan.table.slots[slots_before..]);
+                let renamed = match_to_signature(&text, services, &facts, &mut plan.table, slots_before);
                 infos.extend(renamed.into_iter().map(|m| format!("{}: {m}", key.display())));
             }
             for (element, (file, range)) in &plan.code_of {

@@ -440,7 +440,14 @@ impl<'a> Decoder<'a> {
                     self.summary.unknown_sections += 1;
                     return;
                 };
+                // A collection the model abstracts to a number: its size is the model's VALUE,
+                // and its elements' sizes are no input of the model.
+                let as_value = self.table.sizes_as_value.contains(&r.section);
                 match characterisation(r.a) {
+                    Some("NUMBER_OF_ELEMENTS") if as_value && value.is_finite() => {
+                        pending.parameters.insert(format!("{slot}.VALUE"), value);
+                    }
+                    Some(_) if as_value => {}
                     Some(c) if value.is_finite() => {
                         pending.parameters.insert(format!("{slot}.{c}"), value);
                     }

@@ -370,3 +370,31 @@ fn disturbed_records_add_up_and_a_negative_count_is_invalid() {
     );
     assert_eq!((summary.invalid, summary.unknown_types), (1, 0));
 }
+
+#[test]
+fn a_collection_the_model_abstracts_to_a_number_is_its_size_as_the_value() {
+    let mut t = table();
+    // Slot 0 (`files`): a list the model declares as an INT.
+    t.sizes_as_value.insert(0);
+    let options = DecodeOptions {
+        run: "r1".into(),
+        warmup: 0,
+        service_times: false,
+        count_keys: Default::default(),
+    };
+    let records = [
+        enter(0, 1, 0, -1, 1),
+        param(1, 0, 3, 40.0),
+        param(1, 0, 4, 9000.0),
+        param(1, 1, 1, 7.0),
+        rec(EXIT, 0, 1, 0, 0),
+    ]
+    .concat();
+    let (events, summary) = decode(&records, &t, &options);
+    let MeasurementEvent::ServiceCall { parameters, .. } = &events[0] else {
+        panic!("{events:?}");
+    };
+    let names: Vec<(&str, f64)> = parameters.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    assert_eq!(names, [("files.VALUE", 40.0), ("n.VALUE", 7.0)]);
+    assert_eq!(summary.invalid, 0);
+}

@@ -16,6 +16,7 @@ mod inherit;
 mod named;
 mod provided;
 mod similar;
+mod template;
 
 use super::{CodeLink, LinkOrigin, Sources};
 use crate::params::{java_type_is, pcm_type_class, pcm_type_name};
@@ -395,8 +396,51 @@ fn link_seff(
             method.name
         ));
     }
-    let confidence = found.confidence * method_confidence;
-    let reason = format!("{}; {method_reason}", found.reason);
+    let mut confidence = found.confidence * method_confidence;
+    let mut reason = format!("{}; {method_reason}", found.reason);
+    // An inherited template that hands steps to the component's own overrides, and a SEFF that
+    // does not say which of the two it follows: both candidates, neither used.
+    let mut steps = Vec::new();
+    let mut step_links = Vec::new();
+    if let (Some(template), true) = (inherited_from, template::describes_no_flow(seff)) {
+        if let Some(body) = method.node.child_by_field_name("body") {
+            steps = template::overridden_steps(body, java, &resolved, at);
+        }
+        if !steps.is_empty() {
+            let names: Vec<String> = steps
+                .iter()
+                .map(|&i| match &resolved[i].inherited_from {
+                    Some(from) => format!("{} (from {from})", resolved[i].method.name),
+                    None => resolved[i].method.name.clone(),
+                })
+                .collect();
+            confidence *= template::TEMPLATE_OR_STEP;
+            reason.push_str(&format!(
+                "; it calls {}, overridden for {class_name}: a SEFF of internal actions only may describe that step instead (link the one it describes)",
+                names.join(", ")
+            ));
+        }
+        for &i in &steps {
+            let step = &resolved[i];
+            step_links.push(CodeLink {
+                element: seff_id.clone(),
+                name: signature.name.clone(),
+                file: files[step.file].0.clone(),
+                range: step.method.range.clone(),
+                origin: LinkOrigin::Automatic {
+                    confidence: found.confidence * template::STEP_CANDIDATE,
+                    reason: format!(
+                        "{}; {}.{} is the step that {}, inherited from {template}, calls for {class_name} (a SEFF of internal actions only may describe the step or the template)",
+                        found.reason,
+                        step.inherited_from.as_deref().unwrap_or(class_name),
+                        step.method.name,
+                        method.name
+                    ),
+                },
+                receiver: receiver.clone(),
+            });
+        }
+    }
     out.push(CodeLink {
         element: seff_id.clone(),
         name: signature.name.clone(),
@@ -408,6 +452,7 @@ fn link_seff(
         },
         receiver: receiver.clone(),
     });
+    out.append(&mut step_links);
     let Some(body) = method.node.child_by_field_name("body") else {
         return Ok(());
     };
