@@ -3,8 +3,9 @@
 # the two cores busy, as a user's build or browser would (issue 48: no test may hold only on a
 # quiet machine). The suites: the Java tests (server/cli/tests/java.rs), the runner tests over the
 # real sshd and Slurm (server/cli/tests/runners.rs, server/java/tests/runners.rs) and calibrate
-# (server/cli/tests/calibrate.rs), under nextest with the project's own rules of what may run side
-# by side (.config/nextest.toml). Needs what .ci/run sets up (Java, the runner services). Prints
+# (server/cli/tests/calibrate.rs), and the laws by form of real code as it is written
+# (server/cli/tests/strategies.rs, server/cli/tests/extracted.rs), under nextest with the
+# project's own rules of what may run side by side (.config/nextest.toml). Needs what .ci/run sets up (Java, the runner services). Prints
 # each run's time and result; exits non-zero if any run failed.
 #
 #   bash scripts/under-load.sh [RUNS]
@@ -13,7 +14,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-5}
 command -v stress-ng >/dev/null || { echo "scripts/under-load.sh: stress-ng is missing (apt-get install stress-ng)" >&2; exit 2; }
 export BEAGLE_TEST_SSH_KEY=${BEAGLE_TEST_SSH_KEY:-/tmp/beagle-ssh-key} BEAGLE_E2E_REQUIRE_RUNNERS=1
-filter='(package(beagle-cli) & (binary(java) | binary(runners) | binary(calibrate))) | (package(beagle-java) & binary(runners))'
+filter='(package(beagle-cli) & (binary(java) | binary(runners) | binary(calibrate) | binary(strategies) | binary(extracted))) | (package(beagle-java) & binary(runners))'
 # The build tests/run.sh makes (clippy-driver wrapping rustc): found, not made again.
 # shellcheck source=tests/build-env.sh
 source tests/build-env.sh || exit 2
