@@ -7,20 +7,10 @@
 
 mod common;
 
-use common::{beagle_in, copy_dir, json, root};
+use common::{analyse_fixture_copy, diagnostic_messages, eval_law, javac_available};
 use std::collections::BTreeMap;
 
 const CPU: &str = "_oro4gG3fEdy4YaaT-RYrLQ";
-
-fn javac_available() -> bool {
-    std::process::Command::new("javac").arg("-version").output().is_ok()
-}
-
-fn eval(stoex: &str, vars: &[(&str, f64)]) -> f64 {
-    let e = beagle_stoex::parse(stoex).unwrap_or_else(|err| panic!("{stoex}: {err:?}"));
-    beagle_stoex::eval_number(&e, &|n| vars.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
-        .unwrap_or_else(|err| panic!("{stoex}: {err:?}"))
-}
 
 #[test]
 fn a_model_laid_out_as_extraction_tools_make_one_is_linked_measured_and_analysed() {
@@ -28,18 +18,8 @@ fn a_model_laid_out_as_extraction_tools_make_one_is_linked_measured_and_analysed
         eprintln!("skipped: no javac");
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    copy_dir(&root().join("fixtures/extracted"), dir.path());
-    let out = beagle_in(dir.path(), &["analyse", "--json", "."]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let report = json(&out);
-    let messages: Vec<&str> = report["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|d| d["message"].as_str())
-        .collect();
+    let report = analyse_fixture_copy("extracted");
+    let messages = diagnostic_messages(&report);
     let all = messages.join("\n");
     let message = |prefix: &str| -> &str {
         messages
@@ -111,14 +91,14 @@ fn a_model_laid_out_as_extraction_tools_make_one_is_linked_measured_and_analysed
     // The same work per entry: no law in the entries' number (at most a small drift with it).
     let weigh = expression(&format!("_ex_lookup_weigh/{CPU}"));
     let (few, many) = (
-        eval(&weigh, &[("entries.VALUE", 20.0), ("message.BYTESIZE", 100.0)]),
-        eval(&weigh, &[("entries.VALUE", 2000.0), ("message.BYTESIZE", 100.0)]),
+        eval_law(&weigh, &[("entries.VALUE", 20.0), ("message.BYTESIZE", 100.0)]),
+        eval_law(&weigh, &[("entries.VALUE", 2000.0), ("message.BYTESIZE", 100.0)]),
     );
     assert!(few > 0.0 && many / few < 2.0, "weigh entry: {weigh}");
     // The overloads, each measured in its own body: the e-mail address is hashed 400 times over
     // (about 10,800 steps), the id in 250 rounds.
-    let by_email = eval(&expression(&format!("_ex_update_email_find/{CPU}")), &[]);
-    let by_id = eval(&expression(&format!("_ex_update_id_find/{CPU}")), &[]);
+    let by_email = eval_law(&expression(&format!("_ex_update_email_find/{CPU}")), &[]);
+    let by_id = eval_law(&expression(&format!("_ex_update_id_find/{CPU}")), &[]);
     assert!(
         by_email > 8.0 * by_id,
         "find by e-mail {by_email} ms, by id {by_id} ms: the overloads' bodies swapped?"
@@ -126,7 +106,7 @@ fn a_model_laid_out_as_extraction_tools_make_one_is_linked_measured_and_analysed
     // Encoding grows with the message.
     let encode = expression(&format!("_ex_email_send_encode/{CPU}"));
     assert!(encode.contains("message.BYTESIZE"), "encode message: {encode}");
-    let grows = eval(&encode, &[("message.BYTESIZE", 4000.0)]) / eval(&encode, &[("message.BYTESIZE", 100.0)]);
+    let grows = eval_law(&encode, &[("message.BYTESIZE", 4000.0)]) / eval_law(&encode, &[("message.BYTESIZE", 100.0)]);
     assert!(
         grows > 4.0,
         "encode message grows {grows}× from 100 to 4000 bytes: {encode}"

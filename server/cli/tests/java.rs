@@ -13,6 +13,7 @@ use std::process::{Command, Output};
 
 mod common;
 
+use common::eval_law;
 use common::shared::analysed_fileshare;
 use common::{copy_dir, window_level_for, WITHIN_BAND};
 
@@ -61,12 +62,6 @@ fn expressions(report: &serde_json::Value) -> BTreeMap<String, String> {
             )
         })
         .collect()
-}
-
-fn eval(stoex: &str, vars: &[(&str, f64)]) -> f64 {
-    let e = beagle_stoex::parse(stoex).unwrap_or_else(|err| panic!("{stoex}: {err:?}"));
-    beagle_stoex::eval_number(&e, &|n| vars.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
-        .unwrap_or_else(|err| panic!("{stoex}: {err:?}"))
 }
 
 const CPU: &str = "_oro4gG3fEdy4YaaT-RYrLQ";
@@ -161,7 +156,7 @@ fn fit_on(stoex: &str, result: &MeasurementResult, variable: &str) -> (f64, f64)
     let fs: Vec<f64> = m
         .observations
         .iter()
-        .map(|o| eval(stoex, &[(variable, o.parameters[variable])]))
+        .map(|o| eval_law(stoex, &[(variable, o.parameters[variable])]))
         .collect();
     let k = ys.iter().zip(&fs).map(|(y, f)| y * f).sum::<f64>() / fs.iter().map(|f| f * f).sum::<f64>();
     let mean = ys.iter().sum::<f64>() / ys.len() as f64;
@@ -207,7 +202,7 @@ fn the_fileshare_system_is_measured_and_its_laws_recovered() {
     let c = "alreadyCompressed.NUMBER_OF_ELEMENTS";
     for (files, compressed) in [(1.0, 0.0), (7.0, 3.0), (40.0, 40.0), (33.0, 12.0)] {
         assert_eq!(
-            eval(compress_loop, &[(n, files), (c, compressed)]),
+            eval_law(compress_loop, &[(n, files), (c, compressed)]),
             files - compressed,
             "{compress_loop}"
         );
@@ -217,8 +212,8 @@ fn the_fileshare_system_is_measured_and_its_laws_recovered() {
     // Large files (more than 200,000 bytes) go to the large-file storage: a guard, not a guess.
     let large = &x["_fs_file_size/_fs_large"];
     assert!(large.contains("data.BYTESIZE > 200000"), "{large}");
-    assert_eq!(eval(large, &[("data.BYTESIZE", 200000.0)]), 0.0);
-    assert_eq!(eval(large, &[("data.BYTESIZE", 200001.0)]), 1.0);
+    assert_eq!(eval_law(large, &[("data.BYTESIZE", 200000.0)]), 0.0);
+    assert_eq!(eval_law(large, &[("data.BYTESIZE", 200001.0)]), 1.0);
     // The size passed on: to compression the input size, to the file stores the record's.
     assert_eq!(x["_fs_compress_call/data.BYTESIZE"], "files.INNER.BYTESIZE");
     assert_eq!(x["_fs_write_large_call/record.BYTESIZE"], "data.BYTESIZE + 16");
@@ -228,7 +223,7 @@ fn the_fileshare_system_is_measured_and_its_laws_recovered() {
     // each point's median call, it was one of the two sizes, and the law a switch.)
     let hashed = &x["_fs_hash_call/data.BYTESIZE"];
     let size = "files.INNER.BYTESIZE";
-    let at = |s: f64, files: f64, compressed: f64| eval(hashed, &[(size, s), (n, files), (c, compressed)]);
+    let at = |s: f64, files: f64, compressed: f64| eval_law(hashed, &[(size, s), (n, files), (c, compressed)]);
     for s in [40_000.0, 120_000.0, 250_000.0, 390_000.0] {
         for (files, compressed) in [(7.0, 3.0), (15.0, 7.0), (23.0, 12.0), (38.0, 19.0)] {
             let (raw, packed) = (at(s, files, 0.0), at(s, files, files));
@@ -307,7 +302,7 @@ fn over_three_seeds_the_main_job_ends_final_or_settled() {
             at_100k
                 .entry(id)
                 .or_default()
-                .push(eval(law, &[("data.BYTESIZE", 100_000.0)]));
+                .push(eval_law(law, &[("data.BYTESIZE", 100_000.0)]));
         }
         // The hashed and stored sizes' laws carry the measured compression ratio: not exact.
         let exact_ids = [
@@ -447,7 +442,7 @@ fn finals_predict_fresh_points_within_their_band(
             .iter()
             .map(|o| {
                 let vars: Vec<(&str, f64)> = o.parameters.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-                (format!("{vars:?}"), eval(stoex, &vars), o.value)
+                (format!("{vars:?}"), eval_law(stoex, &vars), o.value)
             })
             .collect();
         let level = window_level(&pairs);
@@ -524,7 +519,7 @@ fn branch_probabilities_sum_to_one(report: &serde_json::Value) {
             .collect();
         for v in [0.0, 1.0, 3.0, 1000.0, 200_000.0, 200_001.0, 400_000.0] {
             let vars: Vec<(&str, f64)> = names.iter().map(|n| (n.as_str(), v)).collect();
-            let sum: f64 = transitions.iter().map(|t| eval(t, &vars)).sum();
+            let sum: f64 = transitions.iter().map(|t| eval_law(t, &vars)).sum();
             assert!(
                 (sum - 1.0).abs() < 1e-9,
                 "{branch} at {v}: {transitions:?} sum to {sum}"
@@ -536,7 +531,7 @@ fn branch_probabilities_sum_to_one(report: &serde_json::Value) {
 /// Whether `stoex` is affine in `variable` (and uses nothing else): no condition, function or
 /// power, checked by its second differences over the sizes the example measures.
 fn affine_in(stoex: &str, variable: &str) -> bool {
-    let f = |x: f64| eval(stoex, &[(variable, x)]);
+    let f = |x: f64| eval_law(stoex, &[(variable, x)]);
     let (a, b, c) = (f(1000.0), f(200_500.0), f(400_000.0));
     stoex.contains(variable) && !stoex.contains('?') && ((a + c) / 2.0 - b).abs() <= 1e-9 * b.abs().max(1e-12)
 }
@@ -593,7 +588,7 @@ fn the_main_job_keeps_simple_laws_while_another_process_keeps_a_core_busy() {
 /// tell from an affine one.
 fn affine_within(stoex: &str, variable: &str, band: f64) -> bool {
     let xs: Vec<f64> = (0..40).map(|i| 1000.0 * 400f64.powf(i as f64 / 39.0)).collect();
-    let ys: Vec<f64> = xs.iter().map(|&x| eval(stoex, &[(variable, x)])).collect();
+    let ys: Vec<f64> = xs.iter().map(|&x| eval_law(stoex, &[(variable, x)])).collect();
     // Weighted normal equations of y ~ a*x + c with weights 1/y^2.
     let (mut sxx, mut sx, mut s1, mut sxy, mut sy) = (0.0, 0.0, 0.0, 0.0, 0.0);
     for (&x, &y) in xs.iter().zip(&ys) {
@@ -614,7 +609,7 @@ fn affine_within(stoex: &str, variable: &str, band: f64) -> bool {
         .fold(0.0, f64::max);
     // Its increments over the two halves of the range agree within a quarter (an affine law's
     // are equal; a root's or a square's are not).
-    let f = |x: f64| eval(stoex, &[(variable, x)]);
+    let f = |x: f64| eval_law(stoex, &[(variable, x)]);
     let (low, mid, high) = (f(1000.0), f(200_500.0), f(400_000.0));
     let bend = ((high - mid) / (mid - low) - 1.0).abs();
     ys[39] >= 5.0 * ys[0] && bend <= 0.25 && worst <= band
@@ -688,7 +683,7 @@ fn a_service_looping_100000_times_per_call_keeps_its_laws() {
     // The law may also see the number of items (a CI run gave `... + 1.4E-5 * Log(e, items)`:
     // larger item arrays, more cache misses), so it is read at the middle of their range.
     let mix = &x[&format!("_hl_mix/{CPU}")];
-    let at = |rounds: f64| eval(mix, &[("rounds.VALUE", rounds), ("items.NUMBER_OF_ELEMENTS", 10_000.0)]);
+    let at = |rounds: f64| eval_law(mix, &[("rounds.VALUE", rounds), ("items.NUMBER_OF_ELEMENTS", 10_000.0)]);
     let (low, high) = (at(100.0), at(2000.0));
     assert!(
         mix.contains("rounds.VALUE") && !mix.contains('?') && low > 0.0,
@@ -1169,7 +1164,7 @@ fn an_older_code_base_with_its_original_links_is_analysed_as_it_comes() {
     let c = "alreadyCompressed.NUMBER_OF_ELEMENTS";
     for (files, compressed) in [(1.0, 0.0), (7.0, 3.0), (40.0, 40.0), (33.0, 12.0)] {
         assert_eq!(
-            eval(&x["_fs_compress_loop"], &[(n, files), (c, compressed)]),
+            eval_law(&x["_fs_compress_loop"], &[(n, files), (c, compressed)]),
             files - compressed
         );
     }
@@ -1178,8 +1173,8 @@ fn an_older_code_base_with_its_original_links_is_analysed_as_it_comes() {
     assert_eq!(x["_fs_write_large_call/record.BYTESIZE"], "data.BYTESIZE + 16");
     assert_eq!(x["_fs_write_small_call/record.BYTESIZE"], "data.BYTESIZE + 16");
     let large = &x["_fs_file_size/_fs_large"];
-    assert_eq!(eval(large, &[("data.BYTESIZE", 200000.0)]), 0.0, "{large}");
-    assert_eq!(eval(large, &[("data.BYTESIZE", 200001.0)]), 1.0, "{large}");
+    assert_eq!(eval_law(large, &[("data.BYTESIZE", 200000.0)]), 0.0, "{large}");
+    assert_eq!(eval_law(large, &[("data.BYTESIZE", 200001.0)]), 1.0, "{large}");
     // Nothing was measured for the component whose code is missing.
     assert!(!x.keys().any(|k| k.starts_with("_old_")), "{x:?}");
     branch_probabilities_sum_to_one(&report);

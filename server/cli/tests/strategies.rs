@@ -6,18 +6,8 @@
 
 mod common;
 
-use common::{beagle_in, copy_dir, json, root};
+use common::{analyse_fixture_copy, copy_dir, diagnostic_messages, eval_law, javac_available, root};
 use std::collections::BTreeMap;
-
-fn javac_available() -> bool {
-    std::process::Command::new("javac").arg("-version").output().is_ok()
-}
-
-fn eval(stoex: &str, vars: &[(&str, f64)]) -> f64 {
-    let e = beagle_stoex::parse(stoex).unwrap_or_else(|err| panic!("{stoex}: {err:?}"));
-    beagle_stoex::eval_number(&e, &|n| vars.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
-        .unwrap_or_else(|err| panic!("{stoex}: {err:?}"))
-}
 
 const CPU: &str = "_oro4gG3fEdy4YaaT-RYrLQ";
 
@@ -27,18 +17,8 @@ fn inherited_renamed_and_reordered_code_is_linked_and_each_component_measured_on
         eprintln!("skipped: no javac");
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    copy_dir(&root().join("fixtures/strategies"), dir.path());
-    let out = beagle_in(dir.path(), &["analyse", "--json", "."]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let report = json(&out);
-    let messages: Vec<&str> = report["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|d| d["message"].as_str())
-        .collect();
+    let report = analyse_fixture_copy("strategies");
+    let messages = diagnostic_messages(&report);
 
     // Every SEFF linked automatically, each to the code that runs for its component.
     for (seff, file, runs_for) in [
@@ -92,7 +72,7 @@ fn inherited_renamed_and_reordered_code_is_linked_and_each_component_measured_on
     // The step each one's object runs: measured per component, each its own law (README.md).
     let per_item = |component: &str, pattern: f64| {
         let law = expression(&format!("_st_{component}_match/{CPU}"));
-        eval(
+        eval_law(
             law,
             &[
                 ("pattern.NUMBER_OF_ELEMENTS", pattern),

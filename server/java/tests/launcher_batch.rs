@@ -83,6 +83,45 @@ fn compiled(dir: &Path) -> Classpath {
     }
 }
 
+/// How the tests decode a point's events: the measured runs, not the warm-up.
+fn measured_runs_only() -> DecodeOptions {
+    DecodeOptions {
+        run: "b".into(),
+        warmup: 1,
+        service_times: false,
+        count_keys: Default::default(),
+    }
+}
+
+/// The service calls' `n` and the loop counts a point's events file holds, in order.
+fn calls_and_loops(events: &[MeasurementEvent]) -> (Vec<f64>, Vec<u64>) {
+    let calls = events
+        .iter()
+        .filter_map(|e| match e {
+            MeasurementEvent::ServiceCall { parameters, .. } => Some(parameters["n.VALUE"]),
+            _ => None,
+        })
+        .collect();
+    let loops = events
+        .iter()
+        .filter_map(|e| match e {
+            MeasurementEvent::Loop { count, .. } => Some(*count),
+            MeasurementEvent::LoopTotal { iterations, .. } => Some(*iterations),
+            _ => None,
+        })
+        .collect();
+    (calls, loops)
+}
+
+/// A scratch folder with `MAIN` compiled in it, its class path, and the program's working folder.
+fn scratch() -> (tempfile::TempDir, Classpath, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let classpath = compiled(dir.path());
+    let cwd = dir.path().join("cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
+    (dir, classpath, cwd)
+}
+
 /// `points` in one JVM (`warmup` runs, `repetitions` rounds), point `i`'s files in `dir/p<i>`.
 fn batch(
     dir: &Path,
@@ -118,10 +157,7 @@ fn each_point_of_a_shared_jvm_gets_its_own_events_and_calibration() {
         eprintln!("skipped: no javac");
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let classpath = compiled(dir.path());
-    let cwd = dir.path().join("cwd");
-    std::fs::create_dir_all(&cwd).unwrap();
+    let (dir, classpath, cwd) = scratch();
     let launch = launch(cwd.clone());
     let points = [point(3.0), point(7.0), point(11.0)];
     assert!(can_batch(&launch, &points));
@@ -137,36 +173,17 @@ fn each_point_of_a_shared_jvm_gets_its_own_events_and_calibration() {
         ["3", "7", "11", "3", "3", "7", "11", "3", "7", "11"],
         "four warm-up runs round the points, then two rounds"
     );
-    let options = DecodeOptions {
-        run: "b".into(),
-        warmup: 1,
-        service_times: false,
-        count_keys: Default::default(),
-    };
+    let options = measured_runs_only();
     for (i, (out, n)) in outs.iter().zip([3.0, 7.0, 11.0]).enumerate() {
         assert_eq!(out.events, std::path::absolute(dirs[i].join("events.bin")).unwrap());
         let (events, summary) = decode_file(&out.events, &table(), &options).unwrap();
         assert!(summary.calibrations >= 1, "point {i}: no calibration in its events");
-        let calls: Vec<f64> = events
-            .iter()
-            .filter_map(|e| match e {
-                MeasurementEvent::ServiceCall { parameters, .. } => Some(parameters["n.VALUE"]),
-                _ => None,
-            })
-            .collect();
+        let (calls, loops) = calls_and_loops(&events);
         assert_eq!(
             calls,
             [n, n],
             "point {i}: one execution per repetition, its own input only"
         );
-        let loops: Vec<u64> = events
-            .iter()
-            .filter_map(|e| match e {
-                MeasurementEvent::Loop { count, .. } => Some(*count),
-                MeasurementEvent::LoopTotal { iterations, .. } => Some(*iterations),
-                _ => None,
-            })
-            .collect();
         assert_eq!(loops, [n as u64, n as u64], "point {i}");
     }
     // The warm-up's records are not left behind.
@@ -182,10 +199,7 @@ fn a_disturbed_window_is_measured_again_and_only_its_last_attempt_kept() {
         eprintln!("skipped: no javac");
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let classpath = compiled(dir.path());
-    let cwd = dir.path().join("cwd");
-    std::fs::create_dir_all(&cwd).unwrap();
+    let (dir, classpath, cwd) = scratch();
     let mut launch = launch(cwd.clone());
     launch.jvm_args.extend([
         "-Dbeagle.reference=true".into(),
@@ -200,25 +214,15 @@ fn a_disturbed_window_is_measured_again_and_only_its_last_attempt_kept() {
         measured > 6,
         "two rounds of three points, and windows of them again: {measured} runs"
     );
-    let options = DecodeOptions {
-        run: "b".into(),
-        warmup: 1,
-        service_times: false,
-        count_keys: Default::default(),
-    };
+    let options = measured_runs_only();
     let (mut again, mut kept) = (0, 0);
     for (i, (out, n)) in outs.iter().zip([3.0, 7.0, 11.0]).enumerate() {
         let (events, summary) = decode_file(&out.events, &table(), &options).unwrap();
         again += summary.disturbed_again;
         kept += summary.disturbed_kept;
-        let calls: Vec<f64> = events
-            .iter()
-            .filter_map(|e| match e {
-                MeasurementEvent::ServiceCall { parameters, .. } => Some(parameters["n.VALUE"]),
-                _ => None,
-            })
-            .collect();
+        let (calls, loops) = calls_and_loops(&events);
         assert_eq!(calls, [n, n], "point {i}: the dropped attempts' executions are gone");
+        assert_eq!(loops, [n as u64, n as u64], "point {i}");
         assert!(summary.calibrations >= 1, "point {i}: the calibration was kept");
         assert!(
             summary.disturbed_again + summary.disturbed_kept >= 1,

@@ -7,6 +7,38 @@ pub mod shared;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// Whether a JDK's javac is on the PATH: the tests that measure Java skip without one.
+pub fn javac_available() -> bool {
+    Command::new("javac").arg("-version").output().is_ok()
+}
+
+/// A law's value with its variables (`name.CHARACTERISATION`) set; panics naming the law.
+pub fn eval_law(stoex: &str, vars: &[(&str, f64)]) -> f64 {
+    let e = beagle_stoex::parse(stoex).unwrap_or_else(|err| panic!("{stoex}: {err:?}"));
+    beagle_stoex::eval_number(&e, &|n| vars.iter().find(|(k, _)| *k == n).map(|(_, v)| *v))
+        .unwrap_or_else(|err| panic!("{stoex}: {err:?}"))
+}
+
+/// `beagle analyse --json .` on a fresh copy of `fixtures/<fixture>`, which must succeed: its
+/// report.
+pub fn analyse_fixture_copy(fixture: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("fixtures").join(fixture), dir.path());
+    let out = beagle_in(dir.path(), &["analyse", "--json", "."]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    json(&out)
+}
+
+/// The messages of a report's diagnostics, in order.
+pub fn diagnostic_messages(report: &serde_json::Value) -> Vec<&str> {
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["message"].as_str())
+        .collect()
+}
+
 /// Share of points a final timing's 95 % band must hold once a window's level is taken out (fewer
 /// than 95 %: the points are a handful, and their medians carry noise of their own).
 pub const WITHIN_BAND: f64 = 0.75;
