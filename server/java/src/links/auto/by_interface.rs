@@ -208,48 +208,19 @@ mod tests {
     #[test]
     fn a_component_is_a_package_when_the_sources_have_it_or_packages_below_it() {
         let files = [file("org.acme.logic", "class Roster {}")];
-        assert_eq!(
-            component_package(&ClassIndex::new(&files), "org.acme.logic").as_deref(),
-            Some("org.acme.logic")
-        );
-        assert_eq!(
-            component_package(&ClassIndex::new(&files), " org.acme ").as_deref(),
-            Some("org.acme")
-        );
-        assert_eq!(
-            component_package(&ClassIndex::new(&files), "org.acme.web"),
-            None,
-            "no such package"
-        );
-        assert_eq!(
-            component_package(&ClassIndex::new(&files), "org.acme.logic.Roster"),
-            None,
-            "a class name"
-        );
-        assert_eq!(component_package(&ClassIndex::new(&files), "Roster"), None);
-        assert_eq!(
-            component_package(&ClassIndex::new(&files), "org.ac"),
-            None,
-            "a prefix of a segment"
-        );
+        let index = ClassIndex::new(&files);
+        let package = |component: &str| component_package(&index, component);
+        assert_eq!(package("org.acme.logic").as_deref(), Some("org.acme.logic"));
+        assert_eq!(package(" org.acme ").as_deref(), Some("org.acme"));
+        assert_eq!(package("org.acme.web"), None, "no such package");
+        assert_eq!(package("org.acme.logic.Roster"), None, "a class name");
+        assert_eq!(package("Roster"), None);
+        assert_eq!(package("org.ac"), None, "a prefix of a segment");
         // The end of a package, in the model's own case.
-        assert_eq!(
-            component_package(&ClassIndex::new(&files), "Acme.Logic").as_deref(),
-            Some("org.acme.logic")
-        );
-        assert_eq!(
-            component_package(&ClassIndex::new(&files), "logic").as_deref(),
-            Some("org.acme.logic")
-        );
-        assert_eq!(
-            component_package(&ClassIndex::new(&files), "Logic"),
-            None,
-            "a class's name"
-        );
-        assert_eq!(
-            component_package(&ClassIndex::new(&files), "acme").as_deref(),
-            Some("org.acme")
-        );
+        assert_eq!(package("Acme.Logic").as_deref(), Some("org.acme.logic"));
+        assert_eq!(package("logic").as_deref(), Some("org.acme.logic"));
+        assert_eq!(package("Logic"), None, "a class's name");
+        assert_eq!(package("acme").as_deref(), Some("org.acme"));
         let both = [
             file("org.acme", "class Logic {}"),
             file("org.acme.logic", "class Roster {}"),
