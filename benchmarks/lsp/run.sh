@@ -2,7 +2,8 @@
 # Latency of `beagle lsp` (hover, documentSymbol, diagnostics after didChange/didOpen) against a
 # peer language server, vscode-html-language-server from the npm package
 # vscode-langservers-extracted (installed into benchmarks/lsp/.work/, gitignored), on the
-# fixtures and a generated 10 MB repository, idle and while `beagle analyse` runs on the other
+# fixtures, a generated 10 MB repository and a 3 MB one laid out as extraction tools lay one out
+# (with its Java code and link file), idle and while `beagle analyse` runs on the other
 # core. Rewrites results/results.jsonl and RESULTS.md beside this file. About 5 minutes on the
 # 2-core machine. Needs Node.js/npm (for the peer), Java 17 (for the analysis of fixtures/fileshare)
 # and `taskset` (util-linux).
@@ -58,6 +59,18 @@ CHECK_LINE="$("$BEAGLE" check "$WS/generated.repository" 2>&1 | tail -1)"
 echo "$CHECK_LINE" >&2
 CHECK_LINE="${CHECK_LINE##*: }"
 
+# Issue 49's size: a system laid out as extraction tools lay one out (package components,
+# class-named interfaces; benchmarks/linking/scale/generate.py), 3 MB of repository against 720
+# Java files, in a workspace of its own, with the link file `beagle link --suggest` writes: the
+# server checks those links against the code on every open.
+EXTRACTED="$WORK/extracted"
+EXTRACTED_LINE="$(python3 "$ROOT/benchmarks/linking/scale/generate.py" "$EXTRACTED" --classes "${EXTRACTED_CLASSES:-35}")"
+echo "$EXTRACTED_LINE" >&2
+EXTRACTED_LINE="${EXTRACTED_LINE#*: }"
+"$BEAGLE" link --suggest "$EXTRACTED" > "$EXTRACTED/model/links.toml"
+sed -i 's|^repository = .*|&\nlinks = "model/links.toml"|' "$EXTRACTED/beagle.toml"
+EXTRACTED_LINKS="$(grep -c '^\[\[link\]\]' "$EXTRACTED/model/links.toml")"
+
 # The machine's load before anything starts (another build on the same cores shows here).
 cpu_busy() { # cpu_busy SECONDS: % of all CPUs busy over that time, from /proc/stat
   local a b
@@ -70,10 +83,11 @@ BASELINE="$(cpu_busy 5)"
 step "machine CPU busy before the run: $BASELINE %"
 
 : > "$RES"
-# measure PHASE LABEL FILE SYMBOLS: both servers, one after the other.
+# measure PHASE LABEL FILE SYMBOLS [ROOT]: both servers, one after the other (FILE inside ROOT,
+# the workspace folder, by default the one of the three model files).
 measure() {
-  local phase="$1" label="$2" file="$3" symbols="$4"
-  local common=(--phase "$phase" --input "$WS/$file" --label "$label" --root "$WS" --hovers "$HOVERS"
+  local phase="$1" label="$2" file="$3" symbols="$4" root="${5:-$WS}"
+  local common=(--phase "$phase" --input "$root/$file" --label "$label" --root "$root" --hovers "$HOVERS"
     --symbols "$symbols" --changes "$CHANGES" --edit-hovers "$EDIT_HOVERS" --opens "$OPENS" --out "$RES")
   step "$phase $label: beagle"
   "$BIN" measure --server beagle --server-version "$("$BEAGLE" --version | awk '{print $2}')" "${common[@]}" \
@@ -89,6 +103,7 @@ all_inputs() {
   measure "$1" fileshare fileshare.repository "$SYMBOLS"
   measure "$1" mediastore MediaStore.repository "$SYMBOLS"
   measure "$1" generated-10MB generated.repository "$SYMBOLS_BIG"
+  measure "$1" extracted-3MB model/generated.repository "$SYMBOLS_BIG" "$EXTRACTED"
 }
 
 all_inputs idle
@@ -123,8 +138,9 @@ CPU="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
   --fact "Beagle=\`beagle lsp\` $("$BEAGLE" --version | awk '{print $2}') (release build, commit $(git -C "$ROOT" rev-parse --short HEAD)), tower-lsp-server; diagnostics debounced 200 ms after a change, none after an open" \
   --fact "Peer=vscode-html-language-server $PEER_VERSION (npm package $PEER_PACKAGE, Microsoft's HTML language service, Node.js $(node --version)), documents opened as \`html\` with \`benchmarks/lsp/pcm.html-data.json\` as custom data so that it knows the PCM tags (hovers answer with a description); diagnostics 500 ms after an open or a change (its own fixed delay)" \
   --fact "Generated input=$GEN_LINE (\`beagle-bench-lsp generate\`, seed 1; \`beagle check\`: $CHECK_LINE)" \
+  --fact "Extracted-style input=$EXTRACTED_LINE (\`benchmarks/linking/scale/generate.py --classes ${EXTRACTED_CLASSES:-35}\`, seed 1), in a workspace of its own with its Java sources and a link file of $EXTRACTED_LINKS links (\`beagle link --suggest\`), which the server checks against the code on every open" \
   --fact "Analysis during the busy phase=\`taskset -c 1 beagle analyse <copy of fixtures/fileshare> --threads 1 --fresh\`, $STARTED started, $ENDED finished during the phase (each about 2 minutes alone)" \
-  --fact "Requests=$HOVERS hovers, $SYMBOLS documentSymbol ($SYMBOLS_BIG on the 10 MB file), $CHANGES changes, $EDIT_HOVERS hovers right after a change, $OPENS opens, per server, input and phase" \
+  --fact "Requests=$HOVERS hovers, $SYMBOLS documentSymbol ($SYMBOLS_BIG on each generated file), $CHANGES changes, $EDIT_HOVERS hovers right after a change, $OPENS opens, per server, input and phase" \
   --fact "Machine load=$BASELINE % of both cores busy in the 5 s before the run (0-5 % on an idle machine; more means another program shared the cores, in both phases)" \
   --fact "Command=\`bash benchmarks/lsp/run.sh\`" \
   > "$HERE/RESULTS.md"

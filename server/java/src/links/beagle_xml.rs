@@ -6,7 +6,7 @@
 //! put it on the `;` that ends a statement or on the whitespace just before one. [`resolve_offset`]
 //! accepts all three.
 
-use super::{line_of, normalise, CodeLink, LinkError, LinkOrigin, LinkSet, SourceError, Sources};
+use super::{LineIndex, normalise, CodeLink, LinkError, LinkOrigin, LinkSet, SourceError, Sources};
 use crate::syntax::JavaFile;
 use quick_xml::events::Event;
 use quick_xml::Reader;
@@ -74,12 +74,13 @@ pub fn parse_xml(text: &str, path: &Path) -> Result<XmlFile, LinkError> {
     // The position element being read: (is_first, class, line), waiting for its text.
     let mut pending: Option<(bool, String, usize)> = None;
     let mut number = String::new();
+    let lines = LineIndex::new(text.as_bytes());
     loop {
         let at = reader.buffer_position() as usize;
-        let line = line_of(text.as_bytes(), at);
+        let line = lines.line(at);
         let event = reader.read_event().map_err(|e| {
             let pos = reader.error_position() as usize;
-            LinkError::at(path, Some(line_of(text.as_bytes(), pos)), format!("XML: {e}"))
+            LinkError::at(path, Some(lines.line(pos)), format!("XML: {e}"))
         })?;
         match event {
             Event::Start(e) | Event::Empty(e) => {

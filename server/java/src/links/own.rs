@@ -2,7 +2,7 @@
 //! diffable, positions as an editor shows them (1-based line:column, columns in characters,
 //! `to` the last character, inclusive).
 
-use super::{line_of, normalise, CodeLink, LinkError, LinkOrigin, LinkSet, SourceError, Sources};
+use super::{line_of, LineIndex, normalise, CodeLink, LinkError, LinkOrigin, LinkSet, SourceError, Sources};
 use serde::Deserialize;
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -49,8 +49,9 @@ pub fn parse(text: &str, path: &Path, sources: &mut Sources) -> Result<LinkSet, 
         LinkError::at(path, line, e.message().trim_end().to_string())
     })?;
     let mut out = LinkSet::default();
+    let lines = LineIndex::new(text.as_bytes());
     for spanned in file.link {
-        let line = line_of(text.as_bytes(), spanned.span().start);
+        let line = lines.line(spanned.span().start);
         let entry = spanned.into_inner();
         match entry_link(entry, line, path, sources) {
             Ok(link) => out.links.push(link),
