@@ -212,7 +212,10 @@ pub fn run(o: &Options) -> Vec<Row> {
     // didOpen -> both the diagnostics and the code lenses (a codeLens request sent right after
     // the open, as an editor sends it): what a user sees of a model they just opened (issue 49:
     // "shows its diagnostics and lenses in under 1 s"). Only for a server that offers lenses.
-    if init["capabilities"].get("codeLensProvider").is_some_and(|p| !p.is_null()) {
+    if init["capabilities"]
+        .get("codeLensProvider")
+        .is_some_and(|p| !p.is_null())
+    {
         let mut samples = Vec::new();
         let mut lens_samples = Vec::new();
         let (mut lenses, mut found) = (0, 0);

@@ -97,7 +97,9 @@ pub fn render(jsonl: &str, facts: &[String]) -> String {
     // Issue 49: a repository laid out as extraction tools lay one out, with its code.
     if let Some(t) = get(true, "extracted-3MB", "idle", "diagnostics and lenses after didOpen") {
         let open = t["p99_ms"].as_f64().unwrap_or(f64::NAN);
-        let hover = get(true, "extracted-3MB", "idle", "hover").and_then(|h| h["p99_ms"].as_f64()).unwrap_or(f64::NAN);
+        let hover = get(true, "extracted-3MB", "idle", "hover")
+            .and_then(|h| h["p99_ms"].as_f64())
+            .unwrap_or(f64::NAN);
         let _ = writeln!(
             out,
             "**Target: diagnostics and lenses of the 3 MB extracted-style repository under 1 s after it is opened, hover p99 under 10 ms: {}** (the slowest of {} opens: {}, {} lenses; hover p99 {}).\n",

@@ -655,3 +655,74 @@ fn an_inherited_template_and_the_step_it_hands_over_are_both_candidates_when_the
     );
     assert!(of("_p_items").iter().any(|l| confidence(l) >= 0.8), "{links:#?}");
 }
+
+/// CoCoME's shape (`benchmarks/linking`): a component named like its package, whose interface
+/// `StoreIf` the code has as `IStore`, implemented by an entity in another package, while the
+/// operations are the methods of a server class in the component's package. The model has an
+/// operation the code dropped since (`flushDatabase`).
+#[test]
+fn the_class_with_most_of_the_interfaces_operations_in_the_components_package_is_its_class() {
+    const MODEL: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<repository:Repository xmi:version="2.0" xmlns:xmi="http://www.omg.org/XMI" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:repository="http://palladiosimulator.org/PalladioComponentModel/Repository/5.2" xmlns:seff="http://palladiosimulator.org/PalladioComponentModel/SEFF/5.2" id="_r" entityName="Shop">
+  <components__Repository xsi:type="repository:BasicComponent" id="_store" entityName="Inventory.Application.Store">
+    <providedRoles_InterfaceProvidingEntity xsi:type="repository:OperationProvidedRole" id="_store_p" entityName="StoreIf" providedInterface__OperationProvidedRole="_StoreIf"/>
+    <serviceEffectSpecifications__BasicComponent xsi:type="seff:ResourceDemandingSEFF" id="_seff_getOrder" describedService__SEFF="_getOrder">
+      <steps_Behaviour xsi:type="seff:StartAction" id="_o_start" successor_AbstractAction="_o_work"/>
+      <steps_Behaviour xsi:type="seff:InternalAction" id="_o_work" entityName="read" predecessor_AbstractAction="_o_start" successor_AbstractAction="_o_stop"/>
+      <steps_Behaviour xsi:type="seff:StopAction" id="_o_stop" predecessor_AbstractAction="_o_work"/>
+    </serviceEffectSpecifications__BasicComponent>
+  </components__Repository>
+  <interfaces__Repository xsi:type="repository:OperationInterface" id="_StoreIf" entityName="StoreIf">
+    <signatures__OperationInterface id="_getOrder" entityName="getOrder">
+      <parameters__OperationSignature parameterName="orderId"><dataType__Parameter href="pathmap://PCM_MODELS/PrimitiveTypes.repository#//@dataTypes__Repository.6"/></parameters__OperationSignature>
+    </signatures__OperationInterface>
+    <signatures__OperationInterface id="_changePrice" entityName="changePrice"/>
+    <signatures__OperationInterface id="_getStore" entityName="getStore"/>
+    <signatures__OperationInterface id="_flushDatabase" entityName="flushDatabase"/>
+  </interfaces__Repository>
+</repository:Repository>
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("Shop.repository", MODEL);
+    write(
+        "src/org/shop/data/IStore.java",
+        "package org.shop.data;\n\npublic interface IStore {\n    long getId();\n    String getOrder();\n}\n",
+    );
+    write(
+        "src/org/shop/data/Store.java",
+        "package org.shop.data;\n\npublic class Store implements IStore {\n    private long id;\n    public long getId() {\n        return id;\n    }\n    public String getOrder() {\n        return \"\";\n    }\n}\n",
+    );
+    write(
+        "src/org/shop/inventory/application/store/StoreServer.java",
+        "package org.shop.inventory.application.store;\n\npublic class StoreServer {\n    public String getOrder(long storeId, long orderId) {\n        return storeId + \":\" + orderId;\n    }\n    public void changePrice(long storeId, double price) {\n        System.out.println(price);\n    }\n    public long getStore(long storeId) {\n        return storeId;\n    }\n}\n",
+    );
+    write(
+        "src/org/shop/inventory/application/store/StoreHelper.java",
+        "package org.shop.inventory.application.store;\n\nclass StoreHelper {\n    long getStore(long storeId) {\n        return storeId + 1;\n    }\n}\n",
+    );
+    let models = load(&dir.path().join("Shop.repository"));
+    let links = auto(&models, dir.path(), &[PathBuf::from("src")]);
+    let seff = links
+        .iter()
+        .find(|l| l.element == "_seff_getOrder")
+        .unwrap_or_else(|| panic!("{links:#?}"));
+    assert_eq!(
+        seff.file,
+        Path::new("src/org/shop/inventory/application/store/StoreServer.java"),
+        "{}",
+        reason(seff)
+    );
+    assert!(
+        reason(seff).contains("the only class in package org.shop.inventory.application.store with a method for 3 of interface StoreIf's 4 operations"),
+        "{}",
+        reason(seff)
+    );
+    // The class is identified by the interface's names, the method by its name and its
+    // parameter's: used.
+    assert!(confidence(seff) >= 0.8, "{} {}", confidence(seff), reason(seff));
+}

@@ -34,11 +34,21 @@ impl Composed {
 
 type Env = BTreeMap<String, Expr>;
 
+/// Most actions one composition visits, counting each along every call path. A service whose
+/// calls fan out level after level reaches exponentially many (the language benchmark's 10 MB
+/// model: a hover composed for minutes and took 15 GB); a hover must answer at once, so beyond
+/// this the service is not composed and the problem says why. Real models' services reach tens
+/// to hundreds.
+pub const MAX_COMPOSED_ACTIONS: usize = 2_000;
+
 struct Compose<'p, 'a> {
     p: &'p Predictor<'a>,
     sums: BTreeMap<String, Vec<Expr>>,
     stack: Vec<String>,
     problems: Vec<Problem>,
+    /// Actions visited so far, and whether [`MAX_COMPOSED_ACTIONS`] was passed.
+    visited: usize,
+    too_large: bool,
 }
 
 /// The composed demands of SEFF `seff` (see the module documentation).
@@ -48,10 +58,24 @@ pub fn compose(p: &Predictor<'_>, seff: &str) -> Composed {
         sums: BTreeMap::new(),
         stack: Vec::new(),
         problems: Vec::new(),
+        visited: 0,
+        too_large: false,
     };
     if let Some((component, s)) = p.repo.seffs().find(|(_, s)| s.id.as_deref() == Some(seff)) {
         let context = component.id.as_deref().and_then(|id| p.system?.only_context_of(id));
         c.seff(component, context, s, &mut Env::new(), &one());
+    }
+    if c.too_large {
+        // A part of the sum would be a wrong law: none, and why.
+        return Composed {
+            demands: BTreeMap::new(),
+            problems: vec![Problem {
+                element: seff.to_string(),
+                message: format!(
+                    "not composed: along its calls the service reaches more than {MAX_COMPOSED_ACTIONS} actions"
+                ),
+            }],
+        };
     }
     let demands = c
         .sums
@@ -152,6 +176,11 @@ impl<'a> Compose<'_, 'a> {
     }
 
     fn action(&mut self, component: &'a Component, context: Option<&'a str>, a: &'a Action, env: &mut Env, w: &Expr) {
+        self.visited += 1;
+        if self.visited > MAX_COMPOSED_ACTIONS {
+            self.too_large = true;
+            return;
+        }
         let id = a.id.clone().unwrap_or_default();
         for d in &a.resource_demands {
             let resource = d

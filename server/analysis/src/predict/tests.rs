@@ -883,3 +883,70 @@ fn a_sum_whose_first_term_is_negative_prints_its_sign_on_the_number_and_keeps_it
         }
     }
 }
+
+/// `levels` components in a chain, each SEFF calling the next one's `fan_out` times: the calls
+/// reach `fan_out ^ level` executions of the last level's action.
+fn fanning_out(levels: usize, fan_out: usize) -> ModelFile {
+    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    let components = (0..levels)
+        .map(|k| {
+            let mut actions = vec![A::Internal(leak(format!("w{k}")), vec![(CPU, "1")])];
+            if k + 1 < levels {
+                for c in 0..fan_out {
+                    let call = leak(format!("call{k}_{c}"));
+                    actions.push(A::Call(
+                        call,
+                        leak(format!("I{}_op", k + 1)),
+                        leak(format!("R{k}")),
+                        vec![],
+                        vec![],
+                    ));
+                }
+            }
+            let required = if k + 1 < levels {
+                vec![(leak(format!("R{k}")), leak(format!("I{}", k + 1)))]
+            } else {
+                vec![]
+            };
+            C(
+                leak(format!("K{k}")),
+                vec![leak(format!("I{k}"))],
+                required,
+                vec![(leak(format!("_s{k}")), leak(format!("I{k}_op")), actions)],
+            )
+        })
+        .collect();
+    repository(components)
+}
+
+#[test]
+fn calls_that_fan_out_beyond_the_bounds_are_not_composed_and_say_why() {
+    // 4 calls per level, 4 levels: 1 + 4 + 16 + 64 = 85 executions of `w`, composed as ever.
+    let small = fanning_out(4, 4);
+    let p = Predictor::new(&small).unwrap();
+    let got = p.predict("_s0", &Bindings::new());
+    assert!(got.is_complete(), "{:?}", got.problems);
+    assert!(close(got.demands[CPU], 85.0), "{got:?}");
+    assert_eq!(p.compose("_s0").printed()[CPU], "85");
+
+    // 10 levels: 4^9 executions of the last level's action alone. The hover's composition and
+    // the numeric walk stop at their bounds (unbounded, the composition took minutes and 15 GB)
+    // and say why; no part of a sum is passed off as the service's law.
+    let large = fanning_out(10, 4);
+    let p = Predictor::new(&large).unwrap();
+    let composed = p.compose("_s0");
+    assert!(composed.demands.is_empty(), "{:?}", composed.printed());
+    assert_eq!(composed.problems.len(), 1);
+    assert!(
+        composed.problems[0]
+            .message
+            .contains(&format!("more than {} actions", symbolic::MAX_COMPOSED_ACTIONS)),
+        "{:?}",
+        composed.problems
+    );
+    let got = p.predict("_s0", &Bindings::new());
+    assert!(got.demands.is_empty() && !got.is_complete(), "{got:?}");
+    assert!(got.problems[0]
+        .message
+        .contains(&format!("more than {} actions", walk::MAX_WALKED_ACTIONS)));
+}

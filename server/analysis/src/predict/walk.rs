@@ -28,7 +28,16 @@ struct Walk<'p, 'a> {
     demands_seen: std::collections::BTreeMap<String, (usize, usize)>,
     /// The demand added so far over all resource types (for [`Prediction::elements`]).
     total: f64,
+    /// Actions visited, each along every call path, and whether [`MAX_WALKED_ACTIONS`] was passed.
+    visited: usize,
+    too_large: bool,
 }
+
+/// Most actions one prediction visits, counting each along every call path: calls that fan out
+/// level after level reach exponentially many, and the walk would not end (see
+/// [`super::symbolic::MAX_COMPOSED_ACTIONS`], the hover's smaller bound). Beyond it the prediction
+/// has no demands and the problem says why.
+pub const MAX_WALKED_ACTIONS: usize = 200_000;
 
 pub(super) fn predict(p: &Predictor<'_>, seff: &str, inputs: &Bindings) -> Prediction {
     let mut w = Walk {
@@ -44,6 +53,8 @@ pub(super) fn predict(p: &Predictor<'_>, seff: &str, inputs: &Bindings) -> Predi
         unset: std::collections::BTreeMap::new(),
         demands_seen: std::collections::BTreeMap::new(),
         total: 0.0,
+        visited: 0,
+        too_large: false,
     };
     match p.repo.seffs().find(|(_, s)| s.id.as_deref() == Some(seff)) {
         Some((component, s)) => {
@@ -52,6 +63,19 @@ pub(super) fn predict(p: &Predictor<'_>, seff: &str, inputs: &Bindings) -> Predi
             w.seff(Place { component, context }, s, &mut env, 1.0);
         }
         None => w.problem(seff, "no SEFF with this id in the repository".into()),
+    }
+    if w.too_large {
+        return Prediction {
+            seff: seff.to_string(),
+            inputs: inputs.clone(),
+            problems: vec![Problem {
+                element: seff.to_string(),
+                message: format!(
+                    "not predicted: along its calls the service reaches more than {MAX_WALKED_ACTIONS} actions"
+                ),
+            }],
+            ..Prediction::default()
+        };
     }
     let mut out = w.out;
     // A SEFF whose every demand is 0 is most likely not specified yet (a placeholder, never
@@ -147,6 +171,11 @@ impl<'a> Walk<'_, 'a> {
 
     /// Walks `a`, and books what it added (with all that runs inside it) to its id.
     fn action(&mut self, at: Place<'a>, a: &'a Action, env: &mut Bindings, weight: f64) {
+        self.visited += 1;
+        if self.visited > MAX_WALKED_ACTIONS {
+            self.too_large = true;
+            return;
+        }
         let before = self.total;
         self.action_parts(at, a, env, weight);
         if let Some(id) = &a.id {

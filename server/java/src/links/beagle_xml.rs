@@ -6,7 +6,7 @@
 //! put it on the `;` that ends a statement or on the whitespace just before one. [`resolve_offset`]
 //! accepts all three.
 
-use super::{LineIndex, normalise, CodeLink, LinkError, LinkOrigin, LinkSet, SourceError, Sources};
+use super::{normalise, CodeLink, LineIndex, LinkError, LinkOrigin, LinkSet, SourceError, Sources};
 use crate::syntax::JavaFile;
 use quick_xml::events::Event;
 use quick_xml::Reader;

@@ -178,7 +178,12 @@ pub(crate) struct LineIndex {
 impl LineIndex {
     pub(crate) fn new(text: &[u8]) -> LineIndex {
         LineIndex {
-            newlines: text.iter().enumerate().filter(|(_, &b)| b == b'\n').map(|(i, _)| i).collect(),
+            newlines: text
+                .iter()
+                .enumerate()
+                .filter(|(_, &b)| b == b'\n')
+                .map(|(i, _)| i)
+                .collect(),
         }
     }
 

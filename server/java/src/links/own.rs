@@ -2,7 +2,7 @@
 //! diffable, positions as an editor shows them (1-based line:column, columns in characters,
 //! `to` the last character, inclusive).
 
-use super::{line_of, LineIndex, normalise, CodeLink, LinkError, LinkOrigin, LinkSet, SourceError, Sources};
+use super::{line_of, normalise, CodeLink, LineIndex, LinkError, LinkOrigin, LinkSet, SourceError, Sources};
 use serde::Deserialize;
 use std::fmt::Write as _;
 use std::ops::Range;

@@ -196,6 +196,76 @@ pub(super) fn classes_in_package_with<'f>(
     })
 }
 
+/// Weight of the class in the component's package with methods (with bodies) for the most of
+/// the SEFF's interface's operations, at least three quarters of them: the interface's set of
+/// names ties the class to it, more firmly the more names there are. Two operations: as an
+/// implemented Java interface does (`provided.rs`'s 0.85); three or more: 0.95, so that a method
+/// matched by its name and parameters is used. CoCoME's `StoreIf` (10 operations, 8 of them in
+/// `StoreServer`, two dropped from the code since the model was drawn) is `StoreServer`, while
+/// the entity `Store` implements the Java `IStore`.
+const COVERS_TWO: f64 = 0.85;
+const COVERS_MORE: f64 = 0.95;
+
+/// The class in `package` (and below) with methods with a body named like the most of
+/// `operations` (case aside), at least two and three quarters of them; several with as many:
+/// the weight divided by their number (a guess among them).
+pub(super) fn classes_covering<'f>(
+    index: &ClassIndex<'f>,
+    package: &str,
+    interface: &str,
+    operations: &[&str],
+) -> Option<ClassFound<'f>> {
+    let mut wanted: Vec<&str> = operations.iter().copied().filter(|o| !o.is_empty()).collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let covered: Vec<(usize, Node<'f>, &str, usize)> = index
+        .classes
+        .iter()
+        .copied()
+        .filter(|(f, _, _)| within(&index.packages[*f], package).is_some())
+        .map(|(f, class, name)| {
+            let methods = index.files[f].1.methods(class);
+            let n = (wanted.iter())
+                .filter(|op| {
+                    methods
+                        .iter()
+                        .any(|m| m.name.eq_ignore_ascii_case(op) && m.node.child_by_field_name("body").is_some())
+                })
+                .count();
+            (f, class, name, n)
+        })
+        .collect();
+    let most = covered.iter().map(|c| c.3).max()?;
+    if most < 2 || most * 4 < wanted.len() * 3 {
+        return None;
+    }
+    let best: Vec<&(usize, Node<'f>, &str, usize)> = covered.iter().filter(|c| c.3 == most).collect();
+    let &(file, class, name, _) = best[0];
+    let n = wanted.len();
+    let interface = interface.trim();
+    let share = if most == n {
+        format!("each of interface {interface}'s {n} operations")
+    } else {
+        format!("{most} of interface {interface}'s {n} operations")
+    };
+    let reason = match best.len() {
+        1 => format!("class {name} is the only class in package {package} with a method for {share}"),
+        k => format!("class {name} is one of {k} classes in package {package} with a method for {share}: a guess"),
+    };
+    let weight = if most >= 3 { COVERS_MORE } else { COVERS_TWO };
+    Some(ClassFound {
+        file,
+        class,
+        confidence: weight / best.len() as f64,
+        reason,
+    })
+}
+
+/// Whether file `file`'s package is `package` or lies below it.
+pub(super) fn file_within(index: &ClassIndex, file: usize, package: &str) -> bool {
+    index.packages.get(file).is_some_and(|p| within(p, package).is_some())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -217,58 +217,111 @@ fn link_component(
             Some(class) => by_name().or_else(|| Some(class.clone())),
             None => by_name(),
         };
+        // A component named like a package holds that package's classes: one outside it named
+        // like the interface yields to one inside with the interface's operations.
+        let chosen = match (chosen, component_is) {
+            (Some(outside), Some(p)) if !by_interface::file_within(&code.classes, outside.file, p) => {
+                covering_class(code, shown, p, own).or(Some(outside))
+            }
+            (chosen, _) => chosen,
+        };
         let found = match chosen {
             Some(found) => found,
-            None => {
-                let others: Vec<&Interface> = provided
-                    .iter()
-                    .copied()
-                    .filter(|i| own.is_none_or(|o| !std::ptr::eq(*i, o)))
-                    .collect();
-                let Some(by_interface) = provided::implementing_class(code.implementations(), own, &others) else {
-                    // Last: the component's package (or module) holds one class with the method.
-                    let module = package
-                        .clone()
-                        .or_else(|| by_interface::module_package(&code.classes, raw_name));
-                    let in_package =
-                        module.and_then(|p| by_interface::classes_in_package_with(&code.classes, &p, operation));
-                    if let Some(mut found) = in_package {
-                        found.reason = format!(
-                            "no class is named like component {shown} or its interface; {}",
-                            found.reason
-                        );
-                        if let Some(signature) = signature {
-                            if let Err(why) = link_seff(model, component, code, seff, signature, &found, out) {
-                                misses.push((seff_id.clone(), why));
-                            }
-                        }
-                        continue;
-                    }
+            None => match class_by_the_interface(code, raw_name, package.as_deref(), own, &provided, operation) {
+                Some(found) => found,
+                None => {
                     misses.push((
                         seff_id.clone(),
                         no_class(&hint, own.and_then(|i| i.name.as_deref()), package.as_deref()),
                     ));
                     continue;
-                };
-                let java = &code.files[by_interface.file].1;
-                let class_name = java.name_of(by_interface.class).unwrap_or_default();
-                let no_name = match &package {
-                    Some(p) => format!("component {shown} is package {p}, no class in it is named like the interface"),
-                    None => format!("no class is named like component {shown}"),
-                };
-                ClassFound {
-                    file: by_interface.file,
-                    class: by_interface.class,
-                    confidence: by_interface.confidence,
-                    reason: format!("{no_name}; class {class_name} {}", by_interface.reason),
                 }
-            }
+            },
         };
         let Some(signature) = signature else { continue };
         if let Err(why) = link_seff(model, component, code, seff, signature, &found, out) {
             misses.push((seff_id.clone(), why));
         }
     }
+}
+
+/// The class of a component where no class is named like it or its interface (`package`: the
+/// package the component is named like), by what the code says of the SEFF's interface `own`, in
+/// order:
+/// - the one class in the component's package (or module) with a method for each of `own`'s
+///   operations ([`by_interface::classes_covering`]);
+/// - a class implementing the Java counterpart of `own`, else of another of the component's
+///   interfaces ([`provided::implementing_class`]), inside the package when the component is
+///   one, and with a method of the operation's name;
+/// - the one class in the package (or module) with a method of the operation's name
+///   ([`by_interface::classes_in_package_with`]);
+/// - the implementing class without such a method (its link then says the method is missing).
+fn class_by_the_interface<'f>(
+    code: &Code<'f>,
+    raw_name: &str,
+    package: Option<&str>,
+    own: Option<&Interface>,
+    provided: &[&Interface],
+    operation: &str,
+) -> Option<ClassFound<'f>> {
+    let shown = raw_name.trim();
+    let module = package
+        .map(str::to_string)
+        .or_else(|| by_interface::module_package(&code.classes, raw_name));
+    let no_name = match package {
+        Some(p) => format!("component {shown} is package {p}, no class in it is named like the interface"),
+        None => format!("no class is named like component {shown}"),
+    };
+    let covering = module.as_deref().and_then(|p| covering_class(code, shown, p, own));
+    let others: Vec<&Interface> = provided
+        .iter()
+        .copied()
+        .filter(|i| own.is_none_or(|o| !std::ptr::eq(*i, o)))
+        .collect();
+    let admits = |file: usize| package.is_none_or(|p| by_interface::file_within(&code.classes, file, p));
+    let implementer = provided::implementing_class(code.implementations(), own, &others, admits).map(|f| {
+        let class_name = code.files[f.file].1.name_of(f.class).unwrap_or_default();
+        ClassFound {
+            file: f.file,
+            class: f.class,
+            confidence: f.confidence,
+            reason: format!("{no_name}; class {class_name} {}", f.reason),
+        }
+    });
+    let in_package = || {
+        let p = module.as_deref()?;
+        by_interface::classes_in_package_with(&code.classes, p, operation)
+    };
+    let with_reason = |mut found: ClassFound<'f>| {
+        found.reason = format!(
+            "no class is named like component {shown} or its interface; {}",
+            found.reason
+        );
+        found
+    };
+    covering
+        .or_else(|| {
+            implementer
+                .clone()
+                .filter(|c| method_named(code, c, operation).is_some())
+        })
+        .or_else(|| in_package().map(with_reason))
+        .or(implementer)
+}
+
+/// The class in `package` with methods for the most of `own`'s operations
+/// ([`by_interface::classes_covering`]), its reason saying no class is named like the component
+/// `shown` or its interface there.
+fn covering_class<'f>(code: &Code<'f>, shown: &str, package: &str, own: Option<&Interface>) -> Option<ClassFound<'f>> {
+    let interface = own?;
+    let operations: Vec<&str> = interface.signatures.iter().filter_map(|s| s.name.as_deref()).collect();
+    let name = interface.name.as_deref().unwrap_or_default();
+    let mut found = by_interface::classes_covering(&code.classes, package, name, &operations)?;
+    found.reason = format!(
+        "no class in package {package} is named like component {shown} or its interface; {}",
+        found.reason
+    );
+    Some(found)
 }
 
 /// Whether the class (or a class it inherits from) has a method named `name`, case aside:

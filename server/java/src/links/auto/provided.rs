@@ -95,11 +95,15 @@ pub(super) struct Found<'f> {
 /// The class of a component no class is named like, for a SEFF whose signature is in `own`: one
 /// that implements the counterpart of `own` ([`OWN_INTERFACE`]), else of another of the
 /// component's provided interfaces `others` ([`OTHER_INTERFACE`]). Several: the first by path,
-/// its confidence divided by their number, as for classes of one name.
+/// its confidence divided by their number, as for classes of one name. Only classes whose file
+/// `admits` count: a component named like a package holds that package's classes, and an entity
+/// elsewhere implementing a Java interface of the same name (CoCoME's `Store implements IStore`
+/// for the model's `StoreIf`) is not it.
 pub(super) fn implementing_class<'f>(
     implementations: &[Implementation<'f>],
     own: Option<&Interface>,
     others: &[&Interface],
+    admits: impl Fn(usize) -> bool,
 ) -> Option<Found<'f>> {
     let tiers = [
         (OWN_INTERFACE, own.into_iter().collect::<Vec<_>>()),
@@ -108,6 +112,7 @@ pub(super) fn implementing_class<'f>(
     for (confidence, interfaces) in tiers {
         let matching: Vec<(&Implementation, &str, &str)> = implementations
             .iter()
+            .filter(|imp| admits(imp.file))
             .filter_map(|imp| {
                 interfaces.iter().find_map(|model| {
                     let model_name = model.name.as_deref()?;
