@@ -726,3 +726,62 @@ fn the_class_with_most_of_the_interfaces_operations_in_the_components_package_is
     // parameter's: used.
     assert!(confidence(seff) >= 0.8, "{} {}", confidence(seff), reason(seff));
 }
+
+/// CoCoME's queries (`benchmarks/linking`): the signature `queryStoreById(storeId, pctx)`, the
+/// method `queryStoreById(long storeId)`: the code dropped the persistence context since the
+/// model was drawn. The one method of the name, whose every parameter the signature has by name,
+/// is the operation; a method without parameters says nothing of them.
+#[test]
+fn a_method_whose_parameters_the_signature_has_all_and_more_is_the_operation() {
+    const MODEL: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<repository:Repository xmi:version="2.0" xmlns:xmi="http://www.omg.org/XMI" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:repository="http://palladiosimulator.org/PalladioComponentModel/Repository/5.2" xmlns:seff="http://palladiosimulator.org/PalladioComponentModel/SEFF/5.2" id="_r" entityName="Shop">
+  <components__Repository xsi:type="repository:BasicComponent" id="_q" entityName="StoreQuery">
+    <providedRoles_InterfaceProvidingEntity xsi:type="repository:OperationProvidedRole" id="_q_p" entityName="IStoreQuery" providedInterface__OperationProvidedRole="_IStoreQuery"/>
+    <serviceEffectSpecifications__BasicComponent xsi:type="seff:ResourceDemandingSEFF" id="_seff_byId" describedService__SEFF="_byId">
+      <steps_Behaviour xsi:type="seff:StartAction" id="_b_start" successor_AbstractAction="_b_work"/>
+      <steps_Behaviour xsi:type="seff:InternalAction" id="_b_work" entityName="read" predecessor_AbstractAction="_b_start" successor_AbstractAction="_b_stop"/>
+      <steps_Behaviour xsi:type="seff:StopAction" id="_b_stop" predecessor_AbstractAction="_b_work"/>
+    </serviceEffectSpecifications__BasicComponent>
+    <serviceEffectSpecifications__BasicComponent xsi:type="seff:ResourceDemandingSEFF" id="_seff_items" describedService__SEFF="_items">
+      <steps_Behaviour xsi:type="seff:StartAction" id="_i_start" successor_AbstractAction="_i_work"/>
+      <steps_Behaviour xsi:type="seff:InternalAction" id="_i_work" entityName="read" predecessor_AbstractAction="_i_start" successor_AbstractAction="_i_stop"/>
+      <steps_Behaviour xsi:type="seff:StopAction" id="_i_stop" predecessor_AbstractAction="_i_work"/>
+    </serviceEffectSpecifications__BasicComponent>
+  </components__Repository>
+  <interfaces__Repository xsi:type="repository:OperationInterface" id="_IStoreQuery" entityName="IStoreQuery">
+    <signatures__OperationInterface id="_byId" entityName="queryStoreById">
+      <parameters__OperationSignature parameterName="storeId"><dataType__Parameter href="pathmap://PCM_MODELS/PrimitiveTypes.repository#//@dataTypes__Repository.6"/></parameters__OperationSignature>
+      <parameters__OperationSignature parameterName="pctx"><dataType__Parameter href="pathmap://PCM_MODELS/PrimitiveTypes.repository#//@dataTypes__Repository.1"/></parameters__OperationSignature>
+    </signatures__OperationInterface>
+    <signatures__OperationInterface id="_items" entityName="getStockItems">
+      <parameters__OperationSignature parameterName="storeId"><dataType__Parameter href="pathmap://PCM_MODELS/PrimitiveTypes.repository#//@dataTypes__Repository.6"/></parameters__OperationSignature>
+    </signatures__OperationInterface>
+  </interfaces__Repository>
+</repository:Repository>
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src/shop")).unwrap();
+    std::fs::write(dir.path().join("Shop.repository"), MODEL).unwrap();
+    std::fs::write(
+        dir.path().join("src/shop/StoreQuery.java"),
+        "package shop;\n\npublic class StoreQuery {\n    public String queryStoreById(long storeId) {\n        return \"store \" + storeId;\n    }\n    public int getStockItems() {\n        return 3;\n    }\n}\n",
+    )
+    .unwrap();
+    let models = load(&dir.path().join("Shop.repository"));
+    let links = auto(&models, dir.path(), &[PathBuf::from("src")]);
+    let of = |seff: &str| {
+        links
+            .iter()
+            .find(|l| l.element == seff)
+            .unwrap_or_else(|| panic!("{seff}: {links:#?}"))
+    };
+    let by_id = of("_seff_byId");
+    assert!(confidence(by_id) >= 0.8, "{} {}", confidence(by_id), reason(by_id));
+    assert!(
+        reason(by_id).contains("every parameter of the method by name; the signature's pctx is not in the code"),
+        "{}",
+        reason(by_id)
+    );
+    let items = of("_seff_items");
+    assert!(confidence(items) < 0.8, "{} {}", confidence(items), reason(items));
+}

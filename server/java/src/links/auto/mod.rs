@@ -562,9 +562,33 @@ fn pick_method<'m, 't>(
                 .iter()
                 .all(|p| m.parameters.iter().any(|q| crate::params::similar(q, p)))
     };
+    // The other way round: the one method of the name, whose every parameter the signature has
+    // by name, and the signature more (a parameter the code dropped since the model was drawn:
+    // CoCoME's `queryStoreById(storeId, pctx)` is `queryStoreById(long storeId)`). A method
+    // without parameters says nothing of them: not so.
+    let carried_by = |m: &&Method| {
+        !m.parameters.is_empty()
+            && m.parameters.len() < params.len()
+            && m.parameters
+                .iter()
+                .all(|q| params.iter().any(|p| crate::params::similar(q, p)))
+    };
     let mut extra = None;
     let pool = if !same_count.is_empty() {
         same_count
+    } else if let (1, Some(m)) = (pool.len(), pool.first().filter(|m| carried_by(m))) {
+        confidence *= 0.9;
+        let dropped: Vec<&str> = (params.iter().copied())
+            .filter(|p| !m.parameters.iter().any(|q| crate::params::similar(q, p)))
+            .collect();
+        extra = Some(format!(
+            ", every parameter of the method by name; the signature's {} not in the code",
+            match dropped.as_slice() {
+                [one] => format!("{one} is"),
+                more => format!("{} are", more.join(", ")),
+            }
+        ));
+        pool
     } else if let Some(m) = pool.iter().copied().find(carries_all) {
         confidence *= 0.9;
         let more: Vec<&str> = m
