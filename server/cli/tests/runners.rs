@@ -16,7 +16,9 @@
 //!   against a ratio term here). Final in both runs, its level lies within the window level of
 //!   `java.rs`'s fresh-point test, and once that level is taken out, at least [`WITHIN_BAND`] of
 //!   the points lie within the two laws' own 95 % bands; final in one run only, it agrees in
-//!   order of magnitude (the other's is preliminary: not carried by its evidence).
+//!   order of magnitude (the other's is preliminary: not carried by its evidence). Where no
+//!   timing is final in either run (beside a CPU hog), every timing both have agrees in order of
+//!   magnitude, and there is at least one.
 //!
 //! Without the services these tests skip, unless `BEAGLE_E2E_REQUIRE_RUNNERS=1` (CI).
 
@@ -198,7 +200,14 @@ fn timing_agrees(here: &Law, theirs: &Law) -> Result<String, String> {
     let both_final = here.is_final && theirs.is_final;
     if !both_final {
         return match (1.0 / ONE_FINAL_LEVEL..=ONE_FINAL_LEVEL).contains(&level) {
-            true => Ok(format!("one final: {level:.2} times, within an order of magnitude")),
+            true => Ok(format!(
+                "{}: {level:.2} times, within an order of magnitude",
+                if here.is_final || theirs.is_final {
+                    "one final"
+                } else {
+                    "neither final"
+                }
+            )),
             false => Err(format!("{level:.2} times: not within an order of magnitude")),
         };
     }
@@ -270,12 +279,19 @@ fn same_laws(name: &str, here: &BTreeMap<String, Law>, other: &BTreeMap<String, 
             }
         }
     }
-    // Timings final in either run, by their values (`timing_agrees`).
-    let compared: Vec<(&String, &Law, &Law)> = here
+    // Timings final in either run, by their values (`timing_agrees`). Beside a CPU hog every
+    // timing of both runs may end preliminary (an under-load run of issue 48 had none final over
+    // Slurm nor here): that is the judge's call on its evidence, not the runner's doing, and then
+    // every timing both runs have is held to the order of magnitude of a preliminary one, so that
+    // a runner that lost the units or the probes' correction still fails.
+    let both: Vec<(&String, &Law, &Law)> = here
         .iter()
         .filter(|(_, l)| timing(l))
         .filter_map(|(id, h)| other.get(id).map(|t| (id, h, t)))
-        .filter(|(_, h, t)| h.is_final || t.is_final)
+        .collect();
+    let any_final = both.iter().any(|(_, h, t)| h.is_final || t.is_final);
+    let compared: Vec<(&String, &Law, &Law)> = (both.into_iter())
+        .filter(|(_, h, t)| !any_final || h.is_final || t.is_final)
         .collect();
     let mut disagree = Vec::new();
     for (id, law, theirs) in &compared {
@@ -297,7 +313,7 @@ fn same_laws(name: &str, here: &BTreeMap<String, Law>, other: &BTreeMap<String, 
         }
     }
     assert!(disagree.is_empty(), "{disagree:#?}");
-    assert!(!compared.is_empty(), "{name}: no timing final in either run");
+    assert!(!compared.is_empty(), "{name}: no timing in both runs");
 }
 
 #[test]

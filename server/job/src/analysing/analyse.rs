@@ -297,7 +297,7 @@ fn analyse_repository(
         }
     }
     note_probe_costs(&mut finals, &measured.summary.probe_costs);
-    crate::analysing::settled::settle(&mut finals, &measured.requested);
+    crate::analysing::settled::settle(&mut finals, &measured.requested, &measured.summary.probe_costs);
     crate::analysing::launch_hints::add(&mut finals, bb.results(), &measured.launches);
     for d in bb.diagnostics() {
         let diagnostic = report::from_blackboard(&file, path, &bb, d);
