@@ -144,6 +144,30 @@ pub fn pcm_type_name(repositories: &[&Repository], data_type: Option<&Reference>
     }
 }
 
+/// Types a web container passes to a handler, which no model of the service's inputs declares
+/// (TeaStore's `updateOrder(HttpServletRequest request, List<OrderItem> orderItems,
+/// HttpServletResponse response)` is the model's `updateOrder(items)`), by simple name.
+const CONTAINER_SUPPLIED: [&str; 10] = [
+    "HttpServletRequest",
+    "HttpServletResponse",
+    "ServletRequest",
+    "ServletResponse",
+    "HttpSession",
+    "UriInfo",
+    "HttpHeaders",
+    "SecurityContext",
+    "AsyncResponse",
+    "ContainerRequestContext",
+];
+
+/// Whether a Java parameter of type `java` (as written) is one the web container passes
+/// ([`CONTAINER_SUPPLIED`]), not an input of the operation.
+pub fn container_supplied(java: &str) -> bool {
+    let t = java.trim();
+    let simple = t.rsplit('.').next().unwrap_or(t);
+    CONTAINER_SUPPLIED.contains(&simple)
+}
+
 /// Whether the Java type `java` (as written: `Requests.UpdateById`, `List<Update>`, `Update[]`)
 /// is the model's type named `model`: the same simple name, case aside, of the type itself or of
 /// what a collection or array of it holds. Primitives are left to [`TypeClass`]: their names differ.

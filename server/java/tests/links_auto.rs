@@ -785,3 +785,77 @@ fn a_method_whose_parameters_the_signature_has_all_and_more_is_the_operation() {
     let items = of("_seff_items");
     assert!(confidence(items) < 0.8, "{} {}", confidence(items), reason(items));
 }
+
+/// Issue 49, points 3 and 4: a method with more parameters than the signature is the operation
+/// when it takes each of the signature's, by name or by the model's composite type (CoCoME's
+/// `markProductsUnavailableInStock(requiredProductsAndAmount: ProductMovementTO)` is
+/// `(long storeID, ProductMovementTO movedProducts)`); and what a web container passes (TeaStore's
+/// `updateOrder(HttpServletRequest request, List<OrderItem> orderItems, HttpServletResponse
+/// response)` for `updateOrder(items)`) is no input the model left out.
+#[test]
+fn a_parameter_taken_by_its_composite_type_or_beside_the_containers_request_is_the_operation() {
+    const MODEL: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<repository:Repository xmi:version="2.0" xmlns:xmi="http://www.omg.org/XMI" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:repository="http://palladiosimulator.org/PalladioComponentModel/Repository/5.2" xmlns:seff="http://palladiosimulator.org/PalladioComponentModel/SEFF/5.2" id="_r" entityName="Shop">
+  <components__Repository xsi:type="repository:BasicComponent" id="_c" entityName="Store">
+    <providedRoles_InterfaceProvidingEntity xsi:type="repository:OperationProvidedRole" id="_c_p" entityName="StoreIf" providedInterface__OperationProvidedRole="_StoreIf"/>
+    <serviceEffectSpecifications__BasicComponent xsi:type="seff:ResourceDemandingSEFF" id="_seff_mark" describedService__SEFF="_mark"/>
+    <serviceEffectSpecifications__BasicComponent xsi:type="seff:ResourceDemandingSEFF" id="_seff_sold" describedService__SEFF="_sold"/>
+    <serviceEffectSpecifications__BasicComponent xsi:type="seff:ResourceDemandingSEFF" id="_seff_update" describedService__SEFF="_update"/>
+    <serviceEffectSpecifications__BasicComponent xsi:type="seff:ResourceDemandingSEFF" id="_seff_rename" describedService__SEFF="_rename"/>
+  </components__Repository>
+  <interfaces__Repository xsi:type="repository:OperationInterface" id="_StoreIf" entityName="StoreIf">
+    <signatures__OperationInterface id="_mark" entityName="markUnavailable">
+      <parameters__OperationSignature dataType__Parameter="_movement" parameterName="required"/>
+    </signatures__OperationInterface>
+    <signatures__OperationInterface id="_sold" entityName="markSold">
+      <parameters__OperationSignature dataType__Parameter="_movement" parameterName="sold"/>
+    </signatures__OperationInterface>
+    <signatures__OperationInterface id="_update" entityName="updateOrder">
+      <parameters__OperationSignature parameterName="items"><dataType__Parameter href="pathmap://PCM_MODELS/PrimitiveTypes.repository#//@dataTypes__Repository.0"/></parameters__OperationSignature>
+    </signatures__OperationInterface>
+    <signatures__OperationInterface id="_rename" entityName="rename">
+      <parameters__OperationSignature parameterName="name"><dataType__Parameter href="pathmap://PCM_MODELS/PrimitiveTypes.repository#//@dataTypes__Repository.1"/></parameters__OperationSignature>
+    </signatures__OperationInterface>
+  </interfaces__Repository>
+  <dataTypes__Repository xsi:type="repository:CompositeDataType" id="_movement" entityName="shop.ProductMovementTO"/>
+</repository:Repository>
+"#;
+    const CODE: &str = "package shop;\n\nimport java.util.List;\nimport javax.servlet.http.HttpServletRequest;\nimport javax.servlet.http.HttpServletResponse;\n\npublic class Store {\n    public void markUnavailable(long storeId, final ProductMovementTO moved) {\n        moved.apply(storeId);\n    }\n    public void markSold(long storeId, OrderTO order) {\n        order.close(storeId);\n    }\n    private void updateOrder(HttpServletRequest request, List<String> items, HttpServletResponse response) {\n        items.clear();\n    }\n    public void rename(String name, boolean force) {\n        this.name = force ? name : this.name;\n    }\n    private String name;\n}\n";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src/shop")).unwrap();
+    std::fs::write(dir.path().join("Shop.repository"), MODEL).unwrap();
+    std::fs::write(dir.path().join("src/shop/Store.java"), CODE).unwrap();
+    let models = load(&dir.path().join("Shop.repository"));
+    let links = auto(&models, dir.path(), &[PathBuf::from("src")]);
+    let of = |seff: &str| {
+        (links.iter())
+            .find(|l| l.element == seff)
+            .unwrap_or_else(|| panic!("{seff}: {links:#?}"))
+    };
+    let mark = of("_seff_mark");
+    assert!(confidence(mark) >= 0.8, "{} {}", confidence(mark), reason(mark));
+    assert!(
+        reason(mark).contains("(moved by type)") && reason(mark).contains("1 more (storeId)"),
+        "{}",
+        reason(mark)
+    );
+    // Another composite type: not the signature's parameter, a guess.
+    let sold = of("_seff_sold");
+    assert!(confidence(sold) < 0.8, "{} {}", confidence(sold), reason(sold));
+    // The request and the response cost nothing: the class by its name (1.0), the method fully.
+    let update = of("_seff_update");
+    assert!(confidence(update) >= 0.95, "{} {}", confidence(update), reason(update));
+    assert!(
+        reason(update).contains("what the web container passes (request, response)"),
+        "{}",
+        reason(update)
+    );
+    // A parameter of the code's own is one the model left out: used, below the container's case.
+    let rename = of("_seff_rename");
+    assert!(
+        (0.8..0.95).contains(&confidence(rename)) && reason(rename).contains("1 more (force)"),
+        "{} {}",
+        confidence(rename),
+        reason(rename)
+    );
+}

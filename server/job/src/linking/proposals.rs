@@ -75,8 +75,10 @@ pub fn link_proposals(ws: &Workspace, repositories: &[&Repository]) -> Result<Li
     let existing = Some(out.link_file.path.as_path()).filter(|p| out.link_file.named && p.exists());
     let known = known_links(config, existing, &ws.repositories, repositories, &mut Report::default())?;
     let linked: BTreeSet<String> = known.links.iter().map(|l| l.element.clone()).collect();
+    let types = crate::measuring::referenced::type_repositories(&ws.repositories, repositories);
+    let with_types: Vec<&Repository> = repositories.iter().copied().chain(&types).collect();
     let (found, _) = beagle_java::links::auto::automatic_links_explained(
-        repositories,
+        &with_types,
         &config.root,
         &config.sources,
         &linked,

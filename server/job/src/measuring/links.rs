@@ -83,8 +83,10 @@ pub(crate) fn links_for(
         return Ok(links);
     }
     let linked: BTreeSet<String> = links.iter().map(|l| l.element.clone()).collect();
+    let types = crate::measuring::referenced::type_repositories(repository_paths, repositories);
+    let with_types: Vec<&Repository> = repositories.iter().copied().chain(&types).collect();
     let (found, misses) = beagle_java::links::auto::automatic_links_explained(
-        repositories,
+        &with_types,
         &config.root,
         &config.sources,
         &linked,

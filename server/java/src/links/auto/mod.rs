@@ -554,14 +554,20 @@ fn pick_method<'m, 't>(
                 && m.parameter_types.last().is_some_and(|t| t.trim_end().ends_with("...")))
     };
     let same_count: Vec<&Method> = pool.iter().copied().filter(|m| arity_fits(m)).collect();
-    // None with the signature's count: one that takes every parameter of the signature by name,
-    // and more (an id or a setting the model leaves out), is that operation; else a guess.
-    let carries_all = |m: &&Method| {
-        m.parameters.len() > params.len()
-            && params
-                .iter()
-                .all(|p| m.parameters.iter().any(|q| crate::params::similar(q, p)))
+    // A signature parameter the method takes: by name, or by the model's composite type
+    // (CoCoME's `markProductsUnavailableInStock(requiredProductsAndAmount: ProductMovementTO)` is
+    // `(long storeID, ProductMovementTO movedProducts)`); primitives are never matched by type.
+    let by_type = |m: &Method, i: usize| {
+        let model = wanted.type_names.get(i).and_then(|t| t.as_deref());
+        model.and_then(|t| m.parameter_types.iter().position(|j| java_type_is(j, t)))
     };
+    let takes = |m: &Method, i: usize, p: &str| {
+        m.parameters.iter().any(|q| crate::params::similar(q, p)) || by_type(m, i).is_some()
+    };
+    // None with the signature's count: one that takes every parameter of the signature, and more
+    // (an id or a setting the model leaves out), is that operation; else a guess.
+    let carries_all =
+        |m: &&Method| m.parameters.len() > params.len() && params.iter().enumerate().all(|(i, p)| takes(m, i, p));
     // The other way round: the one method of the name, whose every parameter the signature has
     // by name, and the signature more (a parameter the code dropped since the model was drawn:
     // CoCoME's `queryStoreById(storeId, pctx)` is `queryStoreById(long storeId)`). A method
@@ -590,18 +596,44 @@ fn pick_method<'m, 't>(
         ));
         pool
     } else if let Some(m) = pool.iter().copied().find(carries_all) {
-        confidence *= 0.9;
-        let more: Vec<&str> = m
-            .parameters
-            .iter()
-            .filter(|q| !params.iter().any(|p| crate::params::similar(q, p)))
-            .map(String::as_str)
+        let typed: Vec<usize> = (0..params.len())
+            .filter(|i| !m.parameters.iter().any(|q| crate::params::similar(q, params[*i])))
+            .filter_map(|i| by_type(m, i))
             .collect();
-        extra = Some(format!(
-            ", every parameter of the signature by name and {} more ({})",
-            more.len(),
-            more.join(", ")
-        ));
+        let more: Vec<usize> = (0..m.parameters.len())
+            .filter(|j| !params.iter().any(|p| crate::params::similar(&m.parameters[*j], p)) && !typed.contains(j))
+            .collect();
+        let names = |of: &[usize]| {
+            of.iter()
+                .map(|j| m.parameters[*j].as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let how = match typed.as_slice() {
+            [] => "by name".to_string(),
+            _ => format!("by name or by its type ({} by type)", names(&typed)),
+        };
+        // What a web container passes (the request, the response) is no input the model left
+        // out: the method is the operation as surely as one of the signature's own parameters.
+        let container = !more.is_empty()
+            && more.iter().all(|j| {
+                m.parameter_types
+                    .get(*j)
+                    .is_some_and(|t| crate::params::container_supplied(t))
+            });
+        extra = Some(if container {
+            format!(
+                ", every parameter of the signature {how}, and what the web container passes ({})",
+                names(&more)
+            )
+        } else {
+            confidence *= 0.9;
+            format!(
+                ", every parameter of the signature {how} and {} more ({})",
+                more.len(),
+                names(&more)
+            )
+        });
         pool.iter().copied().filter(carries_all).collect()
     } else {
         confidence *= 0.5;
