@@ -271,7 +271,21 @@ fn link<'l>(links: &'l [CodeLink], id: &str) -> &'l CodeLink {
     links
         .iter()
         .find(|l| l.element == id)
-        .unwrap_or_else(|| panic!("{id}: no candidate"))
+        .unwrap_or_else(|| panic!("{id}: no candidate among {links:#?}"))
+}
+
+/// The automatic links of the repository `model` and the Java `files` (paths under `src/`, and
+/// their text), written to a fresh folder as a workspace lays them out.
+fn linked_in_folder(model: &str, files: &[(&str, &str)]) -> Vec<CodeLink> {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("Model.repository"), model).unwrap();
+    for (rel, text) in files {
+        let path = dir.path().join("src").join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let models = load(&dir.path().join("Model.repository"));
+    auto(&models, dir.path(), &[PathBuf::from("src")])
 }
 
 /// The confidence from which the job uses an automatic link (`TRUSTED_CONFIDENCE` in the job).
@@ -682,35 +696,28 @@ fn the_class_with_most_of_the_interfaces_operations_in_the_components_package_is
   </interfaces__Repository>
 </repository:Repository>
 "#;
-    let dir = tempfile::tempdir().unwrap();
-    let write = |rel: &str, text: &str| {
-        let path = dir.path().join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
-    write("Shop.repository", MODEL);
-    write(
-        "src/org/shop/data/IStore.java",
-        "package org.shop.data;\n\npublic interface IStore {\n    long getId();\n    String getOrder();\n}\n",
+    let links = linked_in_folder(
+        MODEL,
+        &[
+            (
+                "org/shop/data/IStore.java",
+                "package org.shop.data;\n\npublic interface IStore {\n    long getId();\n    String getOrder();\n}\n",
+            ),
+            (
+                "org/shop/data/Store.java",
+                "package org.shop.data;\n\npublic class Store implements IStore {\n    private long id;\n    public long getId() {\n        return id;\n    }\n    public String getOrder() {\n        return \"\";\n    }\n}\n",
+            ),
+            (
+                "org/shop/inventory/application/store/StoreServer.java",
+                "package org.shop.inventory.application.store;\n\npublic class StoreServer {\n    public String getOrder(long storeId, long orderId) {\n        return storeId + \":\" + orderId;\n    }\n    public void changePrice(long storeId, double price) {\n        System.out.println(price);\n    }\n    public long getStore(long storeId) {\n        return storeId;\n    }\n}\n",
+            ),
+            (
+                "org/shop/inventory/application/store/StoreHelper.java",
+                "package org.shop.inventory.application.store;\n\nclass StoreHelper {\n    long getStore(long storeId) {\n        return storeId + 1;\n    }\n}\n",
+            ),
+        ],
     );
-    write(
-        "src/org/shop/data/Store.java",
-        "package org.shop.data;\n\npublic class Store implements IStore {\n    private long id;\n    public long getId() {\n        return id;\n    }\n    public String getOrder() {\n        return \"\";\n    }\n}\n",
-    );
-    write(
-        "src/org/shop/inventory/application/store/StoreServer.java",
-        "package org.shop.inventory.application.store;\n\npublic class StoreServer {\n    public String getOrder(long storeId, long orderId) {\n        return storeId + \":\" + orderId;\n    }\n    public void changePrice(long storeId, double price) {\n        System.out.println(price);\n    }\n    public long getStore(long storeId) {\n        return storeId;\n    }\n}\n",
-    );
-    write(
-        "src/org/shop/inventory/application/store/StoreHelper.java",
-        "package org.shop.inventory.application.store;\n\nclass StoreHelper {\n    long getStore(long storeId) {\n        return storeId + 1;\n    }\n}\n",
-    );
-    let models = load(&dir.path().join("Shop.repository"));
-    let links = auto(&models, dir.path(), &[PathBuf::from("src")]);
-    let seff = links
-        .iter()
-        .find(|l| l.element == "_seff_getOrder")
-        .unwrap_or_else(|| panic!("{links:#?}"));
+    let seff = link(&links, "_seff_getOrder");
     assert_eq!(
         seff.file,
         Path::new("src/org/shop/inventory/application/store/StoreServer.java"),
@@ -759,22 +766,14 @@ fn a_method_whose_parameters_the_signature_has_all_and_more_is_the_operation() {
   </interfaces__Repository>
 </repository:Repository>
 "#;
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("src/shop")).unwrap();
-    std::fs::write(dir.path().join("Shop.repository"), MODEL).unwrap();
-    std::fs::write(
-        dir.path().join("src/shop/StoreQuery.java"),
-        "package shop;\n\npublic class StoreQuery {\n    public String queryStoreById(long storeId) {\n        return \"store \" + storeId;\n    }\n    public int getStockItems() {\n        return 3;\n    }\n}\n",
-    )
-    .unwrap();
-    let models = load(&dir.path().join("Shop.repository"));
-    let links = auto(&models, dir.path(), &[PathBuf::from("src")]);
-    let of = |seff: &str| {
-        links
-            .iter()
-            .find(|l| l.element == seff)
-            .unwrap_or_else(|| panic!("{seff}: {links:#?}"))
-    };
+    let links = linked_in_folder(
+        MODEL,
+        &[(
+            "shop/StoreQuery.java",
+            "package shop;\n\npublic class StoreQuery {\n    public String queryStoreById(long storeId) {\n        return \"store \" + storeId;\n    }\n    public int getStockItems() {\n        return 3;\n    }\n}\n",
+        )],
+    );
+    let of = |seff: &str| link(&links, seff);
     let by_id = of("_seff_byId");
     assert!(confidence(by_id) >= 0.8, "{} {}", confidence(by_id), reason(by_id));
     assert!(
@@ -821,17 +820,8 @@ fn a_parameter_taken_by_its_composite_type_or_beside_the_containers_request_is_t
 </repository:Repository>
 "#;
     const CODE: &str = "package shop;\n\nimport java.util.List;\nimport javax.servlet.http.HttpServletRequest;\nimport javax.servlet.http.HttpServletResponse;\n\npublic class Store {\n    public void markUnavailable(long storeId, final ProductMovementTO moved) {\n        moved.apply(storeId);\n    }\n    public void markSold(long storeId, OrderTO order) {\n        order.close(storeId);\n    }\n    private void updateOrder(HttpServletRequest request, List<String> items, HttpServletResponse response) {\n        items.clear();\n    }\n    public void rename(String name, boolean force) {\n        this.name = force ? name : this.name;\n    }\n    private String name;\n}\n";
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("src/shop")).unwrap();
-    std::fs::write(dir.path().join("Shop.repository"), MODEL).unwrap();
-    std::fs::write(dir.path().join("src/shop/Store.java"), CODE).unwrap();
-    let models = load(&dir.path().join("Shop.repository"));
-    let links = auto(&models, dir.path(), &[PathBuf::from("src")]);
-    let of = |seff: &str| {
-        (links.iter())
-            .find(|l| l.element == seff)
-            .unwrap_or_else(|| panic!("{seff}: {links:#?}"))
-    };
+    let links = linked_in_folder(MODEL, &[("shop/Store.java", CODE)]);
+    let of = |seff: &str| link(&links, seff);
     let mark = of("_seff_mark");
     assert!(confidence(mark) >= 0.8, "{} {}", confidence(mark), reason(mark));
     assert!(

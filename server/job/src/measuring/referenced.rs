@@ -110,7 +110,7 @@ mod tests {
         std::fs::write(&main, MAIN).unwrap();
         let file = ModelFile::from_bytes(main.clone(), MAIN.as_bytes().to_vec());
         let repository = file.repository.as_ref().unwrap();
-        let found = type_repositories(&[main.clone()], &[repository]);
+        let found = type_repositories(std::slice::from_ref(&main), &[repository]);
         assert_eq!(found.len(), 1, "{found:?}");
         assert!(found[0].components.is_empty());
         assert_eq!(found[0].data_types[0].name.as_deref(), Some("shop.ProductMovementTO"));
