@@ -6,7 +6,7 @@
 
 use crate::error::JobError;
 use crate::linking::file::{link_file, LinkFile};
-use crate::measuring::links::{judge, known_links, seff_ids, Judged};
+use crate::measuring::links::{automatic, judge, known_links, seff_ids, Judged};
 use crate::report::Report;
 use crate::workspace::{Source, Workspace};
 use beagle_java::links::{CodeLink, LinkOrigin, Sources};
@@ -75,15 +75,7 @@ pub fn link_proposals(ws: &Workspace, repositories: &[&Repository]) -> Result<Li
     let existing = Some(out.link_file.path.as_path()).filter(|p| out.link_file.named && p.exists());
     let known = known_links(config, existing, &ws.repositories, repositories, &mut Report::default())?;
     let linked: BTreeSet<String> = known.links.iter().map(|l| l.element.clone()).collect();
-    let types = crate::measuring::referenced::type_repositories(&ws.repositories, repositories);
-    let with_types: Vec<&Repository> = repositories.iter().copied().chain(&types).collect();
-    let (found, _) = beagle_java::links::auto::automatic_links_explained(
-        &with_types,
-        &config.root,
-        &config.sources,
-        &linked,
-        &config.exclude,
-    );
+    let (found, _) = automatic(config, &ws.repositories, repositories, &linked);
     // An element the file links already, to the wrong kind of code, would keep that first link.
     let found: Vec<CodeLink> = found
         .into_iter()

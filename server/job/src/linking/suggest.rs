@@ -13,16 +13,9 @@ pub fn suggest_links(ws: &Workspace) -> Result<String, JobError> {
         return Err(JobError::NotJava);
     };
     let files = crate::measuring::java::read_model_files(&ws.repositories)?;
-    let named: Vec<&beagle_pcm::model::Repository> = files.iter().filter_map(|f| f.repository.as_ref()).collect();
-    let types = crate::measuring::referenced::type_repositories(&ws.repositories, &named);
-    let repositories: Vec<&beagle_pcm::model::Repository> = named.iter().copied().chain(&types).collect();
-    let (links, misses) = beagle_java::links::auto::automatic_links_explained(
-        &repositories,
-        &config.root,
-        &config.sources,
-        &BTreeSet::new(),
-        &config.exclude,
-    );
+    let repositories: Vec<&beagle_pcm::model::Repository> =
+        files.iter().filter_map(|f| f.repository.as_ref()).collect();
+    let (links, misses) = crate::measuring::links::automatic(config, &ws.repositories, &repositories, &BTreeSet::new());
     let mut sources = beagle_java::links::Sources::with_encoding(&config.root, config.encoding);
     let mut out = beagle_java::links::own::write(&links, &mut sources).map_err(|e| JobError::Edit {
         path: config.root.clone(),

@@ -69,6 +69,27 @@ pub(crate) struct KnownLinks {
     pub in_file: BTreeSet<String>,
 }
 
+/// The automatic links of the SEFFs not in `linked`, and why the others got none
+/// (`beagle_java::links::auto::automatic_links_explained`), over `repositories` (read from
+/// `paths`, in the same order) and the data types they take from other files
+/// (`crate::measuring::referenced`). The job, `link --suggest` and the quick fix all link here.
+pub(crate) fn automatic(
+    config: &JavaConfig,
+    paths: &[PathBuf],
+    repositories: &[&Repository],
+    linked: &BTreeSet<String>,
+) -> (Vec<CodeLink>, Vec<(String, String)>) {
+    let types = crate::measuring::referenced::type_repositories(paths, repositories);
+    let with_types: Vec<&Repository> = repositories.iter().copied().chain(&types).collect();
+    beagle_java::links::auto::automatic_links_explained(
+        &with_types,
+        &config.root,
+        &config.sources,
+        linked,
+        &config.exclude,
+    )
+}
+
 /// Every link of the job: [`known_links`], then the automatic ones used; what was not linked,
 /// and why, into `report`.
 pub(crate) fn links_for(
@@ -83,15 +104,7 @@ pub(crate) fn links_for(
         return Ok(links);
     }
     let linked: BTreeSet<String> = links.iter().map(|l| l.element.clone()).collect();
-    let types = crate::measuring::referenced::type_repositories(repository_paths, repositories);
-    let with_types: Vec<&Repository> = repositories.iter().copied().chain(&types).collect();
-    let (found, misses) = beagle_java::links::auto::automatic_links_explained(
-        &with_types,
-        &config.root,
-        &config.sources,
-        &linked,
-        &config.exclude,
-    );
+    let (found, misses) = automatic(config, repository_paths, repositories, &linked);
     for (seff, why) in misses {
         info(
             report,
