@@ -7,7 +7,7 @@
 
 use crate::analysers::{AveragingAnalyser, ConstantAnalyser, FitAnalyser};
 use crate::analysers::{MeasurementResultAnalyser, ProposedExpressionAnalyser};
-use crate::blackboard::Blackboard;
+use crate::blackboard::{Blackboard, ElementKind};
 use crate::control::Control;
 use crate::judge::{FinalJudge, FinishReason, StepKind};
 use crate::measurement::MeasurementTool;
@@ -154,7 +154,22 @@ fn step(bb: &mut Blackboard, tools: &Tools, control: &Control) -> (Phase, Option
         // in a measured execution of its SEFF has no law to find (observations from other SEFFs'
         // executions or from warm-up are not its own: the tools drop them).
         for id in std::mem::take(&mut bb.to_measure) {
-            bb.diagnostics.push(format!("{id}: {NEVER_EXECUTED}"));
+            let message = match bb.elements.get(&id).map(|e| &e.kind) {
+                // The call ran (its other parameters were measured): this one is no value the
+                // code passes, which "never executed" would hide.
+                Some(ElementKind::CallParameter { call, parameter })
+                    if bb
+                        .results
+                        .keys()
+                        .any(|r| r.strip_prefix(call.as_str()).is_some_and(|r| r.starts_with('/'))) =>
+                {
+                    format!(
+                        "{id}: not measured: the call ran, but no value its code passes stands for `{parameter}` (no parameter of the called method is matched to it: rename or link it)"
+                    )
+                }
+                _ => format!("{id}: {NEVER_EXECUTED}"),
+            };
+            bb.diagnostics.push(message);
         }
         return (Phase::Measure, None, StepKind::Measured);
     }

@@ -728,10 +728,12 @@ impl Blackboard {
                     keep
                 });
             }
+            // Said once per service (every element of it sees the same parameters), not once
+            // per element.
+            let owner = element.service.as_deref().unwrap_or(&result.element);
             for name in dropped {
                 let message = format!(
-                    "{}: measurements name `{name}`, which is not an input of the service's signature; ignored",
-                    result.element
+                    "{owner}: measurements name `{name}`, which is not an input of the service's signature; ignored"
                 );
                 if !self.diagnostics.contains(&message) {
                     self.diagnostics.push(message);
@@ -845,7 +847,38 @@ mod tests {
         let kept: Vec<&String> = bb.results()["_l"].observations[1].parameters.keys().collect();
         assert_eq!(kept, vec!["files.NUMBER_OF_ELEMENTS"]);
         assert_eq!(bb.diagnostics().len(), 1, "{:?}", bb.diagnostics());
-        assert!(bb.diagnostics()[0].contains("tmp.VALUE"));
+        assert!(bb.diagnostics()[0].starts_with("_seff: ") && bb.diagnostics()[0].contains("tmp.VALUE"));
+    }
+
+    /// Issue 50: every element of a service sees the same parameters; one the signature lacks is
+    /// said once for the service, not once per element (before: 7 lines for the download's
+    /// `local.VALUE`).
+    #[test]
+    fn a_parameter_the_signature_lacks_is_said_once_per_service() {
+        let element = |id: &str| {
+            MeasurableElement::new(ElementKind::Loop { loop_id: id.into() }).in_service("_seff", ["files".to_string()])
+        };
+        let mut bb = Blackboard::new([element("_l1"), element("_l2")]);
+        for id in ["_l1", "_l2"] {
+            let o = Observation {
+                run: None,
+                parameters: [("files.VALUE".to_string(), 3.0), ("local.VALUE".to_string(), 1.0)].into(),
+                value: 3.0,
+                executions: 1,
+                mean: None,
+            };
+            bb.add_result(MeasurementResult {
+                element: id.into(),
+                observations: vec![o],
+                overflow: Vec::new(),
+                thinned: 0,
+                resolution: None,
+            });
+        }
+        assert_eq!(
+            bb.diagnostics(),
+            ["_seff: measurements name `local.VALUE`, which is not an input of the service's signature; ignored"]
+        );
     }
 
     #[test]

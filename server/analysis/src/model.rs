@@ -62,6 +62,9 @@ pub struct ModelScope {
     action_service: BTreeMap<String, String>,
     /// Action ids in scope.
     in_scope: BTreeSet<String>,
+    /// External call id -> the called signature (`fetch(ids, size)`) and its parameters' names,
+    /// where the repository has it: what a call's measured parameters may be.
+    call_inputs: BTreeMap<String, (String, Vec<String>)>,
 }
 
 /// A scope that names nothing in the repository.
@@ -115,6 +118,26 @@ pub fn scope_elements(repo: &Repository, scope: &Scope) -> Result<ModelScope, Sc
             continue;
         }
         let service = service(repo, component, seff, &seff_id);
+        for a in &chosen {
+            if let (
+                Some(id),
+                ActionBody::ExternalCall {
+                    called_service: Some(s),
+                    ..
+                },
+            ) = (&a.id, &a.body)
+            {
+                let wanted = s.target.id();
+                let called = repo
+                    .signatures()
+                    .find(|(_, x)| wanted.is_some() && x.id.as_deref() == wanted);
+                if let Some((_, signature)) = called {
+                    let names: Vec<String> = signature.parameters.iter().filter_map(|p| p.name.clone()).collect();
+                    let shown = format!("{}({})", signature.name.as_deref().unwrap_or("?"), names.join(", "));
+                    out.call_inputs.insert(id.clone(), (shown, names));
+                }
+            }
+        }
         for a in chosen {
             if let Some(id) = &a.id {
                 out.in_scope.insert(id.clone());
@@ -272,11 +295,22 @@ impl ModelScope {
     pub fn adopt(&mut self, measured: &[MeasurableElement]) -> Vec<String> {
         let mut unknown = Vec::new();
         let known: BTreeSet<String> = self.elements.iter().map(|e| e.id.clone()).collect();
+        // Per call, the values its code passes that the called signature does not have.
+        let mut not_passed: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
         for m in measured {
             let kind = canonical(&m.kind);
             let action = action_of(&kind);
             if known.contains(&kind.id()) {
                 continue;
+            }
+            if let ElementKind::CallParameter { call, parameter } = &m.kind {
+                let variable = parameter.split('.').next().unwrap_or(parameter);
+                if let Some((_, inputs)) = self.call_inputs.get(call) {
+                    if !inputs.iter().any(|i| i == variable) {
+                        not_passed.entry(call.as_str()).or_default().push(parameter.as_str());
+                        continue;
+                    }
+                }
             }
             if !self.action_service.contains_key(action) {
                 unknown.push(format!(
@@ -300,6 +334,22 @@ impl ModelScope {
             let inputs = self.services[seff].inputs.clone();
             self.elements
                 .push(MeasurableElement::new(kind).in_service(seff, inputs));
+        }
+        for (call, values) in not_passed {
+            if !self.in_scope.contains(call) {
+                continue;
+            }
+            let signature = &self.call_inputs[call].0;
+            let (them, are) = match values.as_slice() {
+                [one] => (format!("`{one}`"), "is no parameter"),
+                more => (
+                    more.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", "),
+                    "are no parameters",
+                ),
+            };
+            unknown.push(format!(
+                "{call}: the code passes {them}, which {are} of the called signature {signature}: not published"
+            ));
         }
         unknown
     }

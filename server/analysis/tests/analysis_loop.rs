@@ -517,3 +517,36 @@ fn the_judge_asks_for_the_evidence_its_reasons_need() {
         }
     }
 }
+
+/// Issue 50: a call parameter of the model that no value the code passes stands for (`_call`
+/// ran 60 times, passing `m`; the model also asks for `request.Count.VALUE`) is not "never
+/// executed": the call ran. The message says what is missing; an element whose action never ran
+/// still says it never executed.
+#[test]
+fn a_call_parameter_nothing_passes_is_not_called_never_executed() {
+    let events = events(3, 60);
+    let mut elements = elements_of(&events);
+    let missing = MeasurableElement::new(ElementKind::CallParameter {
+        call: "_call".into(),
+        parameter: "request.Count.VALUE".into(),
+    });
+    let idle = MeasurableElement::new(ElementKind::Loop {
+        loop_id: "_idle".into(),
+    });
+    elements.extend([missing.clone(), idle.clone()]);
+    let mut bb = Blackboard::new(elements);
+    let tools = Tools::standard(vec![Box::new(EventsTool::new(events))], fast_fit());
+    analyse(&mut bb, &tools, &Control::new(), &mut |_| {});
+    let said = |id: &str| {
+        bb.diagnostics()
+            .iter()
+            .find(|d| d.starts_with(&format!("{id}: ")))
+            .unwrap_or_else(|| panic!("nothing said of {id}: {:?}", bb.diagnostics()))
+            .clone()
+    };
+    assert_eq!(
+        said(&missing.id),
+        "_call/request.Count.VALUE: not measured: the call ran, but no value its code passes stands for `request.Count.VALUE` (no parameter of the called method is matched to it: rename or link it)"
+    );
+    assert!(said(&idle.id).ends_with(analysis_loop::NEVER_EXECUTED));
+}

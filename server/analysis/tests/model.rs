@@ -385,3 +385,35 @@ proptest::proptest! {
         proptest::prop_assert!(c.windows(2).all(|w| w[0].span.end < w[1].span.start));
     }
 }
+
+/// Issue 50: measured call parameters are taken in only for the called signature's inputs. The
+/// code's `fetch(ids, size, reader)` passes `reader`, which the model's `fetch(ids, size)` lacks:
+/// not an element, said once for the call (before: published as `reader.BYTESIZE = 3`).
+#[test]
+fn a_call_parameter_the_called_signature_lacks_is_said_once_per_call_and_not_taken_in() {
+    let file = model("fixtures/downloads/model/downloads.repository");
+    let repo = file.repository.as_ref().unwrap();
+    let mut scope = scope_elements(repo, &Scope::Repository).unwrap();
+    let measured = |parameter: &str| {
+        MeasurableElement::new(ElementKind::CallParameter {
+            call: "_dl_download_fetch".into(),
+            parameter: parameter.into(),
+        })
+    };
+    let said = scope.adopt(&[
+        measured("ids.VALUE"),
+        measured("reader.BYTESIZE"),
+        measured("reader.VALUE"),
+        measured("size.NUMBER_OF_ELEMENTS"),
+    ]);
+    assert_eq!(
+        said,
+        ["_dl_download_fetch: the code passes `reader.BYTESIZE`, `reader.VALUE`, which are no parameters of the called signature fetch(ids, size): not published"]
+    );
+    assert!(!scope.contains("_dl_download_fetch/reader.BYTESIZE"));
+    assert!(scope.contains("_dl_download_fetch/ids.VALUE"));
+    assert!(
+        scope.contains("_dl_download_fetch/size.NUMBER_OF_ELEMENTS"),
+        "an input's other characterisation is the signature's"
+    );
+}

@@ -16,6 +16,10 @@ pub const PROBE_SOURCES: &[(&str, &str)] = &[
         include_str!("../probe/beagle/probe/Receivers.java"),
     ),
     (
+        "beagle/probe/Members.java",
+        include_str!("../probe/beagle/probe/Members.java"),
+    ),
+    (
         "beagle/probe/Counts.java",
         include_str!("../probe/beagle/probe/Counts.java"),
     ),

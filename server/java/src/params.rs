@@ -68,6 +68,19 @@ pub fn java_type_class(ty: &str) -> TypeClass {
     }
 }
 
+/// Whether a Java type is an array of primitives (`byte[]`, `int[]`, `char...`): its BYTESIZE, if
+/// any, is its own (a `byte[]`'s length), not a sum over elements that hold bytes.
+pub fn is_primitive_array(ty: &str) -> bool {
+    let t = ty.trim();
+    let element = t.strip_suffix("...").or_else(|| t.strip_suffix("[]")).map(str::trim);
+    element.is_some_and(|e| {
+        matches!(
+            e,
+            "byte" | "short" | "int" | "long" | "float" | "double" | "char" | "boolean"
+        )
+    })
+}
+
 /// Simple names (and name endings, `ArrayList`, `ConcurrentHashMap`) of Java's collection types.
 const COLLECTIONS: &[&str] = &[
     "List",
@@ -141,6 +154,25 @@ pub fn pcm_type_name(repositories: &[&Repository], data_type: Option<&Reference>
     match &found.kind {
         DataTypeKind::Collection { inner: Some(inner) } => pcm_type_name(repositories, Some(inner)),
         _ => found.name.clone(),
+    }
+}
+
+/// The inner declarations (name, kind) of a composite data type the repositories define; none
+/// for other types.
+pub fn composite_members(repositories: &[&Repository], data_type: Option<&Reference>) -> Vec<(String, TypeClass)> {
+    let Some(id) = data_type.map(|d| d.target.fragment()) else {
+        return Vec::new();
+    };
+    let found = repositories
+        .iter()
+        .flat_map(|r| &r.data_types)
+        .find(|t| t.id.as_deref() == Some(id));
+    match found.map(|t| &t.kind) {
+        Some(DataTypeKind::Composite { members, .. }) => members
+            .iter()
+            .filter_map(|m| Some((m.name.clone()?, pcm_type_class(repositories, m.data_type.as_ref()))))
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -458,6 +490,15 @@ mod tests {
         assert!(similar("uploadFiles", "files"));
         assert!(!similar("alreadyCompressed", "compressedIndices"));
         assert!(!similar("owner", "items"));
+    }
+
+    #[test]
+    fn arrays_of_primitives_are_told_from_those_of_objects() {
+        assert!(is_primitive_array("byte[]"));
+        assert!(is_primitive_array("int ..."));
+        assert!(!is_primitive_array("byte[][]"));
+        assert!(!is_primitive_array("Item[]"));
+        assert!(!is_primitive_array("List<Item>"));
     }
 
     #[test]

@@ -45,7 +45,19 @@ pub struct SectionTable {
     /// `entries.VALUE`, and nothing else of it is an input of the model.
     #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
     pub sizes_as_value: std::collections::BTreeSet<i32>,
+    /// Slots of a collection whose BYTESIZE the model reads (`items.BYTESIZE`, the sum over its
+    /// elements); elsewhere the probe's sum is no input of the model and is not kept.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub elements_bytesize: std::collections::BTreeSet<i32>,
+    /// A model's composite parameter taken as one code object: per object slot, the inner
+    /// declarations the probe reads through a field or getter of that name, each into its own
+    /// slot (named `request.Parts`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub members: std::collections::BTreeMap<i32, Vec<(String, i32)>>,
 }
+
+/// The resource on the class path from which the probe reads the members it characterises.
+pub const MEMBERS_RESOURCE: &str = "beagle-members.txt";
 
 /// One inherited body, several components: one probe site in the code, a section per component.
 /// The SEFF's entry asks the probe which section the receiving object's class stands for
@@ -138,6 +150,17 @@ impl SectionTable {
             Section::Service { service } => Some(service),
             _ => None,
         }
+    }
+
+    /// The members as the probe reads them: a line per member, `slot<TAB>name<TAB>member slot`.
+    pub fn members_text(&self) -> String {
+        let mut out = String::new();
+        for (slot, members) in &self.members {
+            for (name, member) in members {
+                out.push_str(&format!("{slot}\t{name}\t{member}\n"));
+            }
+        }
+        out
     }
 
     pub fn slot(&self, id: i32) -> Option<&str> {

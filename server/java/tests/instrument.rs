@@ -499,8 +499,12 @@ fn loops_with_labels_break_continue_and_recursion() {
     assert_eq!(run.a_values(LOOP, 9), [2, 10]);
     assert_eq!(run.a_values(LOOP, 10), [1, 17]);
     assert_eq!(run.count(DEMAND, 11), 2);
-    // NUMBER_OF_ELEMENTS (3) and the mean INNER.BYTESIZE (4) of the list.
-    assert_eq!(run.params("words"), [(3, 5.0), (4, 2.6), (3, 2.0), (4, 18.5)]);
+    // NUMBER_OF_ELEMENTS (3), the mean INNER.BYTESIZE (4) and the elements' summed BYTESIZE (5)
+    // of the list.
+    assert_eq!(
+        run.params("words"),
+        [(3, 5.0), (4, 2.6), (5, 13.0), (3, 2.0), (4, 18.5), (5, 37.0)]
+    );
     // Recursion: five nested executions, four of them entered through call 13.
     assert_eq!(run.count(ENTER, 12), 5);
     assert_eq!(run.of(ENTER, 12).filter(|r| r.b >> 32 == 13).count(), 4);

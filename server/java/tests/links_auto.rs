@@ -58,7 +58,20 @@ fn reproduces_the_hand_written_links_of_the_fileshare_example() {
         assert_eq!((&a.file, &a.range), (&h.file, &h.range), "{}: {}", h.element, reason(a));
         assert!(confidence(a) >= 0.8, "{}: {} {}", h.element, confidence(a), reason(a));
     }
-    assert_eq!(auto.len(), hand.len(), "no links beyond the hand-written ones");
+    // Beyond the hand-written links, each transition is linked to the arm that is its own (the
+    // probes count it there): `isListed`'s rejected/accepted, `file size`'s large/small.
+    let extra: BTreeSet<&str> = auto
+        .iter()
+        .map(|l| l.element.as_str())
+        .filter(|e| !hand.iter().any(|h| h.element == *e))
+        .collect();
+    assert_eq!(
+        extra,
+        BTreeSet::from(["_fs_accepted", "_fs_large", "_fs_rejected", "_fs_small"]),
+        "no other links beyond the hand-written ones"
+    );
+    let business = std::fs::read_to_string(root.join("src/fileshare/BusinessCore.java")).unwrap();
+    assert_eq!(&business[by_id["_fs_rejected"].range.clone()], "rejected++;");
 }
 
 fn shop() -> (PathBuf, ModelSet, Vec<CodeLink>) {
@@ -848,4 +861,58 @@ fn a_parameter_taken_by_its_composite_type_or_beside_the_containers_request_is_t
         confidence(rename),
         reason(rename)
     );
+}
+
+/// Issue 50, `fixtures/downloads`: the model's `download(request: DownloadRequest)` (inner
+/// declarations `Files`, `Size`, `Login`) is the code's `download(List<Long> files, int size,
+/// String login, boolean local)`. Before, no parameter of the method took `request` and the SEFF
+/// was a guess at 0.5; the composite spread over the method's parameters, named like its inner
+/// declarations, makes it the operation.
+#[test]
+fn a_composite_spread_over_the_methods_parameters_is_the_operation() {
+    let root = repo_root().join("fixtures/downloads");
+    let links = auto(
+        &load(&root.join("model/downloads.repository")),
+        &root,
+        &[PathBuf::from("src")],
+    );
+    let download = link(&links, "_dl_download");
+    assert!(confidence(download) >= USED, "{download:#?}");
+    assert!(
+        reason(download).contains("request spread over files, size, login, named like its inner declarations")
+            && reason(download).contains("and 1 more (local)"),
+        "{}",
+        reason(download)
+    );
+}
+
+/// Issue 50: the model's first transition (`packed`, the call `pack`) is the code's `else` arm of
+/// `if (files.size() == 1)`; each transition is linked to the arm that holds its call, the other
+/// to the arm left, and the actions inside follow. Before, they were matched by order: `packed`
+/// was the `then` arm and `send single` was linked to `return packer.pack(items);`.
+#[test]
+fn transitions_are_the_arms_that_hold_their_calls_whatever_the_models_order() {
+    let root = repo_root().join("fixtures/downloads");
+    let links = auto(
+        &load(&root.join("model/downloads.repository")),
+        &root,
+        &[PathBuf::from("src")],
+    );
+    let java = std::fs::read_to_string(root.join("src/org/acme/media/MediaStore.java")).unwrap();
+    let packed = link(&links, "_dl_packed");
+    assert!(java[packed.range.clone()].contains("packer.pack(items)"), "{packed:#?}");
+    assert!(reason(packed).contains("holds its call `pack`"), "{}", reason(packed));
+    let single = link(&links, "_dl_single");
+    assert!(java[single.range.clone()].contains("framed"), "{single:#?}");
+    assert!(
+        packed.range.start > single.range.end,
+        "the else arm follows the then arm"
+    );
+    let send = link(&links, "_dl_download_send");
+    assert!(
+        java[send.range.clone()].starts_with("byte[] content = items.get(0).getContent();"),
+        "{}",
+        &java[send.range.clone()]
+    );
+    assert!(confidence(link(&links, "_dl_download_pack")) >= USED);
 }

@@ -230,10 +230,11 @@ fn a_hand_instrumented_program_decodes_to_what_it_did() {
             ..Default::default()
         }
     );
-    // Per upload: ENTER, 4 PARAMs (a map gives two), OVERHEAD and EXIT, one OVERHEAD and
-    // DEMAND_TOTAL for its files' runs of the compress section, LOOP, BRANCH; per store ENTER, 2
-    // PARAMs, OVERHEAD, DEMAND_TOTAL, OVERHEAD, EXIT; per fact ENTER, PARAM, OVERHEAD, EXIT.
-    let per_iteration = 4 * (7 + 2 + 2) + 4 * (7 + 2 + 2) + 8 * 7 + 4 * 4;
+    // Per upload: ENTER, 5 PARAMs (a map gives three: its size, its elements' mean and summed
+    // bytes), OVERHEAD and EXIT, one OVERHEAD and DEMAND_TOTAL for its files' runs of the compress
+    // section, LOOP, BRANCH; per store ENTER, 2 PARAMs, OVERHEAD, DEMAND_TOTAL, OVERHEAD, EXIT; per
+    // fact ENTER, PARAM, OVERHEAD, EXIT.
+    let per_iteration = 4 * (8 + 2 + 2) + 4 * (8 + 2 + 2) + 8 * 7 + 4 * 4;
     assert_eq!(summary.warmup_records, per_iteration);
     // Per iteration, the join outside any service (OVERHEAD and DEMAND); 17 records per calibration.
     assert_eq!(summary.records, 3 * per_iteration + 3 * 2 + 2 * 17);
@@ -489,6 +490,98 @@ fn array_parameters_give_their_length_and_the_mean_size_of_their_elements() {
                 ("names.INNER.BYTESIZE", 2.0),
                 ("names.NUMBER_OF_ELEMENTS", 2.0),
                 ("none.NUMBER_OF_ELEMENTS", 0.0),
+            ]
+        );
+    }
+}
+
+/// Issue 50: the bytes inside the user's objects. A `List<Item>` whose bytes sit in each item's
+/// private `byte[] content`, an `Item` alone, and a `Request` whose model composite has the inner
+/// declaration `Parts`, read through its getter.
+const OBJECTS: &str = r#"
+import beagle.probe.Probe;
+import java.util.List;
+
+public class Main {
+    static class Item {
+        private final long id;
+        private final byte[] content;
+        Item(long id, byte[] content) { this.id = id; this.content = content; }
+        byte[] getContent() { return content; }
+    }
+
+    static class Request {
+        private final List<byte[]> parts;
+        Request(List<byte[]> parts) { this.parts = parts; }
+        public List<byte[]> getParts() { return parts; }
+    }
+
+    static void pack(List<Item> items, Item one, Request request, List<Item> others) {
+        long e = Probe.enter(0);
+        try {
+            Probe.param(e, 0, items);
+            Probe.param(e, 1, one);
+            Probe.param(e, 2, request);
+            Probe.param(e, 3, others);
+        } finally {
+            Probe.exit(e);
+        }
+    }
+
+    public static void main(String[] args) {
+        List<Item> items = List.of(new Item(1, new byte[100]), new Item(2, new byte[300]));
+        pack(items, new Item(3, new byte[50]), new Request(List.of(new byte[5], new byte[6], new byte[7])), items);
+    }
+}
+"#;
+
+/// Before, an object's BYTESIZE was unknown (`Item` gave nothing, `items` its length only) and a
+/// composite taken as one object gave none of its inner declarations.
+#[test]
+fn objects_give_the_bytes_they_hold_and_their_members_by_name() {
+    if !javac_available() {
+        eprintln!("skipped: no javac");
+        return;
+    }
+    let mut table = SectionTable::default();
+    table.add(Section::Service {
+        service: "_pack".into(),
+    });
+    for slot in ["items", "one", "request", "others", "request.Parts"] {
+        table.add_slot(slot);
+    }
+    // `items.BYTESIZE` is what the model reads: the sum over the elements; for `others`, not.
+    table.elements_bytesize.insert(0);
+    table.members.insert(2, vec![("Parts".to_string(), 4)]);
+    table.sizes_as_value.insert(4);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("app")).unwrap();
+    std::fs::write(
+        dir.path().join("app").join(beagle_java::sections::MEMBERS_RESOURCE),
+        table.members_text(),
+    )
+    .unwrap();
+    let (events, summary) = run_source(dir.path(), OBJECTS, &table);
+    assert_eq!(
+        (summary.executions, summary.invalid, summary.unknown_sections),
+        (2, 0, 0)
+    );
+    for e in &events {
+        let MeasurementEvent::ServiceCall { parameters, .. } = e else {
+            continue;
+        };
+        let got: Vec<(&str, f64)> = parameters.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        assert_eq!(
+            got,
+            [
+                ("items.BYTESIZE", 400.0),
+                ("items.INNER.BYTESIZE", 200.0),
+                ("items.NUMBER_OF_ELEMENTS", 2.0),
+                ("one.BYTESIZE", 50.0),
+                ("others.INNER.BYTESIZE", 200.0),
+                ("others.NUMBER_OF_ELEMENTS", 2.0),
+                // The composite's `Parts: INT`: the list behind `getParts()`, by its size.
+                ("request.Parts.VALUE", 3.0),
             ]
         );
     }

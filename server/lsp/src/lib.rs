@@ -38,6 +38,7 @@ pub mod state;
 pub mod trust;
 pub mod units;
 pub mod unmodelled_fix;
+pub mod vocabulary_fix;
 
 use tower_lsp_server::{ClientSocket, LspService, Server};
 

@@ -23,6 +23,7 @@ pub mod model;
 pub mod namespaces;
 pub mod reference;
 pub mod span;
+pub mod vocabulary;
 pub mod workspace;
 pub mod xml;
 

@@ -178,3 +178,77 @@ fn references_to_devices_are_not_read() {
         "{diags:#?}"
     );
 }
+
+/// Issue 50: a demand over `items.NUMBER_OF_ELEMENTS` where every caller passes `items.VALUE` (a
+/// list's size as an `INT`) reads a variable no simulation sets: a warning on the variable itself,
+/// naming what the callers pass, with the callers' word to write instead. A use in the callers'
+/// words, or in a SEFF no action calls, is not warned about.
+#[test]
+fn a_characterisation_no_caller_passes_is_warned_about_where_it_is_written() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/downloads/model/downloads.repository");
+    let file = ModelFile::read(&path).unwrap();
+    let diags: Vec<_> = beagle_pcm::check::local::check(&file)
+        .into_iter()
+        .filter(|d| d.code == "characterisation-not-passed")
+        .collect();
+    assert_eq!(
+        render(&file, &diags),
+        "96:74 Warning[characterisation-not-passed] `items.NUMBER_OF_ELEMENTS`: no caller of pack sets it (they pass items.BYTESIZE, items.VALUE), so a simulator reads it as undefined (_dl_pack_zip) `items.NUMBER_OF_ELEMENTS`"
+    );
+    let found = beagle_pcm::check::vocabulary::not_passed(&file, file.repository.as_ref().unwrap());
+    assert_eq!(found[0].replacement.as_deref(), Some("items.VALUE"));
+    // Written in the callers' words: nothing to say.
+    let fixed = ModelFile::parse(
+        path.clone(),
+        file.text().replace(
+            "0.01 * items.NUMBER_OF_ELEMENTS",
+            "0.01 * items.VALUE + 1E-6 * items.BYTESIZE",
+        ),
+    );
+    assert!(beagle_pcm::check::local::check(&fixed)
+        .iter()
+        .all(|d| d.code != "characterisation-not-passed"));
+    // A SEFF no action of the repository calls (`download`, `upload`: a usage model's) is not
+    // checked: its callers may pass anything.
+    let uncalled = ModelFile::parse(
+        path,
+        fixed.text().replace(
+            "specification=\"request.Files.VALUE &gt; 1\"",
+            "specification=\"request.NUMBER_OF_ELEMENTS &gt; 1\"",
+        ),
+    );
+    assert!(beagle_pcm::check::local::check(&uncalled)
+        .iter()
+        .all(|d| d.code != "characterisation-not-passed"));
+}
+
+/// Real models someone else made keep quiet: the third-party repositories under `fixtures/pcm`
+/// (MediaStore, the file share, ...) and the linking benchmark's (TeaStore, CoCoME) use what their
+/// callers pass, as do our other fixtures.
+#[test]
+fn third_party_models_use_what_their_callers_pass() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut checked = 0;
+    for dir in ["benchmarks/linking/models", "fixtures"] {
+        let mut stack = vec![root.join(dir)];
+        while let Some(d) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&d) else { continue };
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "repository") && !p.ends_with("downloads.repository") {
+                    let file = ModelFile::read(&p).unwrap();
+                    let said: Vec<_> = beagle_pcm::check::local::check(&file)
+                        .into_iter()
+                        .filter(|d| d.code == "characterisation-not-passed")
+                        .collect();
+                    assert!(said.is_empty(), "{}: {}", p.display(), render(&file, &said));
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 10, "{checked} repositories");
+}

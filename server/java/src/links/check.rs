@@ -120,6 +120,15 @@ pub fn validate(links: &[CodeLink], models: &ModelSet, root: &Path) -> Vec<LinkE
             }
         };
         let nodes = nodes_of(java, &link.range);
+        // An empty arm of an if (`{ }`): a transition that runs nothing, still its own arm.
+        let empty_arm = matches!(element, Element::Transition(_))
+            && java
+                .root()
+                .descendant_for_byte_range(link.range.start, link.range.end)
+                .is_some_and(|n| n.kind() == "block" && n.byte_range() == link.range && n.named_child_count() == 0);
+        if empty_arm {
+            continue;
+        }
         if nodes.is_empty() {
             out.push(LinkError::of(
                 link,

@@ -106,9 +106,15 @@ fn javac(
 /// alreadyCompressed)`, or the same names in another order): the method's parameters are matched
 /// to the signature's by name, then similar name, type and position ([`match_parameters`]), and
 /// the slots of matched ones renamed to the signature's names, so that the measurements are
-/// inputs of the service. A collection matched to a number of the model (`entries: INT` for
-/// `List<Entry> currentEntries`) is measured by its size, as the model's `entries.VALUE`
-/// ([`SectionTable::sizes_as_value`]), also where the names agree. The slots from `first_slot` on
+/// inputs of the service. A composite parameter of the model no code parameter stands for is
+/// looked for spread over the method's parameters, named and typed like its inner declarations
+/// (`download(request: DownloadRequest)` with `Files` and `Size` for `download(List<Long> files,
+/// int size, ...)`: `request.Files`, `request.Size`); one a code object stands for has its inner
+/// declarations read through that object's fields or getters ([`SectionTable::members`]). A
+/// collection matched to a number of the model, or to a parameter its callers pass as a VALUE
+/// (`entries: INT` for `List<Entry> currentEntries`), is measured by its size, as the model's
+/// `entries.VALUE` ([`SectionTable::sizes_as_value`]); one whose BYTESIZE the callers pass, by
+/// the sum over its elements ([`SectionTable::elements_bytesize`]). The slots from `first_slot` on
 /// are those this file's instrumentation added (each service's are its parameters in order).
 /// Returns what was matched and how, for the user.
 fn match_to_signature(
@@ -121,6 +127,8 @@ fn match_to_signature(
     let Some(java) = crate::syntax::JavaFile::parse(text.to_string()) else {
         return Vec::new();
     };
+    let no_members = BTreeMap::new();
+    let no_words = beagle_pcm::vocabulary::Words::new();
     let mut out = Vec::new();
     for (seff, range) in services {
         let Some(model) = facts.parameters_of_seff.get(seff) else {
@@ -150,68 +158,164 @@ fn match_to_signature(
             .zip(&method.parameter_types)
             .map(|(n, t)| (n.clone(), java_type_class(t)))
             .collect();
-        let matches = match_parameters(&typed, model);
-        let size_of = |i: usize| {
-            matches
-                .iter()
-                .find(|m| m.code == i)
-                .filter(|m| typed[i].1 == TypeClass::Collection && model[m.model].1 == TypeClass::Number)
-        };
-        if code.iter().eq(model_names.iter().copied()) {
+        let members = facts.members_of_seff.get(seff).unwrap_or(&no_members);
+        let words = facts.words_of_seff.get(seff).unwrap_or(&no_words);
+        let matched = match_with_members(&typed, model, members);
+        let mut said = Vec::new();
+        let mut renamed_any = false;
+        for (i, name) in code.iter().enumerate() {
+            let Some(target) = &matched.targets[i] else {
+                said.push(format!("{name}: not in the signature (not an input of the model)"));
+                renamed_any = true;
+                continue;
+            };
+            let slot = (at + i) as i32;
+            if target.path != *name {
+                table.slots[at + i] = target.path.clone();
+                renamed_any = true;
+            }
+            let mut how = String::new();
+            if typed[i].1 == TypeClass::Collection {
+                let as_value = target.class == TypeClass::Number
+                    || beagle_pcm::vocabulary::in_the_models_words(words, &target.path, "NUMBER_OF_ELEMENTS")
+                        == Some("VALUE");
+                if as_value {
+                    table.sizes_as_value.insert(slot);
+                    how.push_str(&format!(", its size the model's {}.VALUE", target.path));
+                }
+                let holds_objects = !crate::params::is_primitive_array(&method.parameter_types[i]);
+                if holds_objects && words.get(&target.path).is_some_and(|w| w.contains("BYTESIZE")) {
+                    table.elements_bytesize.insert(slot);
+                    how.push_str(&format!(", its elements' bytes the model's {}.BYTESIZE", target.path));
+                    renamed_any = true;
+                }
+            }
+            if typed[i].1 == TypeClass::Composite {
+                if let Some(inner) = members.get(&target.path) {
+                    let read: Vec<(String, i32)> = inner
+                        .iter()
+                        .map(|(member, class)| {
+                            let member_slot = table.add_slot(&format!("{}.{member}", target.path));
+                            if *class == TypeClass::Number {
+                                table.sizes_as_value.insert(member_slot);
+                            }
+                            (member.clone(), member_slot)
+                        })
+                        .collect();
+                    how.push_str(&format!(
+                        ", its {} read through the object's fields or getters",
+                        inner
+                            .iter()
+                            .map(|(m, _)| format!("{}.{m}", target.path))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                    table.members.insert(slot, read);
+                    renamed_any = true;
+                }
+            }
+            if target.by == MatchedBy::Name && target.path == *name {
+                said.push(format!("{name} by name{how}"));
+            } else {
+                said.push(format!("{name} as {} ({}{how})", target.path, target.by.describe()));
+            }
+        }
+        if !renamed_any && matched.unmatched.is_empty() {
+            // The signature's names, in its order: say only what is measured by its size.
             let sizes: Vec<String> = (0..code.len())
-                .filter(|i| size_of(*i).is_some())
-                .map(|i| {
-                    table.sizes_as_value.insert((at + i) as i32);
-                    format!("{name}: its size is the model's {name}.VALUE", name = code[i])
-                })
+                .filter(|i| table.sizes_as_value.contains(&((at + i) as i32)))
+                .map(|i| format!("{name}: its size is the model's {name}.VALUE", name = code[i]))
                 .collect();
             if !sizes.is_empty() {
                 out.push(format!("{seff}: {}", sizes.join("; ")));
             }
             continue;
         }
-        let mut said = Vec::new();
-        for (i, name) in code.iter().enumerate() {
-            match matches.iter().find(|m| m.code == i) {
-                Some(m) => {
-                    let target = &model[m.model].0;
-                    table.slots[at + i] = target.clone();
-                    let size = if size_of(i).is_some() {
-                        table.sizes_as_value.insert((at + i) as i32);
-                        format!(", its size the model's {target}.VALUE")
-                    } else {
-                        String::new()
-                    };
-                    if m.by == MatchedBy::Name && name == target {
-                        said.push(format!("{name} by name{size}"));
-                    } else {
-                        said.push(format!("{name} as {target} ({}{size})", m.by.describe()));
-                    }
-                }
-                None => said.push(format!("{name}: not in the signature (not an input of the model)")),
-            }
-        }
-        let unmatched: Vec<&str> = model
-            .iter()
-            .enumerate()
-            .filter(|(j, _)| !matches.iter().any(|m| m.model == *j))
-            .map(|(_, (n, _))| n.as_str())
-            .collect();
         let mut line = format!(
             "{seff}: the method's parameters ({}) matched to its signature's ({}): {}",
             code.join(", "),
             model_names.iter().map(|n| n.as_str()).collect::<Vec<_>>().join(", "),
             said.join("; ")
         );
-        if !unmatched.is_empty() {
+        if !matched.unmatched.is_empty() {
             line.push_str(&format!(
                 "; no parameter of the method stands for {} (link or rename it to measure it)",
-                unmatched.join(", ")
+                matched.unmatched.join(", ")
             ));
         }
         out.push(line);
     }
     out
+}
+
+/// What a code parameter stands for: a signature parameter or an inner declaration of one
+/// (`request.Files`), of the model's kind, matched `by`.
+#[derive(Clone, Debug)]
+struct Target {
+    path: String,
+    class: TypeClass,
+    by: MatchedBy,
+}
+
+/// Per code parameter its [`Target`]; the model's parameters (or inner declarations) nothing
+/// stands for.
+struct Matched {
+    targets: Vec<Option<Target>>,
+    unmatched: Vec<String>,
+}
+
+/// [`match_parameters`], then each composite parameter of the model left unmatched looked for
+/// among the code parameters left, by its inner declarations (by name, similar name or type;
+/// never by position: a spread is no order).
+fn match_with_members(
+    code: &[(String, TypeClass)],
+    model: &[(String, TypeClass)],
+    members: &BTreeMap<String, Vec<(String, TypeClass)>>,
+) -> Matched {
+    let matches = match_parameters(code, model);
+    let mut targets: Vec<Option<Target>> = vec![None; code.len()];
+    for m in &matches {
+        targets[m.code] = Some(Target {
+            path: model[m.model].0.clone(),
+            class: model[m.model].1,
+            by: m.by,
+        });
+    }
+    let mut unmatched = Vec::new();
+    for (j, (name, _)) in model.iter().enumerate() {
+        if matches.iter().any(|m| m.model == j) {
+            continue;
+        }
+        let Some(inner) = members.get(name) else {
+            unmatched.push(name.clone());
+            continue;
+        };
+        let free: Vec<usize> = (0..code.len()).filter(|c| targets[*c].is_none()).collect();
+        let free_typed: Vec<(String, TypeClass)> = free.iter().map(|c| code[*c].clone()).collect();
+        let found: Vec<_> = match_parameters(&free_typed, inner)
+            .into_iter()
+            .filter(|m| m.by != MatchedBy::Position)
+            .collect();
+        if found.is_empty() {
+            unmatched.push(name.clone());
+            continue;
+        }
+        for m in &found {
+            targets[free[m.code]] = Some(Target {
+                path: format!("{name}.{}", inner[m.model].0),
+                class: inner[m.model].1,
+                by: m.by,
+            });
+        }
+        unmatched.extend(
+            inner
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| !found.iter().any(|m| m.model == *k))
+                .map(|(_, (member, _))| format!("{name}.{member}")),
+        );
+    }
+    Matched { targets, unmatched }
 }
 
 /// Most rounds of leaving out files that do not compile (each may uncover files that used them).
@@ -463,6 +567,14 @@ pub fn prepare(
             },
         );
     }
+    // The members of composite parameters the probe reads, where it finds them.
+    if !plan.table.members.is_empty() {
+        let resource = classes.join(crate::sections::MEMBERS_RESOURCE);
+        std::fs::write(&resource, plan.table.members_text()).map_err(|source| PrepareError::Io {
+            path: resource.clone(),
+            source,
+        })?;
+    }
     // The classes that pick a shared body's section, where the probe finds them.
     if !plan.table.dispatch.tables.is_empty() {
         let resource = classes.join(crate::sections::DISPATCH_RESOURCE);
@@ -495,4 +607,77 @@ pub fn prepare(
         notes,
         infos,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use TypeClass::*;
+
+    fn p(name: &str, class: TypeClass) -> (String, TypeClass) {
+        (name.to_string(), class)
+    }
+
+    fn paths(m: &Matched) -> Vec<Option<String>> {
+        m.targets.iter().map(|t| t.as_ref().map(|t| t.path.clone())).collect()
+    }
+
+    /// Issue 50: `download(request: DownloadRequest)` with `Files: INT`, `Size: INT`, `Login:
+    /// STRING` for `download(List<Long> files, int size, String login, boolean local)`. Before,
+    /// nothing matched `request` and every measurement of the service was dropped.
+    #[test]
+    fn a_composite_no_code_parameter_takes_is_found_spread_over_them_by_its_inner_declarations() {
+        let code = [
+            p("files", Collection),
+            p("size", Number),
+            p("login", Text),
+            p("local", Bool),
+        ];
+        let model = [p("request", Composite)];
+        let members = BTreeMap::from([(
+            "request".to_string(),
+            vec![p("Files", Number), p("Size", Number), p("Login", Text)],
+        )]);
+        let m = match_with_members(&code, &model, &members);
+        assert_eq!(
+            paths(&m),
+            [
+                Some("request.Files".to_string()),
+                Some("request.Size".to_string()),
+                Some("request.Login".to_string()),
+                None
+            ]
+        );
+        assert!(m.unmatched.is_empty());
+        // An inner declaration nothing takes is named, under its composite.
+        let code = [p("files", Collection), p("local", Bool)];
+        let m = match_with_members(&code, &model, &members);
+        assert_eq!(paths(&m), [Some("request.Files".to_string()), None]);
+        assert_eq!(m.unmatched, ["request.Size", "request.Login"]);
+        // Never by position: a spread has no order to go by.
+        let code = [p("a", Text), p("b", Bool)];
+        let members = BTreeMap::from([("request".to_string(), vec![p("Login", Text), p("Local", Bool)])]);
+        let m = match_with_members(&code, &model, &members);
+        assert_eq!(
+            m.targets.iter().filter(|t| t.is_some()).count(),
+            2,
+            "one of a kind each: by type"
+        );
+        let code = [p("a", Text), p("b", Text)];
+        let members = BTreeMap::from([("request".to_string(), vec![p("Login", Text), p("Name", Text)])]);
+        let m = match_with_members(&code, &model, &members);
+        assert!(m.targets.iter().all(Option::is_none), "{:?}", paths(&m));
+    }
+
+    /// A code object of the composite's own name keeps it whole (its members are read through its
+    /// getters, `SectionTable::members`), and is not spread.
+    #[test]
+    fn a_composite_a_code_parameter_takes_is_not_spread() {
+        let code = [p("request", Composite)];
+        let model = [p("request", Composite)];
+        let members = BTreeMap::from([("request".to_string(), vec![p("Parts", Number)])]);
+        let m = match_with_members(&code, &model, &members);
+        assert_eq!(paths(&m), [Some("request".to_string())]);
+        assert!(m.unmatched.is_empty());
+    }
 }

@@ -4,7 +4,7 @@ use super::shared::{Place, ServicePlace, SharedSites};
 use super::CPU;
 use crate::instrument::{Site, SiteKind};
 use crate::links::CodeLink;
-use crate::params::{pcm_type_class, TypeClass};
+use crate::params::{composite_members, pcm_type_class, TypeClass};
 use crate::sections::{Section, SectionTable};
 use beagle_analysis::blackboard::ElementKind;
 use beagle_analysis::MeasurableElement;
@@ -22,6 +22,11 @@ pub(super) fn by_element(links: &[CodeLink]) -> BTreeMap<&str, &CodeLink> {
 pub(super) struct ModelFacts {
     /// SEFF id -> the parameters (name, kind) of the signature it describes.
     pub(super) parameters_of_seff: BTreeMap<String, Vec<(String, TypeClass)>>,
+    /// SEFF id -> its signature's composite parameters -> their inner declarations (name, kind).
+    pub(super) members_of_seff: BTreeMap<String, BTreeMap<String, Vec<(String, TypeClass)>>>,
+    /// SEFF id -> the characterisations the model uses for its inputs
+    /// ([`beagle_pcm::vocabulary::of_signature`]).
+    pub(super) words_of_seff: BTreeMap<String, beagle_pcm::vocabulary::Words>,
     pub(super) transitions: BTreeMap<String, Vec<String>>,
     pub(super) calls_of_seff: BTreeMap<String, Vec<String>>,
     pub(super) callees_of_call: BTreeMap<String, Vec<String>>,
@@ -33,6 +38,9 @@ pub(super) fn model_facts(repositories: &[&Repository]) -> ModelFacts {
     let mut called_signature = BTreeMap::new();
     let mut seffs_of_signature: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     let mut parameters_of_seff = BTreeMap::new();
+    let mut members_of_seff = BTreeMap::new();
+    let mut words_of_seff = BTreeMap::new();
+    let callers = beagle_pcm::vocabulary::passed_by_callers(repositories);
     let signatures: BTreeMap<&str, &beagle_pcm::model::Signature> = repositories
         .iter()
         .flat_map(|r| r.signatures())
@@ -53,6 +61,23 @@ pub(super) fn model_facts(repositories: &[&Repository]) -> ModelFacts {
                     .collect();
                 if let Some(names) = names {
                     parameters_of_seff.insert(seff_id.clone(), names);
+                }
+                let members: BTreeMap<String, Vec<(String, TypeClass)>> = signature
+                    .parameters
+                    .iter()
+                    .filter_map(|p| {
+                        let members = composite_members(repositories, p.data_type.as_ref());
+                        Some((p.name.clone()?, members)).filter(|(_, m)| !m.is_empty())
+                    })
+                    .collect();
+                if !members.is_empty() {
+                    members_of_seff.insert(seff_id.clone(), members);
+                }
+                if let Some(id) = &signature.id {
+                    words_of_seff.insert(
+                        seff_id.clone(),
+                        beagle_pcm::vocabulary::of_signature(repositories, &callers, id),
+                    );
                 }
             }
             if let Some(signature) = &seff.described_service {
@@ -87,6 +112,8 @@ pub(super) fn model_facts(repositories: &[&Repository]) -> ModelFacts {
         .collect();
     ModelFacts {
         parameters_of_seff,
+        members_of_seff,
+        words_of_seff,
         transitions,
         calls_of_seff,
         callees_of_call,
@@ -270,11 +297,12 @@ pub(super) fn plan(
                     }
                     continue;
                 }
-                let transitions: Vec<i32> = facts
-                    .transitions
-                    .get(branch)
+                // In the order of the code's arms where the transitions are linked to them (the
+                // model's first transition may be the `else`); unlinked ones after, in model order.
+                let mut ordered: Vec<&String> = facts.transitions.get(branch).into_iter().flatten().collect();
+                ordered.sort_by_key(|t| link.get(t.as_str()).map_or(usize::MAX, |l| l.range.start));
+                let transitions: Vec<i32> = ordered
                     .into_iter()
-                    .flatten()
                     .map(|t| {
                         p.table.add(Section::Transition {
                             branch: branch.clone(),

@@ -42,6 +42,10 @@ const SERVICE_BIAS: i32 = 4;
 const SHORT_BIAS: i32 = 5;
 const CPU_FRESH_BIAS: i32 = 1;
 
+/// A collection's BYTESIZE, the sum over its elements: the model's `x.BYTESIZE` where it reads
+/// one ([`SectionTable::elements_bytesize`]), else not kept.
+const ELEMENTS_BYTESIZE: &str = "ELEMENTS.BYTESIZE";
+
 /// The PCM characterisation of a PARAM record's `a`.
 fn characterisation(code: i64) -> Option<&'static str> {
     match code {
@@ -49,6 +53,7 @@ fn characterisation(code: i64) -> Option<&'static str> {
         2 => Some("BYTESIZE"),
         3 => Some("NUMBER_OF_ELEMENTS"),
         4 => Some("INNER.BYTESIZE"),
+        5 => Some(ELEMENTS_BYTESIZE),
         _ => None,
     }
 }
@@ -444,10 +449,17 @@ impl<'a> Decoder<'a> {
                 // and its elements' sizes are no input of the model.
                 let as_value = self.table.sizes_as_value.contains(&r.section);
                 match characterisation(r.a) {
+                    Some(ELEMENTS_BYTESIZE) if !value.is_finite() => self.summary.invalid += 1,
+                    Some(ELEMENTS_BYTESIZE) => {
+                        if self.table.elements_bytesize.contains(&r.section) {
+                            pending.parameters.insert(format!("{slot}.BYTESIZE"), value);
+                        }
+                    }
                     Some("NUMBER_OF_ELEMENTS") if as_value && value.is_finite() => {
                         pending.parameters.insert(format!("{slot}.VALUE"), value);
                     }
-                    Some(_) if as_value => {}
+                    // A VALUE is the model's VALUE whatever held it (a member read as a number).
+                    Some(c) if as_value && c != "VALUE" => {}
                     Some(c) if value.is_finite() => {
                         pending.parameters.insert(format!("{slot}.{c}"), value);
                     }

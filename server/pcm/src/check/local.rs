@@ -1,7 +1,7 @@
 //! Checks that need only one file: XML, ids, `xsi:type`s, StoEx, same-file references,
 //! control flow and branch probabilities, a resource environment's processing rates.
 
-use super::{control_flow, resource_environment};
+use super::{control_flow, resource_environment, vocabulary};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::file::{FileKind, ModelFile};
 use crate::model::{ActionBody, TransitionKind};
@@ -45,6 +45,7 @@ pub fn check(file: &ModelFile) -> Vec<Diagnostic> {
     if let Some(repo) = &file.repository {
         control_flow::check(file, repo, &mut out);
         branch_probabilities(file, &mut out);
+        vocabulary::check(file, repo, &mut out);
     }
     if file.kind == FileKind::ResourceEnvironment {
         resource_environment::check(file, &mut out);

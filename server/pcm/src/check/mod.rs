@@ -6,3 +6,4 @@ pub mod deployment;
 pub mod local;
 pub mod references;
 pub mod resource_environment;
+pub mod vocabulary;

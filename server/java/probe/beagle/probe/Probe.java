@@ -54,6 +54,8 @@ public final class Probe {
     static final int ENTER = 1, PARAM = 2, EXIT = 3, DEMAND = 4, LOOP = 5, BRANCH = 6, DEMAND_TOTAL = 7,
             CALIBRATION = 8, OVERHEAD = 9, DISTURBED = 11; // COUNT = 10: Counts.java
     static final int VALUE = 1, BYTESIZE = 2, NUMBER_OF_ELEMENTS = 3, INNER_BYTESIZE = 4;
+    /** A collection's BYTESIZE: the sum over its elements (an input only where the model says so). */
+    static final int ELEMENTS_BYTESIZE = 5;
     static final int RECORD = 32;
     static final int BUFFER = RECORD * 2048;
 
@@ -572,6 +574,17 @@ public final class Probe {
         long t = System.nanoTime();
         State s = STATE.get();
         characterise(s, e, slot, v);
+        // A model's composite parameter taken as this one object: its members, by name.
+        String[] members = Members.names(slot);
+        if (members != null) {
+            int[] slots = Members.slots(slot);
+            for (int i = 0; i < members.length; i++) {
+                Object m = Members.member(v, members[i]);
+                if (m != null) {
+                    characterise(s, e, slots[i], m);
+                }
+            }
+        }
         s.probePs += Math.max(costs.paramCost, (System.nanoTime() - t) * 1000);
     }
 
@@ -609,7 +622,7 @@ public final class Probe {
                 return;
             }
             s.record(PARAM, slot, e, NUMBER_OF_ELEMENTS, Double.doubleToRawLongBits(n));
-            if (elements != null && n > 0) {
+            if (elements != null) {
                 double sum = 0;
                 for (Object x : elements) {
                     double b = x == null ? -1 : byteSize(x);
@@ -618,7 +631,10 @@ public final class Probe {
                     }
                     sum += b;
                 }
-                s.record(PARAM, slot, e, INNER_BYTESIZE, Double.doubleToRawLongBits(sum / n));
+                if (n > 0) {
+                    s.record(PARAM, slot, e, INNER_BYTESIZE, Double.doubleToRawLongBits(sum / n));
+                }
+                s.record(PARAM, slot, e, ELEMENTS_BYTESIZE, Double.doubleToRawLongBits(sum));
             }
         }
     }
@@ -644,7 +660,11 @@ public final class Probe {
                 return -1;
             }
         }
-        return -1;
+        if (v instanceof Collection || v instanceof Map || v.getClass().isArray()) {
+            return -1;
+        }
+        // A user object: its byte-carrying fields (an Item's byte[] content).
+        return Members.byteSize(v);
     }
 
     // --- timed sections, loops, branches ------------------------------------------------------------

@@ -9,7 +9,7 @@
 use super::Model;
 use crate::links::{CodeLink, LinkOrigin};
 use crate::syntax::{ancestors, descendants, is_block, is_statement, JavaFile, Method, BRANCH_KINDS, LOOP_KINDS};
-use beagle_pcm::model::{Action, ActionBody, ActionKind, Behaviour, Component};
+use beagle_pcm::model::{Action, ActionBody, ActionKind, Behaviour, BranchTransition, Component};
 use std::collections::HashMap;
 use std::path::Path;
 use tree_sitter::Node;
@@ -269,15 +269,79 @@ impl<'a> Matcher<'a> {
                 }
             }
             ActionBody::Branch { transitions } => {
-                for (t, part) in transitions.iter().zip(branch_parts(node)) {
+                let parts = branch_parts(node);
+                let arms = self.arms(transitions, &parts);
+                for (t, arm) in transitions.iter().zip(arms) {
+                    let Some((p, why)) = arm else { continue };
+                    let part = parts[p];
                     if let Some(b) = &t.behaviour {
                         self.behaviour(b, part);
+                    }
+                    // The transition's own link tells the probes which arm is which transition:
+                    // the arm's statements (a block's, or the one statement), an empty block itself.
+                    if let Some(id) = &t.id {
+                        let line = self.java.line_col(part.start_byte()).0;
+                        let inside = arm_statements(part);
+                        let range = match (inside.first(), inside.last()) {
+                            (Some(first), Some(last)) => first.start_byte()..last.end_byte(),
+                            _ => part.byte_range(),
+                        };
+                        self.links.push(CodeLink {
+                            element: id.clone(),
+                            name: t.name.clone(),
+                            file: self.file.to_path_buf(),
+                            range,
+                            origin: LinkOrigin::Automatic {
+                                confidence: (self.confidence * score).clamp(0.0, 1.0),
+                                reason: format!("{}; the arm at line {line} {why}", self.reason),
+                            },
+                            receiver: self.receiver.clone(),
+                        });
                     }
                 }
             }
             _ => {}
         }
         Some(node)
+    }
+
+    /// Which arm (index into `parts`) each transition is, and why: the one arm that holds the
+    /// transition's external calls (`pack` in the `else` of `if (files.size() == 1)`, whatever
+    /// the model's order); the arms left, in order, to the transitions left (said: order is a
+    /// guess where nothing in them tells).
+    fn arms(&self, transitions: &[BranchTransition], parts: &[Node<'a>]) -> Vec<Option<(usize, String)>> {
+        let mut out: Vec<Option<(usize, String)>> = vec![None; transitions.len()];
+        let mut taken = vec![false; parts.len()];
+        for (i, t) in transitions.iter().enumerate() {
+            let calls = t.behaviour.as_ref().map(calls_in).unwrap_or_default();
+            let holding: Vec<(usize, &str)> = (0..parts.len())
+                .filter_map(|p| {
+                    let held = calls
+                        .iter()
+                        .find(|c| self.call_site(c, parts[p], parts[p].start_byte()).is_some())?;
+                    Some((p, held.name.as_deref().unwrap_or("?")))
+                })
+                .collect();
+            if let [(p, call)] = holding[..] {
+                if !taken[p] {
+                    taken[p] = true;
+                    out[i] = Some((p, format!("holds its call `{call}`")));
+                }
+            }
+        }
+        let by_content = out.iter().any(Option::is_some);
+        let mut free = (0..parts.len()).filter(|p| !taken[*p]);
+        for arm in out.iter_mut().filter(|a| a.is_none()) {
+            *arm = free.next().map(|p| {
+                let why = if by_content {
+                    "is the arm left once the others were matched by the calls they hold".to_string()
+                } else {
+                    "is matched by order (no call in the transitions tells the arms apart: a guess)".to_string()
+                };
+                (p, why)
+            });
+        }
+        out
     }
 
     /// The next node of `kinds` after `pos`: a top-level statement of the region first, else any.
@@ -364,6 +428,20 @@ impl<'a> Matcher<'a> {
     }
 }
 
+/// Every external call of a behaviour, nested ones included, in execution order.
+fn calls_in(behaviour: &Behaviour) -> Vec<&Action> {
+    let mut out = Vec::new();
+    for a in behaviour.ordered() {
+        if a.kind == ActionKind::ExternalCallAction {
+            out.push(a);
+        }
+        for b in a.body.behaviours() {
+            out.extend(calls_in(b));
+        }
+    }
+    out
+}
+
 /// The first external call in execution order inside a loop or branch action.
 fn first_call(action: &Action) -> Option<&Action> {
     action.body.behaviours().into_iter().find_map(|b| {
@@ -387,6 +465,17 @@ fn statements_of(region: Node) -> Vec<Node> {
         vec![region]
     } else {
         Vec::new()
+    }
+}
+
+/// The statements of an arm: a block's, a switch group's (after its labels), or the statement.
+fn arm_statements(part: Node) -> Vec<Node> {
+    if part.kind() == "switch_block_statement_group" {
+        let mut cursor = part.walk();
+        let out: Vec<Node> = part.named_children(&mut cursor).filter(|n| is_statement(*n)).collect();
+        out
+    } else {
+        statements_of(part)
     }
 }
 

@@ -19,7 +19,7 @@ mod similar;
 mod template;
 
 use super::{CodeLink, LinkOrigin, Sources};
-use crate::params::{java_type_is, pcm_type_class, pcm_type_name};
+use crate::params::{composite_members, java_type_is, pcm_type_class, pcm_type_name};
 use crate::syntax::{JavaFile, Method};
 use beagle_pcm::model::{Component, ComponentKind, Interface, Repository, Seff, Signature};
 use inherit::{Resolved, Types};
@@ -403,6 +403,16 @@ fn link_seff(
             .iter()
             .map(|p| pcm_type_name(model.repositories, p.data_type.as_ref()))
             .collect(),
+        members: signature
+            .parameters
+            .iter()
+            .map(|p| {
+                composite_members(model.repositories, p.data_type.as_ref())
+                    .into_iter()
+                    .map(|(name, _)| name)
+                    .collect()
+            })
+            .collect(),
     };
     // The Java interfaces that stand for the signature's: a method one declares implements it.
     let counterparts = own.map_or_else(Vec::new, |i| {
@@ -561,8 +571,26 @@ fn pick_method<'m, 't>(
         let model = wanted.type_names.get(i).and_then(|t| t.as_deref());
         model.and_then(|t| m.parameter_types.iter().position(|j| java_type_is(j, t)))
     };
+    // A composite parameter spread over the method's: most of its inner declarations taken by
+    // name (`download(request: DownloadRequest)` with `Files`, `Size`, `Login` is `download(List<Long>
+    // files, int size, String login, boolean local)`): the code parameters that take them.
+    let spread = |m: &Method, i: usize| -> Vec<usize> {
+        let inner = wanted.members.get(i).map(Vec::as_slice).unwrap_or_default();
+        let taking: Vec<usize> = (0..m.parameters.len())
+            .filter(|j| inner.iter().any(|d| crate::params::similar(&m.parameters[*j], d)))
+            .collect();
+        let taken = inner
+            .iter()
+            .filter(|d| m.parameters.iter().any(|q| crate::params::similar(q, d)))
+            .count();
+        if !inner.is_empty() && 2 * taken > inner.len() {
+            taking
+        } else {
+            Vec::new()
+        }
+    };
     let takes = |m: &Method, i: usize, p: &str| {
-        m.parameters.iter().any(|q| crate::params::similar(q, p)) || by_type(m, i).is_some()
+        m.parameters.iter().any(|q| crate::params::similar(q, p)) || by_type(m, i).is_some() || !spread(m, i).is_empty()
     };
     // None with the signature's count: one that takes every parameter of the signature, and more
     // (an id or a setting the model leaves out), is that operation; else a guess.
@@ -596,12 +624,22 @@ fn pick_method<'m, 't>(
         ));
         pool
     } else if let Some(m) = pool.iter().copied().find(carries_all) {
+        let by_name = |i: usize| m.parameters.iter().any(|q| crate::params::similar(q, params[i]));
         let typed: Vec<usize> = (0..params.len())
-            .filter(|i| !m.parameters.iter().any(|q| crate::params::similar(q, params[*i])))
+            .filter(|i| !by_name(*i))
             .filter_map(|i| by_type(m, i))
             .collect();
+        let spreads: Vec<(usize, Vec<usize>)> = (0..params.len())
+            .filter(|i| !by_name(*i) && by_type(m, *i).is_none())
+            .map(|i| (i, spread(m, i)))
+            .filter(|(_, taking)| !taking.is_empty())
+            .collect();
         let more: Vec<usize> = (0..m.parameters.len())
-            .filter(|j| !params.iter().any(|p| crate::params::similar(&m.parameters[*j], p)) && !typed.contains(j))
+            .filter(|j| {
+                !params.iter().any(|p| crate::params::similar(&m.parameters[*j], p))
+                    && !typed.contains(j)
+                    && !spreads.iter().any(|(_, taking)| taking.contains(j))
+            })
             .collect();
         let names = |of: &[usize]| {
             of.iter()
@@ -609,10 +647,17 @@ fn pick_method<'m, 't>(
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let how = match typed.as_slice() {
+        let mut how = match typed.as_slice() {
             [] => "by name".to_string(),
             _ => format!("by name or by its type ({} by type)", names(&typed)),
         };
+        for (i, taking) in &spreads {
+            how.push_str(&format!(
+                " ({} spread over {}, named like its inner declarations)",
+                params[*i],
+                names(taking)
+            ));
+        }
         // What a web container passes (the request, the response) is no input the model left
         // out: the method is the operation as surely as one of the signature's own parameters.
         let container = !more.is_empty()

@@ -42,6 +42,9 @@ pub(super) struct Wanted<'s> {
     pub parameters: Vec<(String, TypeClass)>,
     /// Each parameter's data type name in the model, where it has one (`UpdateByEmail`).
     pub type_names: Vec<Option<String>>,
+    /// Each parameter's inner declarations where its type is a composite (`request:
+    /// DownloadRequest` with `Files`, `Size`), which code may take spread over its parameters.
+    pub members: Vec<Vec<String>>,
 }
 
 /// The best-scored method whose name shares its words with the signature's, its confidence and
