@@ -55,7 +55,7 @@ fn compress_and_hash_counts_are_laws_over_bytes() {
         .links;
     let services = scope.services.keys().cloned().collect();
     let work = dir.join(".beagle/count");
-    let prepared = prepare(&config, &[repo], &scope.elements, &services, &links, &work).unwrap();
+    let prepared = prepare(&config, &[repo], &scope.elements, &services, &links, &[], &work).unwrap();
     let agent = agent_for(&prepared, &work.join("agent")).unwrap();
     let mut observations = Vec::new();
     for (i, size) in [1000.0, 3000.0, 9000.0, 27000.0, 81000.0, 150000.0].iter().enumerate() {

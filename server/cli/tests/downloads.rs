@@ -153,3 +153,64 @@ fn a_hand_made_models_inputs_are_measured_in_its_own_words() {
         "{specifications:#?}"
     );
 }
+
+/// Issue 50: where Beagle cannot tell a characterisation from the code, the link file gives it
+/// as a Java expression over the method's parameters (`[[input]]`), compiled into the probe. One
+/// that does not compile stops the analysis before anything runs, naming the link file's line;
+/// one that does is measured in place of Beagle's own (here the items' count times 1000, which
+/// the call's law over the request then shows).
+#[test]
+fn a_characterisation_the_link_file_gives_in_java_is_measured_and_a_bad_one_named_at_its_line() {
+    if !javac_available() {
+        eprintln!("skipped: no javac");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&root().join("fixtures/downloads"), dir.path());
+    common::add_java_keys(dir.path(), common::QUICK_JAVA_KEYS);
+    let toml = dir.path().join("beagle.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(
+        &toml,
+        text.replacen(
+            "repository = \"model/downloads.repository\"\n",
+            "repository = \"model/downloads.repository\"\nlinks = \"model/links.toml\"\n",
+            1,
+        ),
+    )
+    .unwrap();
+    let links = |java: &str| {
+        let entry = format!(
+            "# Inputs only: the links are found automatically.\n\n[[input]]\nelement = \"_dl_pack\"\ncharacterisation = \"items.BYTESIZE\"\njava = \"{java}\"\n"
+        );
+        std::fs::write(dir.path().join("model/links.toml"), entry).unwrap();
+    };
+
+    links("items.nope()");
+    let out = beagle_in(dir.path(), &["analyse", "."]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("model/links.toml:3: [[input]] `items.BYTESIZE` of _dl_pack: the Java expression `items.nope()` does not compile in the service's method: cannot find symbol"),
+        "{stderr}"
+    );
+
+    links("1000 * items.size()");
+    let out = beagle_in(dir.path(), &["analyse", "--json", "."]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    let bytes = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["element"] == "_dl_download_pack/items.BYTESIZE")
+        .unwrap_or_else(|| panic!("{report:#}"))["expression"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        eval_law(&bytes, &[("request.Files.VALUE", 3.0), ("request.Size.VALUE", 5000.0)]),
+        3000.0,
+        "{bytes}"
+    );
+}

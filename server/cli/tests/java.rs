@@ -138,7 +138,7 @@ fn prepared_fileshare(dir: &Path, name: &str) -> (JavaConfig, Prepared, PathBuf)
         .links;
     let services = scope.services.keys().cloned().collect();
     let work = dir.join(".beagle").join(name);
-    let prepared = prepare(&config, &[repo], &scope.elements, &services, &links, &work).unwrap();
+    let prepared = prepare(&config, &[repo], &scope.elements, &services, &links, &[], &work).unwrap();
     (config, prepared, work)
 }
 

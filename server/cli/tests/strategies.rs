@@ -207,7 +207,8 @@ fn a_subclass_counts_for_its_component_and_a_class_of_no_component_for_none() {
     let links = beagle_java::links::auto::automatic_links(&[repo], &config.root, &config.sources, &Default::default());
     let services = scope.services.keys().cloned().collect();
     let work = dir.path().join(".beagle/receivers");
-    let prepared = beagle_java::prepare::prepare(&config, &[repo], &scope.elements, &services, &links, &work).unwrap();
+    let prepared =
+        beagle_java::prepare::prepare(&config, &[repo], &scope.elements, &services, &links, &[], &work).unwrap();
     assert_eq!(prepared.table.dispatch.tables.len(), 1, "{:?}", prepared.table.dispatch);
     let point: Point = [
         ("items".to_string(), PointValue::Number(50.0)),

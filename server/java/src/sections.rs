@@ -54,6 +54,13 @@ pub struct SectionTable {
     /// slot (named `request.Parts`).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub members: std::collections::BTreeMap<i32, Vec<(String, i32)>>,
+    /// Characterisations given as Java expressions (`[[input]]` of the link file): per service
+    /// section, what its entry evaluates, each into a slot of its own.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub given: std::collections::BTreeMap<i32, Vec<crate::links::GivenInput>>,
+    /// A given slot -> the characterisation its value is (its records are the expression's value).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub given_as: std::collections::BTreeMap<i32, String>,
 }
 
 /// The resource on the class path from which the probe reads the members it characterises.

@@ -916,3 +916,30 @@ fn transitions_are_the_arms_that_hold_their_calls_whatever_the_models_order() {
     );
     assert!(confidence(link(&links, "_dl_download_pack")) >= USED);
 }
+
+/// Issue 50: the reasons read right on a signature without parameters. Before: "every parameter
+/// of the signature by name and 1 more (user)", of a signature that has none.
+#[test]
+fn a_signature_without_parameters_is_said_to_have_none() {
+    const MODEL: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<repository:Repository xmi:version="2.0" xmlns:xmi="http://www.omg.org/XMI" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:repository="http://palladiosimulator.org/PalladioComponentModel/Repository/5.2" xmlns:seff="http://palladiosimulator.org/PalladioComponentModel/SEFF/5.2" id="_r" entityName="Shop">
+  <components__Repository xsi:type="repository:BasicComponent" id="_c" entityName="Store">
+    <providedRoles_InterfaceProvidingEntity xsi:type="repository:OperationProvidedRole" id="_c_p" entityName="StoreIf" providedInterface__OperationProvidedRole="_StoreIf"/>
+    <serviceEffectSpecifications__BasicComponent xsi:type="seff:ResourceDemandingSEFF" id="_seff_list" describedService__SEFF="_list"/>
+  </components__Repository>
+  <interfaces__Repository xsi:type="repository:OperationInterface" id="_StoreIf" entityName="StoreIf">
+    <signatures__OperationInterface id="_list" entityName="listOrders"/>
+  </interfaces__Repository>
+</repository:Repository>
+"#;
+    const CODE: &str = "package shop;\n\npublic class Store {\n    public int listOrders(String user) {\n        return user.length();\n    }\n}\n";
+    let links = linked_in_folder(MODEL, &[("shop/Store.java", CODE)]);
+    let list = link(&links, "_seff_list");
+    assert!(
+        reason(list).contains("a signature without parameters for a method with 1 (user)")
+            && !reason(list).contains("every parameter of the signature"),
+        "{}",
+        reason(list)
+    );
+    assert!(confidence(list) >= USED, "{}", confidence(list));
+}

@@ -271,3 +271,29 @@ proptest! {
         prop_assert_eq!(own::write(&read, &mut Sources::new(dir.path())).unwrap(), written);
     }
 }
+
+/// Issue 50: `[[input]]` gives a characterisation as a Java expression; one that names no
+/// characterisation is a warning at its line, and the others are read.
+#[test]
+fn inputs_give_a_characterisation_in_java_and_a_bad_one_is_a_warning_at_its_line() {
+    let text = "[[input]]\nelement = \"_pack\"\ncharacterisation = \"items.BYTESIZE\"\njava = \" items.size() \"\n\n[[input]]\nelement = \"_pack\"\ncharacterisation = \"items\"\njava = \"1\"\n";
+    let dir = tempfile::tempdir().unwrap();
+    let set = parse_links(text.as_bytes(), Path::new("links.toml"), dir.path(), &[]).unwrap();
+    assert_eq!(set.inputs.len(), 1);
+    let given = &set.inputs[0];
+    assert_eq!(
+        (
+            given.service.as_str(),
+            given.variable.as_str(),
+            given.characterisation.as_str(),
+            given.java.as_str(),
+            given.line
+        ),
+        ("_pack", "items", "BYTESIZE", "items.size()", 1)
+    );
+    assert_eq!(set.problems.len(), 1);
+    assert_eq!(
+        set.problems[0].to_string(),
+        "links.toml:6: warning: `_pack`: [[input]] characterisation = \"items\" is not `variable.VALUE` or `variable.BYTESIZE` or `variable.NUMBER_OF_ELEMENTS`"
+    );
+}

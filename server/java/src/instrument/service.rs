@@ -52,6 +52,16 @@ pub(crate) fn instrument(
             }
         }
     }
+    // Characterisations the link file gives as Java expressions, after the parameters: a value
+    // the expression cannot give (it throws) is no record, and never the program's failure.
+    for given in table.given.get(&section).cloned().unwrap_or_default() {
+        let slot = table.add_slot(&given.variable);
+        table.given_as.insert(slot, given.characterisation.clone());
+        open.push_str(&format!(
+            " try {{ {PROBE}.param({e}, {slot}, (double) ({})); }} catch (RuntimeException {e}x) {{ }}",
+            given.java
+        ));
+    }
     open.push_str(" try {");
     // A constructor's `this(...)`/`super(...)` must stay first: the execution starts after it.
     let start = named_children(body)

@@ -313,8 +313,8 @@ pub fn resolve_offset(file: &JavaFile, byte: usize) -> Option<Node<'_>> {
 pub fn parse(text: &str, path: &Path, sources: &mut Sources, source_roots: &[PathBuf]) -> Result<LinkSet, LinkError> {
     let xml = parse_xml(text, path)?;
     let mut out = LinkSet {
-        links: Vec::new(),
         problems: xml.problems.clone(),
+        ..LinkSet::default()
     };
     for (link, resolved) in resolve_all(&xml, path, sources, source_roots) {
         match resolved {

@@ -50,6 +50,26 @@ pub enum LinkOrigin {
     Automatic { confidence: f64, reason: String },
 }
 
+/// A characterisation of a service's input that Beagle cannot tell from the code, given in the
+/// link file as a Java expression over the method's parameters (`[[input]] element = "_pack"
+/// characterisation = "items.BYTESIZE" java = "items.stream().mapToLong(i ->
+/// i.getContent().length).sum()"`): evaluated at the service's entry, its value is the
+/// characterisation.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct GivenInput {
+    /// The SEFF whose input it is.
+    pub service: String,
+    /// The variable (`items`, `request.Files`).
+    pub variable: String,
+    /// `VALUE`, `BYTESIZE`, `NUMBER_OF_ELEMENTS`.
+    pub characterisation: String,
+    /// A Java expression of a number, over the method's parameters.
+    pub java: String,
+    /// The link file and the entry's line.
+    pub file: PathBuf,
+    pub line: usize,
+}
+
 /// A problem with a link file or a link. Names the link file and line, the element and what is wrong.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinkError {
@@ -121,6 +141,8 @@ impl std::error::Error for LinkError {}
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LinkSet {
     pub links: Vec<CodeLink>,
+    /// Characterisations the file gives as Java expressions (`[[input]]`).
+    pub inputs: Vec<GivenInput>,
     /// Warnings for links that were dropped, infos for links that were re-anchored.
     pub problems: Vec<LinkError>,
 }

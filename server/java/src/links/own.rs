@@ -26,7 +26,21 @@ pub enum WriteError {
 struct File {
     #[serde(default)]
     link: Vec<toml::Spanned<Entry>>,
+    #[serde(default)]
+    input: Vec<toml::Spanned<InputEntry>>,
 }
+
+/// `[[input]]`: a characterisation given as a Java expression ([`super::GivenInput`]).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InputEntry {
+    element: String,
+    characterisation: String,
+    java: String,
+}
+
+/// The characterisations an `[[input]]` may give.
+const GIVEN_CHARACTERISATIONS: [&str; 3] = ["VALUE", "BYTESIZE", "NUMBER_OF_ELEMENTS"];
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -56,6 +70,45 @@ pub fn parse(text: &str, path: &Path, sources: &mut Sources) -> Result<LinkSet, 
         match entry_link(entry, line, path, sources) {
             Ok(link) => out.links.push(link),
             Err(e) => out.problems.push(e.warning()),
+        }
+    }
+    for spanned in file.input {
+        let line = lines.line(spanned.span().start);
+        let entry = spanned.into_inner();
+        let given = entry
+            .characterisation
+            .rsplit_once('.')
+            .filter(|(v, c)| !v.is_empty() && GIVEN_CHARACTERISATIONS.contains(c));
+        match given {
+            Some((variable, characterisation)) if !entry.java.trim().is_empty() => out.inputs.push(super::GivenInput {
+                service: entry.element,
+                variable: variable.to_string(),
+                characterisation: characterisation.to_string(),
+                java: entry.java.trim().to_string(),
+                file: path.to_path_buf(),
+                line,
+            }),
+            Some(_) => out.problems.push(
+                LinkError::at(
+                    path,
+                    Some(line),
+                    format!("`{}`: [[input]] with an empty `java`", entry.element),
+                )
+                .warning(),
+            ),
+            None => out.problems.push(
+                LinkError::at(
+                    path,
+                    Some(line),
+                    format!(
+                        "`{}`: [[input]] characterisation = \"{}\" is not `variable.{}`",
+                        entry.element,
+                        entry.characterisation,
+                        GIVEN_CHARACTERISATIONS.join("` or `variable.")
+                    ),
+                )
+                .warning(),
+            ),
         }
     }
     Ok(out)

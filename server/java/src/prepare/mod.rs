@@ -7,7 +7,7 @@ mod shared;
 
 use crate::instrument::{InstrumentError, SiteKind};
 use crate::launch::{Classpath, JavaConfig};
-use crate::links::CodeLink;
+use crate::links::{CodeLink, GivenInput};
 use crate::params::{java_type_class, match_parameters, MatchedBy, TypeClass};
 use crate::probe::ProbeError;
 use crate::sections::{Section, SectionTable};
@@ -42,6 +42,31 @@ pub enum PrepareError {
     SourcesDoNotCompile { failing: Vec<PathBuf>, output: String },
     #[error("the instrumented copy does not compile (a Beagle bug; the sources themselves compile):\n{output}")]
     InstrumentedDoesNotCompile { output: String },
+    /// An `[[input]]`'s Java expression does not compile in its service's method.
+    #[error("{}:{}: [[input]] `{}.{}` of {}: the Java expression `{}` does not compile in the service's method: {message}", given.file.display(), given.line, given.variable, given.characterisation, given.service, given.java)]
+    GivenInputDoesNotCompile { given: Box<GivenInput>, message: String },
+}
+
+/// The `[[input]]` whose expression javac's errors are about (javac quotes the line it fails on,
+/// which holds the expression as written), with javac's first message.
+fn given_that_does_not_compile(table: &SectionTable, javac: &str) -> Option<PrepareError> {
+    let lines: Vec<&str> = javac.lines().collect();
+    for given in table.given.values().flatten() {
+        let quoted = format!("(double) ({})", given.java);
+        let Some(at) = lines.iter().position(|l| l.contains(&quoted)) else {
+            continue;
+        };
+        let message = lines[..at]
+            .iter()
+            .rev()
+            .find_map(|l| l.split_once(": error: ").map(|(_, m)| m.trim().to_string()))
+            .unwrap_or_else(|| "javac rejects it".to_string());
+        return Some(PrepareError::GivenInputDoesNotCompile {
+            given: Box::new(given.clone()),
+            message,
+        });
+    }
+    None
 }
 
 fn joined(paths: &[PathBuf]) -> String {
@@ -377,6 +402,7 @@ pub fn prepare(
     elements: &[MeasurableElement],
     services: &BTreeSet<String>,
     links: &[CodeLink],
+    inputs: &[GivenInput],
     work: &Path,
 ) -> Result<Prepared, PrepareError> {
     let facts = model_facts(repositories);
@@ -400,7 +426,28 @@ pub fn prepare(
             )
         })
         .collect();
+    let mut notes = Vec::new();
     let mut plan = plan(elements, services, &links, &facts, &not_copied);
+    // What the link file gives as Java expressions, evaluated at its service's entry.
+    for given in inputs {
+        let section = plan
+            .table
+            .sections
+            .iter()
+            .position(|s| matches!(s, Section::Service { service } if *service == given.service));
+        match section {
+            Some(section) => plan.table.given.entry(section as i32).or_default().push(given.clone()),
+            None => notes.push(format!(
+                "{}:{}: [[input]] `{}.{}` of {}: not measured: {} is not a linked service in the analysis",
+                given.file.display(),
+                given.line,
+                given.variable,
+                given.characterisation,
+                given.service,
+                given.service
+            )),
+        }
+    }
     let probe_dir = work.join("probe");
     crate::probe::compile_probe(&probe_dir)?;
     let probe_classes = crate::probe::classes_dir(&probe_dir);
@@ -413,7 +460,6 @@ pub fn prepare(
     }
     let mut originals = Vec::new();
     let mut copies = Vec::new();
-    let mut notes = Vec::new();
     let mut infos = Vec::new();
     // Whether each copy must be compiled: it carries probes or a launch's main class (any other
     // file can be left out when it does not compile).
@@ -563,7 +609,8 @@ pub fn prepare(
                     failing: failing_sources(config, &originals, &own),
                     output: own,
                 },
-                Ok(()) => PrepareError::InstrumentedDoesNotCompile { output: errors },
+                Ok(()) => given_that_does_not_compile(&plan.table, &errors)
+                    .unwrap_or(PrepareError::InstrumentedDoesNotCompile { output: errors }),
             },
         );
     }

@@ -447,6 +447,16 @@ impl<'a> Decoder<'a> {
                 };
                 // A collection the model abstracts to a number: its size is the model's VALUE,
                 // and its elements' sizes are no input of the model.
+                // A characterisation the link file gives as a Java expression: its value.
+                if let Some(given) = self.table.given_as.get(&r.section) {
+                    match characterisation(r.a) {
+                        Some("VALUE") if value.is_finite() => {
+                            pending.parameters.insert(format!("{slot}.{given}"), value);
+                        }
+                        _ => self.summary.invalid += 1,
+                    }
+                    return;
+                }
                 let as_value = self.table.sizes_as_value.contains(&r.section);
                 match characterisation(r.a) {
                     Some(ELEMENTS_BYTESIZE) if !value.is_finite() => self.summary.invalid += 1,

@@ -182,7 +182,9 @@ mod tests {
             let files: Vec<ModelFile> = ws.repositories.iter().map(|p| ModelFile::read(p).unwrap()).collect();
             let repositories: Vec<&Repository> = files.iter().filter_map(|f| f.repository.as_ref()).collect();
             let mut report = Report::default();
-            let links = links_for(config, links, &ws.repositories, &repositories, &mut report).unwrap();
+            let links = links_for(config, links, &ws.repositories, &repositories, &mut report)
+                .unwrap()
+                .links;
             let asked: Vec<String> = (report.diagnostics.iter())
                 .filter(|d| d.message.contains("did you mean"))
                 .filter_map(|d| d.element.clone())

@@ -669,7 +669,8 @@ pub(crate) fn prepare_workspace(
     }
     cx.observer.on(Event::Stage("linking the model to the code"));
     let said_before = cx.report.diagnostics.len();
-    let links = crate::measuring::links::links_for(config, links_path, repositories, &repos, cx.report)?;
+    let crate::measuring::links::Linked { links, inputs } =
+        crate::measuring::links::links_for(config, links_path, repositories, &repos, cx.report)?;
     // Measuring without a single link runs every launch for nothing: stop here and say why, with
     // every reason the linking gave (the report with them is not printed when the job fails).
     if links.is_empty() {
@@ -685,7 +686,7 @@ pub(crate) fn prepare_workspace(
     let work = root.join(".beagle").join("java");
     cx.observer
         .on(Event::Stage("instrumenting and compiling the Java sources"));
-    let prepared = prepare(config, &repos, &elements, &services, &links, &work)?;
+    let prepared = prepare(config, &repos, &elements, &services, &links, &inputs, &work)?;
     // The plain build: the same sources with probes only at the entry and exit of the services
     // (and their parameters), as close to production as a measurement can be.
     let plain = match build {
@@ -696,6 +697,7 @@ pub(crate) fn prepare_workspace(
             &[],
             &services,
             &links,
+            &inputs,
             &root.join(".beagle").join("java-plain"),
         )?),
     };

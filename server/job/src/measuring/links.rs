@@ -64,6 +64,8 @@ pub(crate) fn seff_ids<'r>(repositories: &[&'r Repository]) -> BTreeSet<&'r str>
 /// around the bodies they link.
 pub(crate) struct KnownLinks {
     pub links: Vec<CodeLink>,
+    /// The link file's `[[input]]`s: characterisations given as Java expressions.
+    pub inputs: Vec<beagle_java::links::GivenInput>,
     /// Every element the link file links to code, those dropped as the wrong kind of code
     /// included: another entry for one of them would be "linked more than once".
     pub in_file: BTreeSet<String>,
@@ -98,10 +100,11 @@ pub(crate) fn links_for(
     repository_paths: &[PathBuf],
     repositories: &[&Repository],
     report: &mut Report,
-) -> Result<Vec<CodeLink>, JobError> {
-    let mut links = known_links(config, links_path, repository_paths, repositories, report)?.links;
+) -> Result<Linked, JobError> {
+    let known = known_links(config, links_path, repository_paths, repositories, report)?;
+    let (mut links, inputs) = (known.links, known.inputs);
     if !config.automatic_links {
-        return Ok(links);
+        return Ok(Linked { links, inputs });
     }
     let linked: BTreeSet<String> = links.iter().map(|l| l.element.clone()).collect();
     let (found, misses) = automatic(config, repository_paths, repositories, &linked);
@@ -150,7 +153,14 @@ pub(crate) fn links_for(
             }
         }
     }
-    Ok(links)
+    Ok(Linked { links, inputs })
+}
+
+/// What the job measures through: the links used, and the characterisations the link file gives
+/// as Java expressions.
+pub(crate) struct Linked {
+    pub links: Vec<CodeLink>,
+    pub inputs: Vec<beagle_java::links::GivenInput>,
 }
 
 /// The link file's links that are used (the first of an element's, of the right kind of code)
@@ -164,10 +174,12 @@ pub(crate) fn known_links(
 ) -> Result<KnownLinks, JobError> {
     let mut sources = Sources::with_encoding(&config.root, config.encoding);
     let mut in_file = BTreeSet::new();
+    let mut inputs = Vec::new();
     let mut links = match links_path {
         Some(p) => {
             let set = beagle_java::links::read_links_in(p, &mut sources, &config.sources)?;
             in_file.extend(set.links.iter().map(|l| l.element.clone()));
+            inputs = set.inputs;
             // One link that does not resolve (a class this version lacks, an offset past the end
             // of a changed file) costs only its element, which falls back to automatic linking.
             let mut links: Vec<CodeLink> = Vec::new();
@@ -231,5 +243,5 @@ pub(crate) fn known_links(
         }
         links.push(l);
     }
-    Ok(KnownLinks { links, in_file })
+    Ok(KnownLinks { links, inputs, in_file })
 }

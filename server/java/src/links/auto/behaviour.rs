@@ -234,7 +234,7 @@ impl<'a> Matcher<'a> {
                 .filter(|n| kinds.contains(&n.kind()) && n.start_byte() >= pos && !is_else_if(*n))
                 .last()?;
             let line = self.java.line_col(site.statement.start_byte()).0;
-            let name = call.name.as_deref().unwrap_or("?");
+            let name = self.call_label(call);
             Some((node, site.score, format!("encloses the call `{name}` at line {line}")))
         });
         let (node, score, why) = match around_call {
@@ -305,6 +305,23 @@ impl<'a> Matcher<'a> {
         Some(node)
     }
 
+    /// How a call is named in reasons: its action's name, else the signature it calls, else its id.
+    fn call_label(&self, call: &Action) -> String {
+        let ActionBody::ExternalCall { called_service, .. } = &call.body else {
+            return call.name.clone().unwrap_or_default();
+        };
+        let signature = called_service
+            .as_ref()
+            .and_then(|r| r.target.id())
+            .and_then(|id| self.model.signature(id))
+            .and_then(|s| s.name.clone());
+        call.name
+            .clone()
+            .or(signature)
+            .or_else(|| call.id.clone())
+            .unwrap_or_else(|| "an external call".to_string())
+    }
+
     /// Which arm (index into `parts`) each transition is, and why: the one arm that holds the
     /// transition's external calls (`pack` in the `else` of `if (files.size() == 1)`, whatever
     /// the model's order); the arms left, in order, to the transitions left (said: order is a
@@ -314,15 +331,16 @@ impl<'a> Matcher<'a> {
         let mut taken = vec![false; parts.len()];
         for (i, t) in transitions.iter().enumerate() {
             let calls = t.behaviour.as_ref().map(calls_in).unwrap_or_default();
-            let holding: Vec<(usize, &str)> = (0..parts.len())
+            let holding: Vec<(usize, String)> = (0..parts.len())
                 .filter_map(|p| {
                     let held = calls
                         .iter()
                         .find(|c| self.call_site(c, parts[p], parts[p].start_byte()).is_some())?;
-                    Some((p, held.name.as_deref().unwrap_or("?")))
+                    Some((p, self.call_label(held)))
                 })
                 .collect();
-            if let [(p, call)] = holding[..] {
+            if let [(p, call)] = &holding[..] {
+                let p = *p;
                 if !taken[p] {
                     taken[p] = true;
                     out[i] = Some((p, format!("holds its call `{call}`")));

@@ -666,7 +666,15 @@ fn pick_method<'m, 't>(
                     .get(*j)
                     .is_some_and(|t| crate::params::container_supplied(t))
             });
-        extra = Some(if container {
+        extra = Some(if params.is_empty() {
+            // Nothing to carry: the method's parameters are all the model leaves out.
+            confidence *= 0.9;
+            format!(
+                ", a signature without parameters for a method with {} ({})",
+                m.parameters.len(),
+                names(&more)
+            )
+        } else if container {
             format!(
                 ", every parameter of the signature {how}, and what the web container passes ({})",
                 names(&more)
