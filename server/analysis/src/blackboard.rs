@@ -616,6 +616,9 @@ pub struct Blackboard {
     pub(crate) undeclared: BTreeMap<String, Vec<String>>,
 }
 
+/// How the message of a measured parameter the service's signature lacks ends.
+pub const NOT_AN_INPUT: &str = ", which is not an input of the service's signature; ignored";
+
 impl Blackboard {
     /// A blackboard on which every element is still to be measured.
     pub fn new(elements: impl IntoIterator<Item = MeasurableElement>) -> Self {
@@ -732,9 +735,7 @@ impl Blackboard {
             // per element.
             let owner = element.service.as_deref().unwrap_or(&result.element);
             for name in dropped {
-                let message = format!(
-                    "{owner}: measurements name `{name}`, which is not an input of the service's signature; ignored"
-                );
+                let message = format!("{owner}: measurements name `{name}`{NOT_AN_INPUT}");
                 if !self.diagnostics.contains(&message) {
                     self.diagnostics.push(message);
                 }

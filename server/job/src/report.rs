@@ -255,11 +255,22 @@ fn transition_name(file: &ModelFile, branch: &str, transition: &str) -> Option<S
 
 /// A blackboard diagnostic (`<element id>: message`) placed at its element's line.
 pub fn from_blackboard(file: &ModelFile, path: &Path, bb: &Blackboard, message: &str) -> Diagnostic {
-    let element = message.split_once(": ").map(|(id, _)| id).and_then(|id| bb.element(id));
+    let id = message.split_once(": ").map(|(id, _)| id);
+    let element = id.and_then(|id| bb.element(id));
+    // A parameter the signature lacks, dropped: an info. Where the cost follows it, the element's
+    // laws say so themselves (preliminary, `undeclared`); otherwise there is nothing to do.
+    let severity = if message.ends_with(beagle_analysis::blackboard::NOT_AN_INPUT) {
+        Severity::Info
+    } else {
+        Severity::Warning
+    };
     Diagnostic {
-        severity: Severity::Warning,
+        severity,
         file: Some(path.display().to_string()),
-        line: element.and_then(|e| line_of(file, action_of(&e.kind))),
+        // An element's action, else what the message names (a SEFF).
+        line: element
+            .and_then(|e| line_of(file, action_of(&e.kind)))
+            .or_else(|| id.and_then(|id| line_of(file, id))),
         element: element.map(|e| e.id.clone()),
         message: message.to_string(),
     }

@@ -191,7 +191,7 @@ pub(super) fn plan(
             None if services.contains(service) => p.unlinked.push((
                 service.clone(),
                 not_copied.get(service).cloned().unwrap_or_else(|| {
-                    "its SEFF is not linked to a method (no link in the link file, none found automatically to use): link the SEFF to its method to measure it".into()
+                    "its SEFF is not linked to a method: no link in the link file, and automatic linking used none (its info says why)".into()
                 }),
             )),
             None => {}

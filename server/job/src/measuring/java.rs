@@ -707,10 +707,28 @@ pub(crate) fn prepare_workspace(
     for note in &prepared.infos {
         info(cx.report, Severity::Info, None, note.clone());
     }
+    // An element of a SEFF that is itself not linked: that SEFF's warning says it; the element's
+    // own line is an info.
+    let unlinked_services: BTreeSet<&str> = prepared
+        .unlinked
+        .iter()
+        .map(|(id, _)| id.as_str())
+        .filter(|id| services.contains(*id))
+        .collect();
     for (id, why) in &prepared.unlinked {
+        let in_unlinked_service = elements
+            .iter()
+            .find(|e| e.id == *id)
+            .and_then(|e| e.service.as_deref())
+            .is_some_and(|s| unlinked_services.contains(s));
+        let severity = if in_unlinked_service {
+            Severity::Info
+        } else {
+            Severity::Warning
+        };
         info(
             cx.report,
-            Severity::Warning,
+            severity,
             Some(id.clone()),
             format!("{id}: not measured: {why}"),
         );
