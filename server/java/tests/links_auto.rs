@@ -943,3 +943,46 @@ fn a_signature_without_parameters_is_said_to_have_none() {
     );
     assert!(confidence(list) >= USED, "{}", confidence(list));
 }
+
+/// Issue 50: the `else` of an early return. `if (files.size() == 1) { ...; return ...; } return
+/// packer.pack(items);`: the branch is that `if`, and the model's `packed` transition (the call
+/// `pack`) is the code after it. Before, the `if` was found only as "the next if in order" (0.5,
+/// not used) and `packed` was its `then`.
+#[test]
+fn the_code_after_an_early_return_is_the_other_arm() {
+    let root = repo_root().join("fixtures/downloads");
+    let model = std::fs::read_to_string(root.join("model/downloads.repository")).unwrap();
+    let store = std::fs::read_to_string(root.join("src/org/acme/media/MediaStore.java")).unwrap();
+    let start = store.find("        if (files.size() == 1) {").unwrap();
+    let end = store.find("    /** Stores each part").unwrap();
+    let early = "        if (files.size() == 1) {\n            byte[] content = items.get(0).getContent();\n            return content.clone();\n        }\n        return packer.pack(items);\n    }\n\n";
+    let store = format!("{}{early}{}", &store[..start], &store[end..]);
+    let mut files: Vec<(String, String)> = Vec::new();
+    for name in ["Library", "Packer", "Item", "UploadRequest"] {
+        let rel = format!("org/acme/media/{name}.java");
+        files.push((
+            rel.clone(),
+            std::fs::read_to_string(root.join("src").join(&rel)).unwrap(),
+        ));
+    }
+    files.push(("org/acme/media/MediaStore.java".to_string(), store.clone()));
+    let borrowed: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let links = linked_in_folder(&model, &borrowed);
+    let branch = link(&links, "_dl_download_branch");
+    assert!(
+        confidence(branch) >= USED && reason(branch).contains("returns early, leaving the call `pack`"),
+        "{} {}",
+        confidence(branch),
+        reason(branch)
+    );
+    assert!(store[branch.range.clone()].starts_with("if (files.size() == 1)"));
+    let packed = link(&links, "_dl_packed");
+    assert_eq!(&store[packed.range.clone()], "return packer.pack(items);");
+    assert_eq!(
+        &store[link(&links, "_dl_download_pack").range.clone()],
+        "return packer.pack(items);"
+    );
+    let single = link(&links, "_dl_single");
+    assert!(store[single.range.clone()].contains("content.clone()"), "{single:#?}");
+    assert!(single.range.end < packed.range.start);
+}

@@ -100,6 +100,9 @@ pub enum Event<'a> {
     },
     /// Something worth a line in a verbose log.
     Note(&'a str),
+    /// A warning of a job that is about to fail: its report is not printed, so each is said
+    /// here, before the error (a run that fails says why, with every warning it had).
+    Warning(&'a str),
 }
 
 /// Receives a job's events, on the job's thread.

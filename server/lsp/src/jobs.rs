@@ -479,6 +479,7 @@ impl Observer for JobObserver {
             }
             Event::PassDone { .. } | Event::AnalysisDone { .. } => {}
             Event::Note(n) => tracing::info!("{n}"),
+            Event::Warning(w) => tracing::warn!("{w}"),
         }
     }
 }

@@ -73,14 +73,22 @@ pub(crate) fn analyse(
         report: &mut report,
     };
     let measured = match &source {
-        Source::Java { config, links } => crate::measuring::java::measure(
-            &ws.root,
-            &ws.repositories,
-            config,
-            links.as_deref(),
-            &request.scope,
-            &mut cx,
-        )?,
+        Source::Java { config, links } => {
+            let measured = crate::measuring::java::measure(
+                &ws.root,
+                &ws.repositories,
+                config,
+                links.as_deref(),
+                &request.scope,
+                &mut cx,
+            );
+            if measured.is_err() {
+                for d in (cx.report.diagnostics.iter()).filter(|d| d.severity == Severity::Warning) {
+                    cx.observer.on(Event::Warning(&d.message));
+                }
+            }
+            measured?
+        }
         other => {
             cx.observer.on(Event::Stage("reading the measurements"));
             crate::measuring::files::load(other, cx.store, &model_elements(&ws.repositories))?

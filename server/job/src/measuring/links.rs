@@ -124,21 +124,35 @@ pub(crate) fn links_for(
         match judged {
             // The SEFF stays unmeasured: a warning that names the candidate, so that the user
             // can link it (an action's is an info: its SEFF is measured).
-            Judged::DidYouMean => info(
-                report,
-                Severity::Warning,
-                Some(l.element.clone()),
-                format!(
-                    "{}: not linked: did you mean {} (confidence {confidence:.2}, below {TRUSTED_CONFIDENCE}: {reason})? Link it in the link file to measure it",
-                    l.element,
-                    l.file.display(),
-                ),
-            ),
+            // Several candidates for one SEFF: one line, the best first, the others after it.
+            Judged::DidYouMean => {
+                let said = format!("{}: not linked: did you mean ", l.element);
+                let also = format!(" {} (confidence {confidence:.2})", l.file.display());
+                match (report.diagnostics.iter_mut()).find(|d| d.message.starts_with(&said)) {
+                    Some(d) if d.message.ends_with(')') => d.message = format!("{},{also})", &d.message[..d.message.len() - 1]),
+                    Some(d) => d.message.push_str(&format!(" (other candidates below it:{also})")),
+                    None => info(
+                        report,
+                        Severity::Warning,
+                        Some(l.element.clone()),
+                        format!(
+                            "{said}{} (confidence {confidence:.2}, below {TRUSTED_CONFIDENCE}: {reason})? Link it in the link file to measure it",
+                            l.file.display(),
+                        ),
+                    ),
+                }
+            }
             Judged::Used | Judged::Unused => {
                 let used = judged == Judged::Used;
+                // Transitions matched to the code's arms by order only: a guess to check.
+                let severity = if used && reason.contains(beagle_java::links::auto::ARMS_BY_ORDER) {
+                    Severity::Warning
+                } else {
+                    Severity::Info
+                };
                 info(
                     report,
-                    Severity::Info,
+                    severity,
                     Some(l.element.clone()),
                     format!(
                         "{}: automatic link to {} ({}confidence {confidence:.2}): {reason}",

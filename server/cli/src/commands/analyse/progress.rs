@@ -79,6 +79,7 @@ impl Observer for Reporter {
             }
             Event::PassDone { .. } | Event::AnalysisDone { .. } => self.finish(),
             // Resuming is news even without --verbose: the work done before is not redone.
+            Event::Warning(w) => eprintln!("warning: {w}"),
             Event::Note(n) if self.verbose || n.contains("resuming run") || n.starts_with("preliminary results") => {
                 eprintln!("{n}")
             }

@@ -237,6 +237,20 @@ impl<'a> Matcher<'a> {
             let name = self.call_label(call);
             Some((node, site.score, format!("encloses the call `{name}` at line {line}")))
         });
+        // A branch by early return: `if (one) { ...; return x; } pack(items);`, the call after an
+        // `if` whose arm leaves the method.
+        let around_call = around_call.or_else(|| {
+            let call = inner_call.filter(|_| action.kind == ActionKind::BranchAction)?;
+            let site = self.call_site(call, region, pos)?;
+            let node = early_return_before(region, site.statement, pos)?;
+            let line = self.java.line_col(site.statement.start_byte()).0;
+            let name = self.call_label(call);
+            Some((
+                node,
+                site.score,
+                format!("returns early, leaving the call `{name}` at line {line} to the code after it"),
+            ))
+        });
         let (node, score, why) = match around_call {
             Some(found) => found,
             None => {
@@ -270,9 +284,15 @@ impl<'a> Matcher<'a> {
             }
             ActionBody::Branch { transitions } => {
                 let parts = branch_parts(node);
-                let arms = self.arms(transitions, &parts);
+                let after = code_after_early_return(node);
+                let arms = self.arms(transitions, &parts, &after);
                 for (t, arm) in transitions.iter().zip(arms) {
                     let Some((p, why)) = arm else { continue };
+                    if p == parts.len() {
+                        // The code after the early return: the transition's calls there.
+                        self.after_early_return(t, &after, score, &why);
+                        continue;
+                    }
                     let part = parts[p];
                     if let Some(b) = &t.behaviour {
                         self.behaviour(b, part);
@@ -326,16 +346,27 @@ impl<'a> Matcher<'a> {
     /// transition's external calls (`pack` in the `else` of `if (files.size() == 1)`, whatever
     /// the model's order); the arms left, in order, to the transitions left (said: order is a
     /// guess where nothing in them tells).
-    fn arms(&self, transitions: &[BranchTransition], parts: &[Node<'a>]) -> Vec<Option<(usize, String)>> {
+    fn arms(
+        &self,
+        transitions: &[BranchTransition],
+        parts: &[Node<'a>],
+        after: &[Node<'a>],
+    ) -> Vec<Option<(usize, String)>> {
         let mut out: Vec<Option<(usize, String)>> = vec![None; transitions.len()];
-        let mut taken = vec![false; parts.len()];
+        // The code after an early return is one more arm (index `parts.len()`), the `else`.
+        let arm_count = parts.len() + usize::from(!after.is_empty());
+        let mut taken = vec![false; arm_count];
+        let holds = |p: usize, call: &Action| {
+            let region: &[Node<'a>] = if p < parts.len() { &parts[p..=p] } else { after };
+            region
+                .iter()
+                .any(|r| self.call_site(call, *r, r.start_byte()).is_some())
+        };
         for (i, t) in transitions.iter().enumerate() {
             let calls = t.behaviour.as_ref().map(calls_in).unwrap_or_default();
-            let holding: Vec<(usize, String)> = (0..parts.len())
+            let holding: Vec<(usize, String)> = (0..arm_count)
                 .filter_map(|p| {
-                    let held = calls
-                        .iter()
-                        .find(|c| self.call_site(c, parts[p], parts[p].start_byte()).is_some())?;
+                    let held = calls.iter().find(|c| holds(p, c))?;
                     Some((p, self.call_label(held)))
                 })
                 .collect();
@@ -348,18 +379,48 @@ impl<'a> Matcher<'a> {
             }
         }
         let by_content = out.iter().any(Option::is_some);
-        let mut free = (0..parts.len()).filter(|p| !taken[*p]);
+        let mut free = (0..arm_count).filter(|p| !taken[*p]);
         for arm in out.iter_mut().filter(|a| a.is_none()) {
             *arm = free.next().map(|p| {
                 let why = if by_content {
                     "is the arm left once the others were matched by the calls they hold".to_string()
                 } else {
-                    "is matched by order (no call in the transitions tells the arms apart: a guess)".to_string()
+                    format!("is matched by order ({})", super::ARMS_BY_ORDER)
                 };
                 (p, why)
             });
         }
         out
+    }
+
+    /// A transition whose arm is the code after an early return: its external calls there, and
+    /// its own link to that code (the probes count it as the `else` the return implies).
+    fn after_early_return(&mut self, t: &BranchTransition, after: &[Node<'a>], score: f64, why: &str) {
+        let (Some(first), Some(last)) = (after.first(), after.last()) else {
+            return;
+        };
+        for call in t.behaviour.as_ref().map(calls_in).unwrap_or_default() {
+            for region in after {
+                if let Some(site) = self.call_site(call, *region, region.start_byte()) {
+                    self.link(call, site.statement.byte_range(), site.score * score, site.why);
+                    break;
+                }
+            }
+        }
+        if let Some(id) = &t.id {
+            let line = self.java.line_col(first.start_byte()).0;
+            self.links.push(CodeLink {
+                element: id.clone(),
+                name: t.name.clone(),
+                file: self.file.to_path_buf(),
+                range: first.start_byte()..last.end_byte(),
+                origin: LinkOrigin::Automatic {
+                    confidence: (self.confidence * score).clamp(0.0, 1.0),
+                    reason: format!("{}; the code after the early return at line {line} {why}", self.reason),
+                },
+                receiver: self.receiver.clone(),
+            });
+        }
     }
 
     /// The next node of `kinds` after `pos`: a top-level statement of the region first, else any.
@@ -484,6 +545,40 @@ fn statements_of(region: Node) -> Vec<Node> {
     } else {
         Vec::new()
     }
+}
+
+/// An `if` without `else` whose arm leaves the method (ends in `return` or `throw`), among the
+/// region's statements before the one holding `statement`, from `pos` on: the branch whose other
+/// arm is the code after it.
+fn early_return_before<'t>(region: Node<'t>, statement: Node<'t>, pos: usize) -> Option<Node<'t>> {
+    let top = top_child(region, statement)?;
+    statements_of(region)
+        .into_iter()
+        .rfind(|s| s.start_byte() >= pos && s.end_byte() <= top.start_byte() && !code_after_early_return(*s).is_empty())
+}
+
+/// The statements after an `if` without `else` whose arm ends in `return` or `throw` (its
+/// implied `else`), in its block; none for any other node.
+fn code_after_early_return(node: Node) -> Vec<Node> {
+    if node.kind() != "if_statement" || node.child_by_field_name("alternative").is_some() {
+        return Vec::new();
+    }
+    let Some(arm) = node.child_by_field_name("consequence") else {
+        return Vec::new();
+    };
+    let last = arm_statements(arm).last().copied();
+    if !last.is_some_and(|l| matches!(l.kind(), "return_statement" | "throw_statement")) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut next = node.next_named_sibling();
+    while let Some(n) = next {
+        if is_statement(n) {
+            out.push(n);
+        }
+        next = n.next_named_sibling();
+    }
+    out
 }
 
 /// The statements of an arm: a block's, a switch group's (after its labels), or the statement.

@@ -536,6 +536,10 @@ fn link_seff(
     Ok(())
 }
 
+/// What the reason of a transition's link says when nothing in the transitions told the code's
+/// arms apart: matched by order, a guess the job warns about.
+pub const ARMS_BY_ORDER: &str = "no call in the transitions tells the arms apart: a guess";
+
 /// The method implementing a signature: same name, same number of parameters; among several,
 /// the one with the most parameter names in common. None of its name: one under a similar name
 /// ([`similar::similar_method`]), scored by its parameters and interface.
