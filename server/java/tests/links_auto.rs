@@ -863,6 +863,17 @@ fn a_parameter_taken_by_its_composite_type_or_beside_the_containers_request_is_t
     );
 }
 
+/// `fixtures/downloads` (issue 50) and its automatic links.
+fn downloads() -> (PathBuf, Vec<CodeLink>) {
+    let root = repo_root().join("fixtures/downloads");
+    let links = auto(
+        &load(&root.join("model/downloads.repository")),
+        &root,
+        &[PathBuf::from("src")],
+    );
+    (root, links)
+}
+
 /// Issue 50, `fixtures/downloads`: the model's `download(request: DownloadRequest)` (inner
 /// declarations `Files`, `Size`, `Login`) is the code's `download(List<Long> files, int size,
 /// String login, boolean local)`. Before, no parameter of the method took `request` and the SEFF
@@ -870,12 +881,7 @@ fn a_parameter_taken_by_its_composite_type_or_beside_the_containers_request_is_t
 /// declarations, makes it the operation.
 #[test]
 fn a_composite_spread_over_the_methods_parameters_is_the_operation() {
-    let root = repo_root().join("fixtures/downloads");
-    let links = auto(
-        &load(&root.join("model/downloads.repository")),
-        &root,
-        &[PathBuf::from("src")],
-    );
+    let (_, links) = downloads();
     let download = link(&links, "_dl_download");
     assert!(confidence(download) >= USED, "{download:#?}");
     assert!(
@@ -892,12 +898,7 @@ fn a_composite_spread_over_the_methods_parameters_is_the_operation() {
 /// was the `then` arm and `send single` was linked to `return packer.pack(items);`.
 #[test]
 fn transitions_are_the_arms_that_hold_their_calls_whatever_the_models_order() {
-    let root = repo_root().join("fixtures/downloads");
-    let links = auto(
-        &load(&root.join("model/downloads.repository")),
-        &root,
-        &[PathBuf::from("src")],
-    );
+    let (root, links) = downloads();
     let java = std::fs::read_to_string(root.join("src/org/acme/media/MediaStore.java")).unwrap();
     let packed = link(&links, "_dl_packed");
     assert!(java[packed.range.clone()].contains("packer.pack(items)"), "{packed:#?}");

@@ -245,7 +245,8 @@ fn match_to_signature(
                 said.push(format!("{name} as {} ({}{how})", target.path, target.by.describe()));
             }
         }
-        if !renamed_any && matched.unmatched.is_empty() {
+        let in_the_signatures_order = code.iter().eq(model_names.iter().copied());
+        if in_the_signatures_order && !renamed_any && matched.unmatched.is_empty() {
             // The signature's names, in its order: say only what is measured by its size.
             let sizes: Vec<String> = (0..code.len())
                 .filter(|i| table.sizes_as_value.contains(&((at + i) as i32)))

@@ -300,7 +300,15 @@ pub(super) fn plan(
                 // In the order of the code's arms where the transitions are linked to them (the
                 // model's first transition may be the `else`); unlinked ones after, in model order.
                 let mut ordered: Vec<&String> = facts.transitions.get(branch).into_iter().flatten().collect();
-                ordered.sort_by_key(|t| link.get(t.as_str()).map_or(usize::MAX, |l| l.range.start));
+                let within = link.get(branch.as_str());
+                // Only a link inside the branch's own code (or after it: an early return's
+                // `else`) in the same file says which arm a transition is.
+                let arm_of = |t: &String| {
+                    let l = link.get(t.as_str())?;
+                    let b = within?;
+                    (l.file == b.file && l.range.start >= b.range.start).then_some(l.range.start)
+                };
+                ordered.sort_by_key(|t| arm_of(t).unwrap_or(usize::MAX));
                 let transitions: Vec<i32> = ordered
                     .into_iter()
                     .map(|t| {

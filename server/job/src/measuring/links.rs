@@ -9,9 +9,9 @@ use crate::error::JobError;
 use crate::report::{Diagnostic, Report};
 use beagle_java::launch::JavaConfig;
 use beagle_java::links::{CodeLink, LinkOrigin, Sources};
-use beagle_pcm::model::Repository;
+use beagle_pcm::model::{ActionBody, Repository};
 use beagle_pcm::Severity;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Automatic links below this confidence are proposed, not used.
@@ -107,7 +107,19 @@ pub(crate) fn links_for(
         return Ok(Linked { links, inputs });
     }
     let linked: BTreeSet<String> = links.iter().map(|l| l.element.clone()).collect();
-    let (found, misses) = automatic(config, repository_paths, repositories, &linked);
+    let (mut found, misses) = automatic(config, repository_paths, repositories, &linked);
+    // A transition's automatic link says which arm of its branch it is; of a branch the link
+    // file places, the file's statement is the branch, and its arms are not the linker's to say.
+    let branch_of: BTreeMap<&str, &str> = repositories
+        .iter()
+        .flat_map(|r| r.actions())
+        .filter_map(|a| match (&a.id, &a.body) {
+            (Some(id), ActionBody::Branch { transitions }) => Some((id.as_str(), transitions)),
+            _ => None,
+        })
+        .flat_map(|(id, ts)| ts.iter().filter_map(move |t| Some((t.id.as_deref()?, id))))
+        .collect();
+    found.retain(|l| branch_of.get(l.element.as_str()).is_none_or(|b| !linked.contains(*b)));
     for (seff, why) in misses {
         info(
             report,
