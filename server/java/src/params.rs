@@ -95,8 +95,8 @@ const COLLECTIONS: &[&str] = &[
     "Stack",
 ];
 
-/// Palladio's `PrimitiveTypes.repository`, in the order of its `//@dataTypes__Repository.N` paths.
-const PCM_PRIMITIVES: [&str; 7] = ["INT", "STRING", "BOOL", "DOUBLE", "CHAR", "BYTE", "LONG"];
+/// Palladio's primitive types, in the order of their paths (one list, `beagle_pcm`'s).
+use beagle_pcm::vocabulary::PRIMITIVES as PCM_PRIMITIVES;
 
 fn primitive_class(name: &str) -> TypeClass {
     match name {

@@ -47,7 +47,7 @@ fn primitive_words(name: &str) -> Option<&'static str> {
 }
 
 /// Palladio's `PrimitiveTypes.repository`, in the order of its `//@dataTypes__Repository.N` paths.
-const PRIMITIVES: [&str; 7] = ["INT", "STRING", "BOOL", "DOUBLE", "CHAR", "BYTE", "LONG"];
+pub const PRIMITIVES: [&str; 7] = ["INT", "STRING", "BOOL", "DOUBLE", "CHAR", "BYTE", "LONG"];
 
 /// What a data type says of a variable `path` of that type: a primitive's characterisation, and
 /// for a composite type its inner declarations' (`request.Files` -> VALUE), to `depth` levels.
