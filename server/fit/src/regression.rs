@@ -2,8 +2,10 @@
 //!
 //! 1. **Basis** ([`basis`]): for each input `x` that is not constant: `x`; if it has more than two
 //!    distinct values `x^2`, `x^3`; if `x >= 0` `sqrt(x)`; if `x > 0` `log(x)`, `x*log2(x)`, `1/x`;
-//!    if `x` is integer-valued with `|x| <= 64` `2^x`; for each pair `x_i*x_j`, and if both are
-//!    non-negative with a positive sum `x_i/(x_i + x_j)`; for each part of a whole
+//!    if `x` is integer-valued with `|x| <= 64` `2^x`; for each pair `x_i*x_j`, the costs over
+//!    several sizes `x_i*x_j^2` and `x_j^2/x_i` (each way round: N groups of M items, the pairs
+//!    within groups of a total), and if both are non-negative with a positive sum
+//!    `x_i/(x_i + x_j)`; for each part of a whole
 //!    (`0 <= x_k <= x_j`, `x_j > 0` on every row, none of it on some row and all on another:
 //!    three compressed files of seven) the share `x_k/x_j` and each other input scaled by it,
 //!    `x_i*x_k/x_j` (the mean of a mix of two kinds of calls is `a*x_i + b*x_i*x_k/x_j`). Terms
@@ -147,6 +149,9 @@ pub fn basis<C: AsRef<[f64]>>(columns: &[C]) -> Vec<Term> {
             if distinct(a) < 2 || distinct(b) < 2 {
                 continue;
             }
+            // The higher powers first: printed first in a sum with the product.
+            pair_powers(&mut terms, (i, a), (j, b));
+            pair_powers(&mut terms, (j, b), (i, a));
             let prod = a.iter().zip(b).map(|(u, v)| u * v).collect();
             push_term(&mut terms, Expr::var(i) * Expr::var(j), prod, 0);
             if a.iter().chain(b).all(|v| *v >= 0.0) && a.iter().zip(b).all(|(u, v)| u + v > 0.0) {
@@ -184,6 +189,23 @@ pub fn basis<C: AsRef<[f64]>>(columns: &[C]) -> Vec<Term> {
         }
     }
     terms
+}
+
+/// The costs over several sizes that one input squared makes with another (`x_s`, `x_o`): work
+/// per pair within each of `x_o` groups, `x_o·x_s²` (N groups of M items: `N·M²`), and, where
+/// `x_s` counts the items of all `x_o` groups, the pairs within groups `x_s²/x_o` (a pairwise
+/// matrix per order: `items²/orders`). The squared input needs more than two distinct values (a
+/// square over two values is a line through them), the divisor to be positive.
+fn pair_powers(terms: &mut Vec<Term>, (s, squared): (usize, &[f64]), (o, other): (usize, &[f64])) {
+    if distinct(squared) <= 2 {
+        return;
+    }
+    let times = squared.iter().zip(other).map(|(x, g)| g * x * x).collect();
+    push_term(terms, Expr::var(o) * Expr::var(s).powi(2), times, 0);
+    if other.iter().all(|g| *g > 0.0) {
+        let within = squared.iter().zip(other).map(|(x, g)| x * x / g).collect();
+        push_term(terms, Expr::var(s).powi(2) / Expr::var(o), within, 0);
+    }
 }
 
 /// A fitted linear model over basis terms.
@@ -612,6 +634,7 @@ mod tests {
                 "1/x1",
                 "2^x1",
                 "x2",
+                "x2*x1^2",
                 "x1*x2",
                 "x1/(x1 + x2)"
             ]

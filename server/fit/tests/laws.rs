@@ -18,6 +18,8 @@ enum Sampler {
     Flag,
     /// Integer in [1, x_j - 1].
     FracOf(usize),
+    /// `x_j` times a uniform integer in [lo, hi]: a total over groups of `x_j` (items in orders).
+    TimesOf(usize, i64, i64),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -63,6 +65,7 @@ fn inputs(law: &Law, n: usize, rng: &mut ChaCha8Rng) -> Vec<Vec<f64>> {
                 }
                 Sampler::Flag => f64::from(rng.random_range(0..2u8)),
                 Sampler::FracOf(j) => 1.0 + (rng.random::<f64>() * (cols[j][row] - 1.0)).floor(),
+                Sampler::TimesOf(j, lo, hi) => cols[j][row] * rng.random_range(lo..=hi) as f64,
             })
             .collect();
         cols.push(col);
@@ -300,6 +303,27 @@ const LAWS: &[Law] = &[
         shapes: &["c*x1^2 - c*x1", "c*x1^2 - c*x1 + c", "c*x1^2 - c*x1 - c"],
         // `-x1/2` is 1/x1 of `x1^2/2`: below 2 % for all but a few of these samples.
         limits: &[Noise::Mult2, Noise::Mult10Out5],
+    },
+    Law {
+        // A training step over N groups of M items each (x1 = N, x2 = N*M items in all): every
+        // group's pairwise matrix, N*M^2 = items^2/groups, beside a pass over the items.
+        name: "perf_pairs_in_groups",
+        truth: |x| 0.002 * x[1] * x[1] / x[0] + 0.05 * x[1] + 3.0,
+        samplers: &[Sampler::Iu(2, 200), Sampler::TimesOf(0, 2, 60)],
+        n: 80,
+        exact: &["0.002*x2^2/x1 + 0.05*x2 + 3"],
+        shapes: &["c*x2^2/x1 + c*x2 + c"],
+        limits: &[],
+    },
+    Law {
+        // The same cost over the groups and the items per group (N*M^2).
+        name: "perf_n_m_squared",
+        truth: |x| 0.002 * x[0] * x[1] * x[1] + 0.05 * x[0] * x[1],
+        samplers: &[Sampler::Iu(2, 200), Sampler::Iu(2, 60)],
+        n: 80,
+        exact: &["0.002*x1*x2^2 + 0.05*x1*x2"],
+        shapes: &["c*x1*x2^2 + c*x1*x2", "c*x1*x2^2 + c*x1*x2 + c"],
+        limits: &[],
     },
     Law {
         name: "perf_pow2",
