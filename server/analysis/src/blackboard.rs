@@ -304,6 +304,31 @@ pub struct ProposalEvidence {
     pub holes: Vec<(String, f64, f64)>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// Launch parameters the cost follows that the model does not declare (the measurement tool
+    /// finds them: only it knows the launches).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub undeclared: Vec<UndeclaredInput>,
+}
+
+/// A workload parameter the cost follows beyond the noise, which no input of the model carries:
+/// the law over the declared inputs is its average over the launched range, and a parameter of
+/// the signature would carry it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UndeclaredInput {
+    /// The launch parameter (`catalogue`) and its launch (`train`).
+    pub parameter: String,
+    pub launch: String,
+    /// Its launched range, at the launch points that measured the element.
+    pub low: f64,
+    pub high: f64,
+    /// The cost at the parameter's upper third over that at its lower third (at equal declared
+    /// inputs, or beyond what they explain).
+    pub ratio: f64,
+    /// The rank test's p value.
+    pub p: f64,
+    /// Whether every launched value was an integer: the signature parameter proposed is an `INT`,
+    /// else a `DOUBLE`.
+    pub integer: bool,
 }
 
 /// More evidence a preliminary result asks for ([`beagle_fit::Want`] as plain data).
@@ -364,6 +389,7 @@ impl From<&beagle_fit::Evidence> for ProposalEvidence {
             settled: None,
             holes: (e.holes.iter()).map(|h| (h.input.clone(), h.below, h.above)).collect(),
             notes: e.notes.clone(),
+            undeclared: Vec::new(),
         }
     }
 }

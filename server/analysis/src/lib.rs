@@ -42,7 +42,7 @@ pub use analysers::{
 pub use analysis_loop::{analyse, analyse_with_checkpoints, Outcome, Phase, Progress, Tools};
 pub use blackboard::{
     Blackboard, ElementKind, FinalExpression, FitnessFunction, Interval, MeasurableElement, MeasurementResult,
-    Observation, ProposalEvidence, ProposedExpression, Status, StopRules, Want,
+    Observation, ProposalEvidence, ProposedExpression, Status, StopRules, UndeclaredInput, Want,
 };
 pub use control::{CancelToken, Control};
 pub use events::{MeasurementEvent, Parameters};

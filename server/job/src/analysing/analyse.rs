@@ -307,6 +307,18 @@ fn analyse_repository(
     note_probe_costs(&mut finals, &measured.summary.probe_costs);
     crate::analysing::settled::settle(&mut finals, &measured.requested, &measured.summary.probe_costs);
     crate::analysing::launch_hints::add(&mut finals, bb.results(), &measured.launches);
+    for id in crate::analysing::launch_hints::undeclared(&mut finals, bb.results(), &measured.launches) {
+        let (e, fe) = &finals[&id];
+        for u in fe.proposal.evidence.iter().flat_map(|ev| &ev.undeclared) {
+            cx.report.diagnostics.push(Diagnostic {
+                severity: Severity::Warning,
+                file: Some(shown.clone()),
+                line: report::line_of(&file, beagle_analysis::model::action_of(&e.kind)),
+                element: Some(id.clone()),
+                message: crate::analysing::launch_hints::undeclared_hint(repo, e, u),
+            });
+        }
+    }
     for d in bb.diagnostics() {
         let diagnostic = report::from_blackboard(&file, path, &bb, d);
         // An element the measurement tool could not measure already says why (the Java tool:

@@ -11,9 +11,10 @@
 //!   `beagle_analysis::undeclared`, with the launch's parameters as the undeclared ones).
 
 use crate::measuring::measured::LaunchPoints;
-use beagle_analysis::{FinalExpression, MeasurableElement, MeasurementResult, Parameters};
+use beagle_analysis::{FinalExpression, MeasurableElement, MeasurementResult, Parameters, Status, UndeclaredInput};
 use beagle_fit::evidence::one_point::{is_differ_reason, is_fixed_reason};
 use beagle_java::launch::PointValue;
+use beagle_pcm::model::Repository;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Adds what the launches tell to the one-point reasons of every result in `finals`, from the
@@ -48,6 +49,193 @@ pub(crate) fn add(
                 }
             }
         }
+    }
+}
+
+/// Finds, for every result measured at more than one distinct point, the launch parameters its
+/// cost follows beyond the noise that the model does not declare (issue 51, point 2): a catalogue
+/// size the driver varies and no signature passes. Such a result is preliminary: its law over the
+/// declared inputs is the average over the parameter's launched range, and a reason says so, how
+/// much the cost moves across that range, and which signature parameter would carry it. The
+/// one-point results have their own hint ([`followed_hint`]). Returns the elements it marked.
+pub(crate) fn undeclared(
+    finals: &mut BTreeMap<String, (MeasurableElement, FinalExpression)>,
+    results: &BTreeMap<String, MeasurementResult>,
+    launches: &LaunchPoints,
+) -> Vec<String> {
+    let mut marked = Vec::new();
+    if launches.is_empty() {
+        return marked;
+    }
+    for (id, (_, fe)) in finals.iter_mut() {
+        let Some(result) = results.get(id) else {
+            continue;
+        };
+        let Some(evidence) = fe.proposal.evidence.as_mut() else {
+            continue;
+        };
+        let one_point = (evidence.reasons.iter()).any(|r| is_differ_reason(r) || is_fixed_reason(r));
+        if one_point || evidence.points < 2 || !evidence.undeclared.is_empty() {
+            continue;
+        }
+        let found = launch_influences(result, launches);
+        if found.is_empty() {
+            continue;
+        }
+        for u in &found {
+            let reason = undeclared_reason(u);
+            evidence.reasons.push(reason.clone());
+            fe.reasons.push(reason);
+        }
+        evidence.undeclared = found;
+        evidence.is_final = false;
+        fe.status = Status::Preliminary;
+        marked.push(id.clone());
+    }
+    marked
+}
+
+/// The launch parameters `result`'s cost follows at equal declared inputs (or beyond what they
+/// explain), as undeclared inputs with their launched ranges.
+fn launch_influences(result: &MeasurementResult, launches: &LaunchPoints) -> Vec<UndeclaredInput> {
+    let declared: BTreeSet<&String> = (result.observations.iter()).flat_map(|o| o.parameters.keys()).collect();
+    let mut names: BTreeMap<String, (String, String)> = BTreeMap::new();
+    let mut observed: Vec<(Parameters, f64)> = Vec::new();
+    for o in &result.observations {
+        let Some((launch, point)) = o.run.and_then(|r| launches.get(&r)) else {
+            continue;
+        };
+        let mut parameters = o.parameters.clone();
+        for (p, v) in point {
+            if let Some(x) = as_number(v) {
+                let name = named(launch, p);
+                names.insert(name.clone(), (launch.clone(), p.clone()));
+                parameters.insert(name, x);
+            }
+        }
+        observed.push((parameters, o.value));
+    }
+    // A launch parameter the declared inputs determine is no undeclared input (the driver's
+    // `--orders` is `orders.NUMBER_OF_ELEMENTS`, its `--items` per order their ratio), and
+    // testing it would only spend the tests' significance.
+    let explained: BTreeSet<String> = (names.keys())
+        .filter(|n| determined_by(&observed, &declared, n))
+        .cloned()
+        .collect();
+    for (parameters, _) in &mut observed {
+        parameters.retain(|n, _| !explained.contains(n));
+    }
+    let refs: Vec<(&Parameters, f64)> = observed.iter().map(|(p, v)| (p, *v)).collect();
+    beagle_analysis::undeclared::influences(&refs, &|n| declared.contains(&n.to_string()))
+        .into_iter()
+        .filter_map(|i| {
+            let (launch, parameter) = names.get(&i.parameter)?.clone();
+            let values: Vec<f64> = (observed.iter())
+                .filter_map(|(p, _)| p.get(&i.parameter).copied())
+                .collect();
+            let low = values.iter().copied().fold(f64::INFINITY, f64::min);
+            let high = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            Some(UndeclaredInput {
+                parameter,
+                launch,
+                low,
+                high,
+                ratio: i.ratio,
+                p: i.p,
+                integer: values.iter().all(|v| v.fract() == 0.0),
+            })
+        })
+        .collect()
+}
+
+/// Share of a launch parameter's variance (of `ln(1 + x)`) that a power law in the declared
+/// inputs must explain for the parameter to count as determined by them.
+const DETERMINED_R2: f64 = 0.98;
+
+/// Whether launch parameter `name` is a power law of the declared inputs (`R²` of `ln(1 + x)` on
+/// theirs at least [`DETERMINED_R2`]), or takes one value.
+fn determined_by(observed: &[(Parameters, f64)], declared: &BTreeSet<&String>, name: &str) -> bool {
+    let rows: Vec<&Parameters> = (observed.iter().map(|(p, _)| p))
+        .filter(|p| p.contains_key(name) && declared.iter().all(|d| p.contains_key(*d)))
+        .collect();
+    let target: Vec<f64> = rows.iter().map(|p| p[name].abs().ln_1p()).collect();
+    let mean = target.iter().sum::<f64>() / target.len().max(1) as f64;
+    let total: f64 = target.iter().map(|t| (t - mean).powi(2)).sum();
+    if total <= 0.0 {
+        return true;
+    }
+    let mut columns = vec![vec![1.0; rows.len()]];
+    columns.extend(
+        declared
+            .iter()
+            .map(|d| rows.iter().map(|p| p[*d].abs().ln_1p()).collect()),
+    );
+    if rows.len() <= columns.len() {
+        return false;
+    }
+    let Some(c) = beagle_fit::linalg::lstsq(columns.clone(), target.clone()) else {
+        return false;
+    };
+    let residual: f64 = (0..rows.len())
+        .map(|i| (target[i] - columns.iter().zip(&c).map(|(col, k)| col[i] * k).sum::<f64>()).powi(2))
+        .sum();
+    1.0 - residual / total >= DETERMINED_R2
+}
+
+/// The reason of a result that follows an undeclared launch parameter.
+pub(crate) fn undeclared_reason(u: &UndeclaredInput) -> String {
+    let (how, factor) = if u.ratio >= 1.0 {
+        ("rises", u.ratio)
+    } else {
+        ("falls", 1.0 / u.ratio)
+    };
+    format!(
+        "its cost {how} {factor:.1} times across {} ({} to {}, from its lower to its upper third; rank test {}), which no input of the model declares: the law over the declared inputs is the average over that range as launched; a parameter `{}` ({}) of the signature would carry it",
+        named(&u.launch, &u.parameter),
+        beagle_fit::print::format_number(u.low),
+        beagle_fit::print::format_number(u.high),
+        beagle_fit::evidence::p_text(u.p),
+        u.parameter,
+        if u.integer { "INT" } else { "DOUBLE" },
+    )
+}
+
+/// What to do about an undeclared launch parameter, naming the signature that would take it:
+/// `_pw_train_pairs: its cost follows the launch parameter `catalogue` of `train`, which no input
+/// of the model declares; hint: add a parameter `catalogue` (INT) to `IRecommender.train` and
+/// pass `catalogue.VALUE` where it is called`.
+pub(crate) fn undeclared_hint(repo: &Repository, element: &MeasurableElement, u: &UndeclaredInput) -> String {
+    let signature = (element.service.as_deref())
+        .and_then(|seff| repo.seffs().find(|(_, s)| s.id.as_deref() == Some(seff)))
+        .and_then(|(_, s)| s.described_service.as_ref())
+        .and_then(|r| r.target.id())
+        .and_then(|sig| repo.signatures().find(|(_, s)| s.id.as_deref() == Some(sig)))
+        .map(|(i, s)| {
+            format!(
+                "`{}.{}`",
+                i.name.as_deref().unwrap_or("?"),
+                s.name.as_deref().unwrap_or("?")
+            )
+        });
+    format!(
+        "{}: its cost follows {} ({:.1} times across {} to {}), which no input of the model declares; hint: add a parameter `{}` ({}) to {} and pass `{}.VALUE` where it is called (the law is the average over the launched range until then)",
+        element.id,
+        named(&u.launch, &u.parameter),
+        if u.ratio >= 1.0 { u.ratio } else { 1.0 / u.ratio },
+        beagle_fit::print::format_number(u.low),
+        beagle_fit::print::format_number(u.high),
+        u.parameter,
+        if u.integer { "INT" } else { "DOUBLE" },
+        signature.unwrap_or_else(|| "the service's signature".to_string()),
+        u.parameter,
+    )
+}
+
+fn as_number(v: &PointValue) -> Option<f64> {
+    match v {
+        PointValue::Number(x) => Some(*x),
+        PointValue::Bool(b) => Some(f64::from(u8::from(*b))),
+        PointValue::Text(_) => None,
     }
 }
 
@@ -134,11 +322,6 @@ fn fixed_hint(result: &MeasurementResult, launches: &LaunchPoints) -> String {
 /// The launch parameters a cost that differs between launches follows, where the rank test finds
 /// any; `None` where it finds none.
 fn followed_hint(result: &MeasurementResult, launches: &LaunchPoints) -> Option<String> {
-    let as_number = |v: &PointValue| match v {
-        PointValue::Number(x) => Some(*x),
-        PointValue::Bool(b) => Some(f64::from(u8::from(*b))),
-        PointValue::Text(_) => None,
-    };
     let observed: Vec<(Parameters, f64)> = (result.observations.iter())
         .filter_map(|o| {
             let (launch, point) = launches.get(&o.run?)?;
