@@ -198,7 +198,7 @@ impl MeasurementResultAnalyser for FitAnalyser {
                     fit_branch(&data, &branch).map(|b| {
                         let evidence = beagle_fit::branch::branch_evidence(&data, &b, branch.trials.as_deref());
                         let guard = (b.kind == BranchKind::Guard).then_some(b.guard_stoex).flatten();
-                        (b.probability, guard, evidence, None)
+                        (b.probability, guard, evidence, None, None)
                     })
                 } else {
                     let mut options = self.options.clone();
@@ -210,21 +210,27 @@ impl MeasurementResultAnalyser for FitAnalyser {
                         gp.cancel = Some(cancel.flag());
                         gp.constants.extend(constants.iter().copied());
                     }
-                    fit(&data, &options).map(|f| (f.expr, None, f.evidence, f.distribution))
+                    fit(&data, &options).map(|f| (f.expr, None, f.evidence, f.distribution, f.tail))
                 };
-                expr.map(|(e, guard, evidence, distribution)| (e, data.names, guard, evidence, distribution))
-                    .map_err(|e| e.to_string())
+                expr.map(|(e, guard, evidence, distribution, tail)| {
+                    (e, data.names, guard, evidence, distribution, tail)
+                })
+                .map_err(|e| e.to_string())
             });
         if cancel.is_cancelled() {
             // An interrupted fit is not a result: the step is redone after a resume.
             return None;
         }
         match expr {
-            Ok((expr, names, guard, evidence, distribution)) => {
+            Ok((expr, names, guard, evidence, distribution, tail)) => {
                 let mut p = proposal(self.id(), &result, &expr, &names);
                 if let Some(d) = distribution {
                     // Published as measured; the constant stays what the predictions score.
                     p.stoex = d.stoex();
+                }
+                if let Some(t) = tail {
+                    // The law with its residuals' distribution; its mean stays the law's.
+                    p.stoex = t.stoex(&p.stoex);
                 }
                 p.guard = guard;
                 p.evidence = Some((&evidence).into());

@@ -482,6 +482,7 @@ pub(crate) fn fit_result(data: &Dataset, options: &FitOptions) -> Result<FitResu
             .collect(),
         evidence: branch_evidence(data, &b, options.branch.trials.as_deref()),
         distribution: None,
+        tail: None,
         expr: e,
     })
 }

@@ -38,6 +38,7 @@ pub mod regression;
 pub mod simplify;
 pub mod spread;
 pub mod stats;
+pub mod tail;
 pub mod threshold;
 
 pub use branch::{fit_branch, BranchFit, BranchKind, BranchOptions};
@@ -241,6 +242,10 @@ pub struct FitResult {
     /// With [`Spread::Distribution`], a constant `expr` published as the observations'
     /// distribution (`stoex` is its literal; `expr` stays the constant the scores use).
     pub distribution: Option<Distribution>,
+    /// A law whose observations' mean departs from their median beyond noise, published with the
+    /// distribution of its residuals ([`tail`]; `stoex` includes it; `expr` stays the law, whose
+    /// value is the mean).
+    pub tail: Option<tail::Tail>,
 }
 
 /// Why [`fit`] found nothing.
@@ -287,6 +292,9 @@ pub fn fit(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
             "a wide spread: the mean is {} times the median; with `spread = \"distribution\"` (`--spread distribution`) the measured distribution is published",
             format_number(numeric::round_significant(ratio, 3))
         ));
+    }
+    if let Some(t) = &r.tail {
+        r.stoex = t.stoex(&r.stoex);
     }
     Ok(r)
 }
@@ -484,6 +492,35 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         }
         _ => (c.expr.clone(), work),
     };
+    // A heavy tail (the means above the medians by a share of slow calls): the robust law with
+    // the distribution of the observations about it, whose mean sets the level ([`tail`]).
+    let from_means = ev.level.as_ref().is_some_and(|l| l.from_means);
+    let mut tail = None;
+    let levelled = if from_means && !constant {
+        let robust = eval(&c.expr, &reduced.columns, reduced.len());
+        let observed = if reduced.means.len() == reduced.len() {
+            &reduced.means
+        } else {
+            &reduced.y
+        };
+        match tail::tail(&robust, observed) {
+            Some(t) => {
+                // Its note says how the level was set, in place of the refit's.
+                ev.notes.pop();
+                ev.notes.push(t.note());
+                let law = t.law(&c.expr);
+                tail = Some(t);
+                law
+            }
+            None => levelled,
+        }
+    } else {
+        levelled
+    };
+    // The errors of the points the law now stands on (the means where the level was set from
+    // them): a heavy tail's means are 1.4 times the medians, and scales of the medians made
+    // every mean a residual of 40 %, the intervals wide and the slope rounded from 1.4E-6 to 1E-6.
+    let scales = criterion::row_scales(&work.y, reg.scale);
     // In printed form first: a level set by a factor (`1.04 * (a·x + b)`) has a coefficient too
     // many, whose intervals are unbounded, and nothing would be rounded.
     let rounded = canonical(
@@ -508,7 +545,7 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
     }
     ev.intervals = evidence::intervals::intervals(&rounded, &work, &scales);
     let expr = restore(&rounded, &kept);
-    Ok(result(
+    let mut r = result(
         data,
         expr,
         c.source,
@@ -518,7 +555,9 @@ fn fit_law(data: &Dataset, options: &FitOptions) -> Result<FitResult, FitError> 
         scored,
         gp,
         ev,
-    ))
+    );
+    r.tail = tail;
+    Ok(r)
 }
 
 /// `e` in the form it is printed in, when that evaluates the same on the data: like terms of its
@@ -682,5 +721,6 @@ fn result(
         gp,
         evidence,
         distribution: None,
+        tail: None,
     }
 }

@@ -248,3 +248,45 @@ fn symmetric_noise_keeps_the_robust_fit() {
         );
     }
 }
+
+/// A copy's occasional slow path (issue 51, point 3): one call in ten takes five times as long,
+/// at every size. The law's level is the means' and the published StoEx carries the spread as a
+/// unit-mean factor (`law * DoublePDF[...]`), so a simulator gets the mean and the tail; its
+/// expectation is the mean at fresh sizes.
+#[test]
+fn a_heavy_tail_is_published_as_a_distribution_over_the_law() {
+    for seed in 0..3u64 {
+        let mut rng = ChaCha8Rng::seed_from_u64(500 + seed);
+        let truth = |size: f64| 1e-6 * size + 0.01;
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        for p in 0..12 {
+            let size = 1000.0 * 400f64.powf(f64::from(p) / 11.0);
+            for _call in 0..40 {
+                let slow = if rng.random::<f64>() < 0.1 { 5.0 } else { 1.0 };
+                x.push(size.round());
+                y.push(truth(size.round()) * slow * (1.0 + 0.02 * (rng.random::<f64>() - 0.5)));
+            }
+        }
+        let data = Dataset::new(vec!["data.BYTESIZE".into()], vec![x], y).unwrap();
+        let r = fit(&data, &options()).unwrap();
+        eprintln!("seed {seed}: {}", r.stoex);
+        let tail = r
+            .tail
+            .as_ref()
+            .unwrap_or_else(|| panic!("no tail: {} {:?}", r.stoex, r.evidence.notes));
+        assert_eq!(tail.form, beagle_fit::tail::TailForm::Times, "{}", r.stoex);
+        assert!(r.stoex.contains(") * DoublePDF[("), "{}", r.stoex);
+        assert!(tail.mean_over_median > 1.2, "{}", tail.mean_over_median);
+        // The mean of the calls is 1.4 times the fast ones': the published expectation holds it.
+        let parsed = beagle_stoex::parse(&r.stoex).unwrap();
+        for size in [2000.0, 50_000.0, 300_000.0] {
+            let want = 1.4 * truth(size);
+            let got = beagle_stoex::eval_number(&parsed, &|_| Some(size)).unwrap();
+            assert!(
+                (got / want - 1.0).abs() < 0.1,
+                "seed {seed} at {size}: {got} vs {want} ({})",
+                r.stoex
+            );
+        }
+    }
+}

@@ -25,6 +25,8 @@
 pub mod fences;
 mod refit;
 
+pub(crate) use refit::scaled;
+
 use crate::dataset::Dataset;
 use crate::eval::eval;
 use crate::evidence::{Points, NOISE_FLOOR};
