@@ -42,7 +42,8 @@ HELPERS = {"jround": jround, "floor": math.floor, "ceil": math.ceil, "min": min,
 
 def usage(message):
     sys.exit(f"accuracy: {message}\nusage: accuracy.sh FIXTURE [POINTS=10] [SEED=1]  "
-             "(also as plain numbers, or in the environment; BEAGLE, CALLS, WARMUP, KEEP=1, CALIBRATE=1, UNMODELLED=1)")
+             "(also as plain numbers, or in the environment; BEAGLE, CALLS, WARMUP, WARMUP_CPU_MS, MIN_CPU_MS, KEEP=1,"
+             " CALIBRATE=1, UNMODELLED=1)")
 
 
 def parse_args(argv):
@@ -241,6 +242,9 @@ def main():
     if not beagle.exists():
         sys.exit(f"accuracy: no {beagle}: cargo build --release -p beagle-cli --locked (or set BEAGLE)")
     calls, warmup = os.environ.get("CALLS", "30"), os.environ.get("WARMUP", "30")
+    # Issue 51: each point warmed for at least WARMUP_CPU_MS of thread CPU time (a tiny call needs
+    # thousands of repetitions to reach C2), and measured for at least MIN_CPU_MS of it.
+    warmup_cpu_ms, min_cpu_ms = os.environ.get("WARMUP_CPU_MS", "2000"), os.environ.get("MIN_CPU_MS", "500")
     mapping_file = Path(os.environ.get("MAPPING", HERE / "fixtures" / f"{name}.toml"))
     if not mapping_file.is_file():
         sys.exit(f"accuracy: no mapping {mapping_file} (the service and its inputs from the launch's arguments)")
@@ -252,7 +256,8 @@ def main():
               if os.environ.get(env) == "1"]
     suffix = "".join("-" + flag.split("-")[-1] for flag in writes)
     txt = HERE / "results" / f"accuracy-{name}{suffix}-{stamp}.txt"
-    raw = {"fixture": name, "points": n_points, "seed": seed, "calls": int(calls), "warmup": int(warmup)}
+    raw = {"fixture": name, "points": n_points, "seed": seed, "calls": int(calls), "warmup": int(warmup),
+           "warmup_cpu_ms": int(warmup_cpu_ms), "min_cpu_ms": int(min_cpu_ms)}
     lines = []
 
     def say(text=""):
@@ -271,8 +276,9 @@ def main():
     say(f"# accuracy: fixtures/{name}, service {mapping['service']}, {n_points} fresh points, seed {seed}")
     say(f"# machine: {os.cpu_count()} cores, {os.uname().sysname} {os.uname().release}, {java}")
     say(f"# commit: {commit}, {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())}; beagle: {beagle}")
-    say(f"# yardstick: {calls} measured calls per point after {warmup} warm-up calls per point (one JVM,"
-        " uninstrumented, thread CPU time per call; its mean is compared)")
+    say(f"# yardstick: at least {calls} measured calls and {min_cpu_ms} ms of CPU time per point, after at least"
+        f" {warmup} warm-up calls and {warmup_cpu_ms} ms of thread CPU time per point (one JVM, uninstrumented,"
+        " thread CPU time per call; its mean is compared)")
 
     # 1. The analysis, written into the copy's repository.
     p, secs = run([beagle, "analyse", ws, "--write", "--seed", seed, "--verbose"])
@@ -348,13 +354,20 @@ def main():
             unique.append(a)
     lines_file.write_text("".join(" ".join(a) + "\n" for a in unique))
     p, ysecs = run(["bash", HERE / "yardstick" / "yardstick.sh", ws, lines_file, "--json", "--calls", calls,
-                    "--warmup", warmup])
+                    "--warmup", warmup, "--warmup-cpu-ms", warmup_cpu_ms, "--min-cpu-ms", min_cpu_ms])
     if p.returncode != 0:
         say(p.stderr[-3000:])
         sys.exit("accuracy: the yardstick failed")
     yard = json.loads(p.stdout)
     raw["yardstick"] = yard
     by_args = {tuple(pt["args"]): pt for pt in yard["points"]}
+    if yard["points"] and "warmup_cpu_ms" in yard["points"][0]:
+        wc = [pt["warmup_cpu_ms"] for pt in yard["points"]]
+        wn = [pt["warmup_calls"] for pt in yard["points"]]
+        cn = [pt["count"] for pt in yard["points"]]
+        say()
+        say(f"# yardstick warm-up per point: {min(wc):.0f} to {max(wc):.0f} ms of CPU time in {min(wn)} to {max(wn)}"
+            f" calls; measured {min(cn)} to {max(cn)} calls per point ({len(wc)} points, {ysecs:.0f} s)")
     say()
     say(f"## fresh points: beagle predict beside the yardstick (predict {sum(1 for r in rows if r['predicted_ms'] is not None)}"
         f"/{len(rows)}; yardstick {ysecs:.0f} s, clock {yard['clock_ms'] * 1000:.2f} us per reading)")

@@ -9,7 +9,9 @@
 #
 # FIXTURE: a name under fixtures/ or a folder with a beagle.toml. POINTS and SEED also as plain
 # numbers or in the environment; BEAGLE (default: target/release/beagle), CALLS and WARMUP (the
-# yardstick's, default 30 each), MAPPING (another mapping file), KEEP=1 (keep the scratch copy),
+# yardstick's least measured and warm-up calls per point, default 30 each), WARMUP_CPU_MS (the
+# least thread CPU time each point is warmed for, default 2000) and MIN_CPU_MS (the least CPU time
+# of each point's measured calls, default 500), MAPPING (another mapping file), KEEP=1 (keep the scratch copy),
 # CALIBRATE=1 and UNMODELLED=1 (write what a validation at points of its own finds first).
 # Writes results/accuracy-<fixture>-<UTC stamp>.txt (what it prints) and .json (everything raw).
 set -euo pipefail

@@ -2,9 +2,13 @@
 # The yardstick of issue 35: thread CPU time per call of a fixture's top service, uninstrumented
 # and JIT warm (README.md next to this script).
 #
-#   yardstick.sh FIXTURE_DIR [POINTS_FILE|-] [--main CLASS] [--calls N] [--warmup N]
-#                [--warmup-ms MS] [--json]
-#   yardstick.sh --self-test
+#   yardstick.sh FIXTURE_DIR [POINTS_FILE|-] [--main CLASS] [--calls N] [--min-cpu-ms MS]
+#                [--max-calls N] [--warmup N] [--warmup-cpu-ms MS] [--warmup-ms MS] [--json] [--per-call]
+#   yardstick.sh --self-test [--warmup-cpu-ms MS] [--min-cpu-ms MS]
+#
+# WARMUP_CPU_MS and MIN_CPU_MS in the environment set --warmup-cpu-ms (default 2000: each point
+# warmed for at least 2 s of thread CPU time, issue 51) and --min-cpu-ms (default 500: each
+# point's measured calls add up to at least that much CPU time) unless the options are given.
 #
 # Copies the fixture's Java sources ([java] sources of its beagle.toml, default src/) to a scratch
 # folder, compiles them with plain javac (no Beagle probe anywhere on the class path), and runs
@@ -21,14 +25,23 @@ compile_yardstick() {
   javac -nowarn --release 17 -d "$scratch/yardstick" "$here/Yardstick.java"
 }
 
+# Settings from the environment; options given on the command line come later and win.
+env_opts=()
+[ -z "${WARMUP_CPU_MS:-}" ] || env_opts+=(--warmup-cpu-ms "$WARMUP_CPU_MS")
+[ -z "${MIN_CPU_MS:-}" ] || env_opts+=(--min-cpu-ms "$MIN_CPU_MS")
+
 if [ "${1:-}" = "--self-test" ]; then
+  shift
   compile_yardstick
-  exec java ${JAVA_OPTS:-} -cp "$scratch/yardstick" Yardstick --self-test
+  # shellcheck disable=SC2086 # JAVA_OPTS is a word list
+  java ${JAVA_OPTS:-} -cp "$scratch/yardstick" Yardstick --self-test ${env_opts[@]+"${env_opts[@]}"} "$@"
+  exit $?
 fi
 
 if [ $# -lt 1 ] || [ ! -f "$1/beagle.toml" ]; then
-  echo "usage: yardstick.sh FIXTURE_DIR [POINTS_FILE|-] [--main CLASS] [--calls N] [--warmup N] [--warmup-ms MS] [--json]" >&2
-  echo "       yardstick.sh --self-test" >&2
+  echo "usage: yardstick.sh FIXTURE_DIR [POINTS_FILE|-] [--main CLASS] [--calls N] [--min-cpu-ms MS] [--max-calls N]" >&2
+  echo "                    [--warmup N] [--warmup-cpu-ms MS] [--warmup-ms MS] [--json] [--per-call]" >&2
+  echo "       yardstick.sh --self-test [--warmup-cpu-ms MS] [--min-cpu-ms MS]" >&2
   exit 2
 fi
 fixture="$(cd "$1" && pwd)"; shift
@@ -39,8 +52,8 @@ pass=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --main) main="$2"; shift 2 ;;
-    --calls|--warmup|--warmup-ms) pass+=("$1" "$2"); shift 2 ;;
-    --json) pass+=("$1"); shift ;;
+    --calls|--warmup|--warmup-ms|--warmup-cpu-ms|--min-cpu-ms|--max-calls) pass+=("$1" "$2"); shift 2 ;;
+    --json|--per-call) pass+=("$1"); shift ;;
     *) echo "yardstick.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -80,4 +93,4 @@ compile_yardstick
 cd "$scratch"  # whatever the service writes lands in the scratch folder
 # shellcheck disable=SC2086 # jvm_args and JAVA_OPTS are word lists
 java $jvm_args ${JAVA_OPTS:-} -cp "$scratch/classes:$scratch/yardstick$cp_entries" Yardstick \
-  --main "$main" --points "$points" "${pass[@]}"
+  --main "$main" --points "$points" ${env_opts[@]+"${env_opts[@]}"} ${pass[@]+"${pass[@]}"}
