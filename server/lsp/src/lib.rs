@@ -6,7 +6,8 @@
 //!   owner of the [`state`], and compute read requests on its snapshots ([`reads`]).
 //! - [`documents`] and [`position`]: the editor's text and its UTF-16 positions.
 //! - [`features`], [`diagnostics`], [`queries`]: read requests, over `beagle_ide` and the PCM crate;
-//!   the quick fixes [`unmodelled_fix`], [`links_fix`] and [`did_you_mean_fix`] among them.
+//!   the quick fixes [`unmodelled_fix`], [`links_fix`], [`did_you_mean_fix`], [`vocabulary_fix`] and
+//!   [`undeclared_fix`] among them.
 //! - [`commands`] ([`protocol`]: their names), [`queue`], [`jobs`], [`progress`], [`apply`],
 //!   [`edits`], [`trust`], [`link`]: analyses in the background and their results in the model.
 //!
@@ -36,6 +37,7 @@ pub mod server;
 pub mod session;
 pub mod state;
 pub mod trust;
+pub mod undeclared_fix;
 pub mod units;
 pub mod unmodelled_fix;
 pub mod vocabulary_fix;

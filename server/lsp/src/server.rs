@@ -311,6 +311,12 @@ impl LanguageServer for Beagle {
                 actions.extend(crate::links_fix::reanchor_actions(doc, root.as_deref()));
                 actions.extend(crate::did_you_mean_fix::did_you_mean_actions(world, doc, pos));
                 actions.extend(crate::vocabulary_fix::vocabulary_actions(doc, pos));
+                actions.extend(crate::undeclared_fix::undeclared_actions(
+                    doc,
+                    pos,
+                    results.as_deref(),
+                    Some(world),
+                ));
                 actions
             })
             .await)

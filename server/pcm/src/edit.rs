@@ -34,6 +34,8 @@ pub enum EditError {
     Overlap { first_end: usize, second: Span },
     /// An edit lies outside the text (`len` bytes) or splits a character.
     OutOfRange { span: Span, len: usize },
+    /// What the edit would add is there already (a signature's parameter of that name).
+    Exists(String),
 }
 
 impl fmt::Display for EditError {
@@ -54,6 +56,7 @@ impl fmt::Display for EditError {
                 "an edit of bytes {}..{} lies outside the text ({len} bytes) or splits a character",
                 span.start, span.end
             ),
+            EditError::Exists(what) => write!(f, "{what}"),
         }
     }
 }
@@ -101,7 +104,7 @@ pub struct UsageTarget<'a> {
 }
 
 impl ModelFile {
-    fn editable(&self) -> Result<&crate::model::Repository, EditError> {
+    pub(crate) fn editable(&self) -> Result<&crate::model::Repository, EditError> {
         if let Some(e) = self.tree.errors.first() {
             return Err(EditError::NotEditable(format!(
                 "malformed XML at byte {}: {}",
@@ -324,7 +327,7 @@ impl ModelFile {
     }
 
     /// The prefix the root binds to XML Schema instances (`xsi` in every file EMF writes).
-    fn xsi_prefix(&self) -> String {
+    pub(crate) fn xsi_prefix(&self) -> String {
         self.tree
             .root()
             .and_then(|root| {
@@ -430,7 +433,7 @@ impl ModelFile {
         }
     }
 
-    fn newline(&self) -> &'static str {
+    pub(crate) fn newline(&self) -> &'static str {
         if self.text().contains("\r\n") {
             "\r\n"
         } else {

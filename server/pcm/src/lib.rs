@@ -4,7 +4,8 @@
 //! - [`ModelFile`]: one file: tree, index (ids, references, StoEx specifications), typed view
 //!   ([`model`]) and the diagnostics that need no other file.
 //! - [`ModelSet`]: files that refer to each other, with Palladio's default models bundled.
-//! - [`edit`]: minimal text edits that set specifications, creating missing elements.
+//! - [`edit`]: minimal text edits that set specifications, creating missing elements
+//!   ([`edit_unmodelled`]: a SEFF's unmodelled time; [`edit_parameter`]: a signature's new parameter).
 //! - [`Deployment`]: an allocation with its system and resource environment: where each
 //!   component runs and at what processing rates.
 //!
@@ -15,6 +16,7 @@ pub mod check;
 pub mod deployment;
 pub mod diagnostic;
 pub mod edit;
+pub mod edit_parameter;
 pub mod edit_unmodelled;
 pub mod file;
 pub mod index;

@@ -252,3 +252,42 @@ fn third_party_models_use_what_their_callers_pass() {
     }
     assert!(checked >= 10, "{checked} repositories");
 }
+
+/// A call into an interface that no component provides (here the file share's hashing, once its
+/// component no longer provides `IHashing`) is said, as an info on the call: no SEFF answers it,
+/// so its cost is in no demand. With the provided role (or one of an interface inheriting it)
+/// nothing is said.
+#[test]
+fn a_call_into_an_interface_nobody_provides_is_said() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/fileshare/model/fileshare.repository");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let codes = |text: String| {
+        let mut set = ModelSet::new();
+        let id = set.insert(ModelFile::parse(path.clone(), text));
+        set.check(id)
+            .into_iter()
+            .filter(|d| d.code == "interface-not-provided")
+            .collect::<Vec<_>>()
+    };
+    assert!(codes(text.clone()).is_empty());
+    let role = "providedInterface__OperationProvidedRole=\"_fs_IHashing\"";
+    let without = text.replacen(role, "providedInterface__OperationProvidedRole=\"_fs_IUpload\"", 1);
+    let said = codes(without.clone());
+    assert_eq!(said.len(), 1, "{said:#?}");
+    assert_eq!(said[0].severity, Severity::Info);
+    assert_eq!(said[0].element.as_deref(), Some("_fs_hash_call"));
+    assert_eq!(
+        said[0].message,
+        "the call `hash` goes to interface `IHashing`, which no component of this repository (or of the repositories it refers to) provides: its cost is in no demand"
+    );
+    assert!(without[said[0].span.range()]
+        .starts_with("<steps_Behaviour xsi:type=\"seff:ExternalCallAction\" id=\"_fs_hash_call\""));
+    // An interface that inherits IHashing, provided, provides it.
+    let inherited = without.replacen(
+        "<interfaces__Repository xsi:type=\"repository:OperationInterface\" id=\"_fs_IUpload\" entityName=\"IUpload\">",
+        "<interfaces__Repository xsi:type=\"repository:OperationInterface\" id=\"_fs_IUpload\" entityName=\"IUpload\" parentInterfaces__Interface=\"_fs_IHashing\">",
+        1,
+    );
+    assert!(codes(inherited).is_empty());
+}

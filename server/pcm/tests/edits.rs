@@ -406,3 +406,153 @@ fn a_seff_another_seff_calls_is_known() {
     assert!(file.seff_is_called("_fs_hash_seff"));
     assert!(!file.seff_is_called("_no_such_seff"));
 }
+
+/// The primitive type a parameter's reference names in Palladio's `PrimitiveTypes.repository`.
+fn primitive_of(parameter: &beagle_pcm::model::Parameter) -> Option<&'static str> {
+    match &parameter.data_type.as_ref()?.target {
+        beagle_pcm::reference::Target::External { uri, fragment } if uri.ends_with("PrimitiveTypes.repository") => {
+            let index: usize = fragment.strip_prefix("//@dataTypes__Repository.")?.parse().ok()?;
+            beagle_pcm::vocabulary::PRIMITIVES.get(index).copied()
+        }
+        _ => None,
+    }
+}
+
+fn signature<'a>(file: &'a ModelFile, id: &str) -> &'a beagle_pcm::model::Signature {
+    let repo = file.repository.as_ref().unwrap();
+    repo.signatures()
+        .map(|(_, s)| s)
+        .find(|s| s.id.as_deref() == Some(id))
+        .unwrap()
+}
+
+fn repository_file(rel: &str) -> ModelFile {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures")
+        .join(rel);
+    ModelFile::read(&path).unwrap()
+}
+
+/// A launch parameter the cost follows becomes a parameter of the service's signature: after its
+/// parameters, referring to Palladio's primitive the way the file refers to primitives (here an
+/// `href` child with the file's `xsi:type`, as its inner declarations do; `DOUBLE` is
+/// `//@dataTypes__Repository.3`). A second addition of the same name is refused.
+#[test]
+fn a_parameter_is_added_after_the_signatures_parameters() {
+    let file = repository_file("pairwise/model/pairwise.repository");
+    let edits = file
+        .add_signature_parameter("_pw_IRecommender_train", "catalogue", "INT")
+        .unwrap();
+    assert_eq!(edits.len(), 1);
+    let (new, diff) = apply_and_check(&file, &edits);
+    assert!(
+        diff.contains(
+            "       <parameters__OperationSignature parameterName=\"orders\" dataType__Parameter=\"_pw_OrderList\"/>\n\
+             +      <parameters__OperationSignature parameterName=\"catalogue\">\n\
+             +        <dataType__Parameter xsi:type=\"repository:PrimitiveDataType\" href=\"pathmap://PCM_MODELS/PrimitiveTypes.repository#//@dataTypes__Repository.0\"/>\n\
+             +      </parameters__OperationSignature>\n\
+             \x20    </signatures__OperationInterface>"
+        ),
+        "{diff}"
+    );
+    let s = signature(&new, "_pw_IRecommender_train");
+    let names: Vec<_> = s.parameters.iter().map(|p| p.name.as_deref().unwrap_or("")).collect();
+    assert_eq!(names, ["orderItems", "orders", "catalogue"]);
+    assert_eq!(primitive_of(&s.parameters[2]), Some("INT"));
+    assert!(matches!(
+        new.add_signature_parameter("_pw_IRecommender_train", "catalogue", "INT"),
+        Err(EditError::Exists(_))
+    ));
+    // A DOUBLE is Palladio's fourth primitive.
+    let (new, _) = apply_and_check(
+        &file,
+        &file
+            .add_signature_parameter("_pw_IRecommender_train", "rate", "DOUBLE")
+            .unwrap(),
+    );
+    assert_eq!(
+        primitive_of(&signature(&new, "_pw_IRecommender_train").parameters[2]),
+        Some("DOUBLE")
+    );
+    assert!(matches!(
+        file.add_signature_parameter("_no_such_signature", "catalogue", "INT"),
+        Err(EditError::NotFound(_))
+    ));
+    assert!(matches!(
+        file.add_signature_parameter("_pw_IRecommender_train", "catalogue", "FLOAT"),
+        Err(EditError::NotFound(_))
+    ));
+}
+
+/// The file's own style: a URI in the attribute where its parameters write one; the parameter as
+/// the first child of a signature with none, before its `href` return type; an empty signature
+/// opened up; Palladio's default where the file refers to no primitive.
+#[test]
+fn a_new_parameter_is_written_in_the_files_style() {
+    let file = repository_file("otel-example/app.repository");
+    let edits = file
+        .add_signature_parameter("_ot_IProcess_process", "rate", "DOUBLE")
+        .unwrap();
+    assert_eq!(
+        edits[0].new_text,
+        "\n      <parameters__OperationSignature parameterName=\"rate\" dataType__Parameter=\"pathmap://PCM_MODELS/PrimitiveTypes.repository#//@dataTypes__Repository.3\"/>"
+    );
+    let (new, _) = apply_and_check(&file, &edits);
+    assert_eq!(
+        primitive_of(&signature(&new, "_ot_IProcess_process").parameters[2]),
+        Some("DOUBLE")
+    );
+
+    let file = read("beagle-palladiofileshare/Family.repository");
+    let edits = file
+        .add_signature_parameter("_XsRf4LnnEeWVlphM5rov7g", "n", "INT")
+        .unwrap();
+    let (new, diff) = apply_and_check(&file, &edits);
+    assert!(
+        diff.contains("+        <dataType__Parameter xsi:type=\"repository:PrimitiveDataType\" href=\"pathmap://PCM_MODELS/PrimitiveTypes.repository#//@dataTypes__Repository.0\"/>"),
+        "{diff}"
+    );
+    let s = signature(&new, "_XsRf4LnnEeWVlphM5rov7g");
+    assert_eq!(s.parameters.len(), 1);
+    assert_eq!(primitive_of(&s.parameters[0]), Some("INT"));
+}
+
+/// On every signature of every repository under fixtures/ (third-party models included), the new
+/// parameter parses, comes last with its type, leaves every other byte as it was and is refused
+/// the second time.
+#[test]
+fn a_parameter_can_be_added_to_every_signature_of_every_fixture() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    let files = beagle_pcm::workspace::find_model_files(&root).unwrap();
+    let mut signatures = 0;
+    for path in files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "repository"))
+    {
+        let file = ModelFile::read(path).unwrap();
+        if !file.tree.errors.is_empty() {
+            continue;
+        }
+        let Some(repo) = &file.repository else { continue };
+        let ids: Vec<String> = (repo.interfaces.iter())
+            .filter(|i| i.kind == "OperationInterface")
+            .flat_map(|i| i.signatures.iter().filter_map(|s| s.id.clone()))
+            .collect();
+        for id in ids {
+            signatures += 1;
+            let edits = file
+                .add_signature_parameter(&id, "beagleAdded", "LONG")
+                .unwrap_or_else(|e| panic!("{}: {id}: {e}", path.display()));
+            let (new, _) = apply_and_check(&file, &edits);
+            let s = signature(&new, &id);
+            let last = s.parameters.last().unwrap();
+            assert_eq!(last.name.as_deref(), Some("beagleAdded"), "{}: {id}", path.display());
+            assert_eq!(primitive_of(last), Some("LONG"), "{}: {id}", path.display());
+            assert!(matches!(
+                new.add_signature_parameter(&id, "beagleAdded", "LONG"),
+                Err(EditError::Exists(_))
+            ));
+        }
+    }
+    assert!(signatures > 50, "{signatures} signatures");
+}

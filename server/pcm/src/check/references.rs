@@ -14,6 +14,7 @@ impl ModelSet {
         if file.tree.errors.is_empty() {
             check(self, id, &mut out);
             super::deployment::check(self, id, &mut out);
+            super::providers::check(self, id, &mut out);
         }
         out.sort_by_key(|d| (d.span.start, d.severity));
         out
