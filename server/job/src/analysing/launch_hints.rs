@@ -195,13 +195,18 @@ fn determined_by(observed: &[(Parameters, f64)], declared: &BTreeSet<&String>, n
 /// note, not a missing input.
 const MATERIAL: f64 = 1.5;
 
+/// "rises" or "falls", and by what factor, for the ratio of the upper third's cost to the lower's.
+fn direction(ratio: f64) -> (&'static str, f64) {
+    if ratio >= 1.0 {
+        ("rises", ratio)
+    } else {
+        ("falls", 1.0 / ratio)
+    }
+}
+
 /// The note of a launch parameter the cost follows by less than [`MATERIAL`].
 fn slight_note(u: &UndeclaredInput) -> String {
-    let (how, factor) = if u.ratio >= 1.0 {
-        ("rises", u.ratio)
-    } else {
-        ("falls", 1.0 / u.ratio)
-    };
+    let (how, factor) = direction(u.ratio);
     format!(
         "its cost {how} {factor:.1} times across {} ({} to {}; rank test {}): the workload's mix, under the {MATERIAL} times that would make it an input the model lacks",
         named(&u.launch, &u.parameter),
@@ -213,11 +218,7 @@ fn slight_note(u: &UndeclaredInput) -> String {
 
 /// The reason of a result that follows an undeclared launch parameter.
 pub(crate) fn undeclared_reason(u: &UndeclaredInput) -> String {
-    let (how, factor) = if u.ratio >= 1.0 {
-        ("rises", u.ratio)
-    } else {
-        ("falls", 1.0 / u.ratio)
-    };
+    let (how, factor) = direction(u.ratio);
     format!(
         "its cost {how} {factor:.1} times across {} ({} to {}, from its lower to its upper third; rank test {}), which no input of the model declares: the law over the declared inputs is the average over that range as launched; a parameter `{}` ({}) of the signature would carry it",
         named(&u.launch, &u.parameter),
@@ -250,7 +251,7 @@ pub(crate) fn undeclared_hint(repo: &Repository, element: &MeasurableElement, u:
         "{}: its cost follows {} ({:.1} times across {} to {}), which no input of the model declares; hint: add a parameter `{}` ({}) to {} and pass `{}.VALUE` where it is called (the law is the average over the launched range until then)",
         element.id,
         named(&u.launch, &u.parameter),
-        if u.ratio >= 1.0 { u.ratio } else { 1.0 / u.ratio },
+        direction(u.ratio).1,
         beagle_fit::print::format_number(u.low),
         beagle_fit::print::format_number(u.high),
         u.parameter,
