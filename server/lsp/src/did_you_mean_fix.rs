@@ -8,7 +8,7 @@
 //! Offered only where the cursor is in such a SEFF; finding out runs the automatic linker, which
 //! parses the workspace's Java sources, so everything cheaper is checked first.
 
-use crate::documents::{DocKind, Snapshot};
+use crate::documents::Snapshot;
 use crate::position;
 use crate::state::World;
 use beagle_job::{LinkProposal, Source, Workspace};
@@ -25,15 +25,11 @@ use tower_lsp_server::ls_types::{
 
 /// The action, when the cursor at `pos` in `doc` is in a SEFF with a proposal.
 pub fn did_you_mean_actions(world: &World, doc: &Snapshot, pos: Position) -> Vec<CodeActionOrCommand> {
-    if doc.kind != DocKind::Model {
-        return Vec::new();
-    }
-    let model = doc.model();
-    let Some(repository) = &model.repository else {
+    let Some(seff) = doc.seff_at(pos) else {
         return Vec::new();
     };
-    let offset = position::offset(&doc.rope, pos);
-    let Some(seff) = beagle_ide::element_at(&model, offset).and_then(|at| at.seff) else {
+    let model = doc.model();
+    let Some(repository) = &model.repository else {
         return Vec::new();
     };
     let root = world.root_of(&doc.path);

@@ -10,7 +10,7 @@ use beagle_pcm::ModelFile;
 use ropey::Rope;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
-use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
+use tower_lsp_server::ls_types::{Position, TextDocumentContentChangeEvent, Uri};
 
 /// What kind of file a document is, from its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +61,16 @@ impl Snapshot {
                 Arc::new(ModelFile::parse(path, self.rope.to_string()))
             })
             .clone()
+    }
+
+    /// The id of the SEFF the cursor at `pos` is in, in a model document: where the SEFF's quick
+    /// fixes are offered.
+    pub fn seff_at(&self, pos: Position) -> Option<String> {
+        if self.kind != DocKind::Model {
+            return None;
+        }
+        let offset = position::offset(&self.rope, pos);
+        beagle_ide::element_at(&self.model(), offset).and_then(|at| at.seff)
     }
 
     pub fn text(&self) -> String {

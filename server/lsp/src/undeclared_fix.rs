@@ -28,15 +28,10 @@ pub fn undeclared_actions(
     results: Option<&RepositoryResults>,
     world: Option<&World>,
 ) -> Vec<CodeActionOrCommand> {
-    if doc.kind != DocKind::Model {
-        return Vec::new();
-    }
-    let Some(results) = results else { return Vec::new() };
-    let model = doc.model();
-    let offset = position::offset(&doc.rope, pos);
-    let Some(seff) = beagle_ide::element_at(&model, offset).and_then(|at| at.seff) else {
+    let (Some(results), Some(seff)) = (results, doc.seff_at(pos)) else {
         return Vec::new();
     };
+    let model = doc.model();
     // Parameter name -> whether every launched value was an integer, over the SEFF's elements.
     let mut undeclared: BTreeMap<&str, bool> = BTreeMap::new();
     for (element, fe) in results.finals.values() {

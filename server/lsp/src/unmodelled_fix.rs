@@ -6,7 +6,7 @@
 //! in milliseconds; where the workspace has processing rates it is written in CPU work units
 //! (`crate::units`), and not offered where they cannot convert it.
 
-use crate::documents::{DocKind, Snapshot};
+use crate::documents::Snapshot;
 use crate::position;
 use crate::results::RepositoryResults;
 use beagle_analysis::DemandUnit;
@@ -21,15 +21,10 @@ pub fn unmodelled_actions(
     results: Option<&RepositoryResults>,
     root: Option<&Path>,
 ) -> Vec<CodeActionOrCommand> {
-    if doc.kind != DocKind::Model {
-        return Vec::new();
-    }
-    let Some(results) = results else { return Vec::new() };
-    let model = doc.model();
-    let offset = position::offset(&doc.rope, pos);
-    let Some(seff) = beagle_ide::element_at(&model, offset).and_then(|at| at.seff) else {
+    let (Some(results), Some(seff)) = (results, doc.seff_at(pos)) else {
         return Vec::new();
     };
+    let model = doc.model();
     let Some((v, u)) = (results.validations.get(&seff)).and_then(|v| v.unmodelled.as_ref().map(|u| (v, u))) else {
         return Vec::new();
     };

@@ -105,7 +105,9 @@ pub(crate) fn undeclared(
 /// The launch parameters `result`'s cost follows at equal declared inputs (or beyond what they
 /// explain), as undeclared inputs with their launched ranges.
 fn launch_influences(result: &MeasurementResult, launches: &LaunchPoints) -> Vec<UndeclaredInput> {
-    let declared: BTreeSet<&String> = (result.observations.iter()).flat_map(|o| o.parameters.keys()).collect();
+    let declared: BTreeSet<&str> = (result.observations.iter())
+        .flat_map(|o| o.parameters.keys().map(String::as_str))
+        .collect();
     let mut names: BTreeMap<String, (String, String)> = BTreeMap::new();
     let mut observed: Vec<(Parameters, f64)> = Vec::new();
     for o in &result.observations {
@@ -133,7 +135,7 @@ fn launch_influences(result: &MeasurementResult, launches: &LaunchPoints) -> Vec
         parameters.retain(|n, _| !explained.contains(n));
     }
     let refs: Vec<(&Parameters, f64)> = observed.iter().map(|(p, v)| (p, *v)).collect();
-    beagle_analysis::undeclared::influences(&refs, &|n| declared.contains(&n.to_string()))
+    beagle_analysis::undeclared::influences(&refs, &|n| declared.contains(n))
         .into_iter()
         .filter_map(|i| {
             let (launch, parameter) = names.get(&i.parameter)?.clone();
@@ -161,7 +163,7 @@ const DETERMINED_R2: f64 = 0.98;
 
 /// Whether launch parameter `name` is a power law of the declared inputs (`R²` of `ln(1 + x)` on
 /// theirs at least [`DETERMINED_R2`]), or takes one value.
-fn determined_by(observed: &[(Parameters, f64)], declared: &BTreeSet<&String>, name: &str) -> bool {
+fn determined_by(observed: &[(Parameters, f64)], declared: &BTreeSet<&str>, name: &str) -> bool {
     let rows: Vec<&Parameters> = (observed.iter().map(|(p, _)| p))
         .filter(|p| p.contains_key(name) && declared.iter().all(|d| p.contains_key(*d)))
         .collect();
