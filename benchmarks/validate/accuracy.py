@@ -138,6 +138,24 @@ def pick_points(params, n, seed, analysed):
     return points
 
 
+def smallest_points(params, fresh):
+    """The smallest calls (issue 51, point 4): every numeric range at its lower end, once for each
+    value of the value lists (at most 4 such points), skipping points already among the fresh ones.
+    A law fitted over a wide range must hold here too, where per-call fixed costs dominate."""
+    corners = [{}]
+    for name, spec in params.items():
+        options = list(dict.fromkeys(spec["values"])) if "values" in spec else [spec["from"]]
+        corners = [dict(c, **{name: v}) for c in corners for v in options]
+    seen = {tuple(sorted(p.items())) for p in fresh}
+    out = []
+    for c in corners[:4]:
+        key = tuple(sorted(c.items()))
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
+
+
 def parse_value(text):
     for conv in (int, float):
         try:
@@ -308,13 +326,17 @@ def main():
 
     # 2. Fresh points: prediction and the yardstick.
     points = pick_points(params, n_points, seed, analysed)
+    small = smallest_points(params, points)
     rows = []
-    for point in points:
+    for point in points + small:
         env = dict(point)
         inputs = {k: eval(expr, HELPERS, env) for k, expr in mapping["inputs"].items()}
+        if point in small and any(r["inputs"] == inputs for r in rows):
+            continue  # the same call as a point before it (files=1 at half compressed is all compressed)
         value, problem, report = predict(beagle, ws, mapping["service"], inputs)
         rows.append({"point": point, "args": launch_args(launch["args"], point), "inputs": inputs,
-                     "predicted_ms": value, "problem": problem, "predict": report})
+                     "predicted_ms": value, "problem": problem, "predict": report,
+                     "smallest": point in small})
 
     # 3. beagle validate at its own points, mapped back to launch arguments.
     p, vsecs = run([beagle, "validate", ws, "--json", "--points", n_points, "--seed", seed])
@@ -376,7 +398,7 @@ def main():
         y = by_args.get(tuple(r["args"]))
         r["yardstick"] = y
         e = rel(r["predicted_ms"], y and y["mean_ms"])
-        label = " ".join(f"{k}={fmt(v)}" for k, v in r["point"].items())
+        label = " ".join(f"{k}={fmt(v)}" for k, v in r["point"].items()) + (" (smallest)" if r["smallest"] else "")
         errors.append(e)
         labels.append(label)
         ratio = "-" if e is None else f"{r['predicted_ms'] / y['mean_ms']:.2f}"
@@ -385,7 +407,12 @@ def main():
     for r in rows:
         if r["problem"]:
             say(f"note: predict at {' '.join(r['args'])}: {r['problem']}")
-    say(f"predicted vs yardstick: {summary(errors, labels)}")
+    fresh = [i for i, r in enumerate(rows) if not r["smallest"]]
+    smallest = [i for i, r in enumerate(rows) if r["smallest"]]
+    say(f"predicted vs yardstick: {summary([errors[i] for i in fresh], [labels[i] for i in fresh])}")
+    if smallest:
+        say(f"the smallest calls (every range at its lower end): {summary([errors[i] for i in smallest], [labels[i] for i in smallest])}")
+        say(f"all points, the smallest calls included: {summary(errors, labels)}")
     raw["rows"] = rows
 
     say()

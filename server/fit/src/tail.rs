@@ -92,7 +92,15 @@ pub fn tail(law: &[f64], observed: &[f64]) -> Option<Tail> {
     // Times unless the differences are clearly the more even (by a factor of two in the tail's
     // weight): with a handful of slow rows either can look even by chance, and an offset set by
     // the large sizes' differences would lift every small one.
-    let form = if unevenness(&rows, &differences) + EVEN_BY < unevenness(&rows, &ratios) {
+    // And only where the offsets stay above zero at the smallest law measured: a simulator samples
+    // `Max(0, law + offset)`, whose mean at a small call is then the law's no more (a partition of
+    // 4 µs with offsets down to -7 µs sampled a mean of 5 µs at one file, issue 51).
+    let smallest = rows.iter().map(|(l, _)| *l).fold(f64::INFINITY, f64::min);
+    let centre = stats::mean(&differences);
+    let lowest = differences.iter().fold(f64::INFINITY, |m, d| m.min(*d)) - centre;
+    let form = if unevenness(&rows, &differences) + EVEN_BY < unevenness(&rows, &ratios)
+        && smallest + centre + lowest >= 0.0
+    {
         TailForm::Plus
     } else {
         TailForm::Times
@@ -113,7 +121,6 @@ pub fn tail(law: &[f64], observed: &[f64]) -> Option<Tail> {
             (map_edges(d, |x| x * k), of_sums)
         }
         TailForm::Plus => {
-            let centre = stats::mean(&differences);
             let zero: Vec<f64> = differences.iter().map(|d| d - centre).collect();
             let d = spread::distribution(&zero, false).ok()??;
             let shift = d.mean();
@@ -236,6 +243,30 @@ mod tests {
         assert!(s.starts_with("Max(0, x.VALUE + DoublePDF[("), "{s}");
         let mean = beagle_stoex::eval_number(&beagle_stoex::parse(&s).unwrap(), &|_| Some(0.5)).unwrap();
         assert!((mean - 0.5).abs() < 1e-3, "{mean}");
+    }
+
+    #[test]
+    fn offsets_that_would_take_a_small_call_below_zero_are_no_offset_tail() {
+        // A fixed slow path of 0.2 over laws from 0.011: the offset form fits, and its lowest
+        // offset (about -0.02) stays above the smallest law. Laws from 0.001 with a fast path of
+        // 0.02 below the law at a share of the calls: an offset would be clamped at zero there.
+        let mut rng = ChaCha8Rng::seed_from_u64(52);
+        let (law, observed) = slow_share(&mut rng, 200, true);
+        assert_eq!(tail(&law, &observed).map(|t| t.form), Some(TailForm::Plus));
+        let mut law = Vec::new();
+        let mut observed = Vec::new();
+        for i in 0..200 {
+            let l = 0.001 + 0.0005 * f64::from(i % 40);
+            let noise = 1.0 + 0.02 * (rng.random::<f64>() - 0.5);
+            let v = match i % 10 {
+                0 => l * noise + 0.2,
+                1 => (l * noise - 0.02).max(0.0),
+                _ => l * noise,
+            };
+            law.push(l);
+            observed.push(v);
+        }
+        assert_ne!(tail(&law, &observed).map(|t| t.form), Some(TailForm::Plus));
     }
 
     #[test]

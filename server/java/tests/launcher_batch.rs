@@ -14,8 +14,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// `Main N`: one execution of `_work` with parameter n = N, looping N times; its own argument
-/// counted into a file of the working folder, so the test sees the warm-up's runs too.
+/// `Main N`: one execution of `_work` with parameter n = N, looping N times (and from N = 1000 on,
+/// sleeping N / 1000 ms); its own argument counted into a file of the working folder, so the test
+/// sees the warm-up's runs too.
 const MAIN: &str = r#"
 import beagle.probe.Probe;
 import java.nio.file.*;
@@ -32,6 +33,9 @@ public class Main {
             long sum = 0;
             for (int i = 0; i < n; i++) sum += i;
             Probe.loop(1, n);
+            if (n >= 1000) {
+                Thread.sleep(n / 1000); // a long run: n / 1000 ms
+            }
         } finally {
             Probe.exit(e);
         }
@@ -131,10 +135,22 @@ fn batch(
     warmup: u32,
     repetitions: u32,
 ) -> (Result<Vec<RunOutput>, RunError>, Vec<PathBuf>) {
+    batch_for(dir, classpath, launch, points, (warmup, 0), repetitions)
+}
+
+/// [`batch`] with a warm-up of `warmup.0` runs and `warmup.1` ms.
+fn batch_for(
+    dir: &Path,
+    classpath: &Classpath,
+    launch: &Launch,
+    points: &[Point],
+    (warmup, warmup_ms): (u32, u64),
+    repetitions: u32,
+) -> (Result<Vec<RunOutput>, RunError>, Vec<PathBuf>) {
     let dirs: Vec<PathBuf> = (0..points.len()).map(|i| dir.join(format!("p{i}"))).collect();
     let workload = Workload {
         warmup,
-        warmup_ms: 0,
+        warmup_ms,
         repetitions,
         timeout_s: 60.0,
         ..Workload::default()
@@ -188,6 +204,52 @@ fn each_point_of_a_shared_jvm_gets_its_own_events_and_calibration() {
     }
     // The warm-up's records are not left behind.
     assert!(!dir.path().join("jvm/warmup-events.bin").exists());
+}
+
+/// Small calls (issue 51, point 4): a warm-up of so many milliseconds gives each point a share of
+/// its time, not of its runs, and a small point is led into each measured run by unrecorded runs
+/// of its own. Going round the points one run each, a 10 µs upload got one warm-up run per round
+/// of the 50 ms ones (its once-per-call code measured before the JIT compiled it), and ran each
+/// measured run right after one of them, its caches taken (two to three times its warm cost).
+#[test]
+fn a_small_point_is_warmed_for_its_share_of_the_time_and_led_into_each_measured_run() {
+    if !javac_available() {
+        eprintln!("skipped: no javac");
+        return;
+    }
+    let (dir, classpath, cwd) = scratch();
+    let launch = launch(cwd.clone());
+    // A call of a few µs beside one of 20 ms.
+    let points = [point(3.0), point(20_000.0)];
+    let (outs, dirs) = batch_for(dir.path(), &classpath, &launch, &points, (4, 400), 2);
+    let outs = outs.unwrap();
+    let runs = std::fs::read_to_string(cwd.join("runs.txt")).unwrap();
+    let runs: Vec<&str> = runs.lines().collect();
+    let long: Vec<usize> = (0..runs.len()).filter(|i| runs[*i] == "20000").collect();
+    let small = runs.len() - long.len();
+    // Round the points, as many small runs as long ones (about 20 of each in 400 ms); by time,
+    // hundreds of small runs per turn.
+    assert!(
+        small >= 10 * long.len(),
+        "{small} small runs beside {} long ones",
+        long.len()
+    );
+    // The last measured round: the small point's lead-in runs, then its measured run, then the
+    // long point's (which has no lead-in: a 20 ms run warms its own caches).
+    let (last, before) = (long[long.len() - 1], long[long.len() - 2]);
+    assert_eq!(last, runs.len() - 1, "the long point ends the last round");
+    assert!(
+        last - before - 1 >= 2,
+        "the small point's measured run was led in: {} runs between the long point's last two",
+        last - before - 1
+    );
+    // Only the measured runs are recorded: one execution per repetition.
+    let options = measured_runs_only();
+    for (i, (out, n)) in outs.iter().zip([3.0, 20_000.0]).enumerate() {
+        assert_eq!(out.events, std::path::absolute(dirs[i].join("events.bin")).unwrap());
+        let (events, _) = decode_file(&out.events, &table(), &options).unwrap();
+        assert_eq!(calls_and_loops(&events).0, [n, n], "point {i}");
+    }
 }
 
 /// Every window of runs disturbed (a tolerance below zero: the reference is always "slower than
