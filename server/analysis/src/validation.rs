@@ -273,6 +273,50 @@ pub struct ServiceValidation {
     pub calibration: Option<Calibration>,
 }
 
+/// Executions a point needs to be compared on its own: a mean of fewer is one call's noise (a
+/// nested store's points are single calls, each at its own record size, and an allocation's slow
+/// path made half of them 50 % over a law that had the mean right).
+pub const POOLED_EXECUTIONS: u64 = 5;
+/// How far apart the predictions of one group of pooled points may lie (largest over smallest).
+pub const POOLED_SPAN: f64 = 1.2;
+
+/// The comparisons of `rows` (means against means): a point of at least [`POOLED_EXECUTIONS`]
+/// executions on its own; the others, in the order of their predictions, in groups of at least
+/// as many executions whose predictions lie within [`POOLED_SPAN`], each group's mean measured
+/// beside its mean predicted (weighted by executions). A group that cannot grow that large
+/// within the span is compared as it is.
+pub fn pooled(rows: &[Row]) -> Vec<Row> {
+    let mut out: Vec<Row> = rows
+        .iter()
+        .filter(|r| r.executions >= POOLED_EXECUTIONS)
+        .cloned()
+        .collect();
+    let mut small: Vec<&Row> = rows.iter().filter(|r| r.executions < POOLED_EXECUTIONS).collect();
+    small.sort_by(|a, b| a.predicted_ms.total_cmp(&b.predicted_ms));
+    let mut i = 0;
+    while i < small.len() {
+        let first = small[i].predicted_ms;
+        let (mut predicted, mut measured, mut executions) = (0.0, 0.0, 0u64);
+        while i < small.len()
+            && (executions < POOLED_EXECUTIONS)
+            && (executions == 0 || small[i].predicted_ms < first.max(f64::MIN_POSITIVE) * POOLED_SPAN)
+        {
+            let n = small[i].executions.max(1);
+            predicted += small[i].predicted_ms * n as f64;
+            measured += small[i].measured_ms * n as f64;
+            executions += n;
+            i += 1;
+        }
+        out.push(Row {
+            inputs: Bindings::new(),
+            predicted_ms: predicted / executions as f64,
+            measured_ms: measured / executions as f64,
+            executions,
+        });
+    }
+    out
+}
+
 /// Compares the measured points of SEFF `seff` with `predict` at their inputs. `None` when no
 /// point was measured.
 pub fn validate_service(
@@ -298,7 +342,17 @@ pub fn validate_service(
     if rows.is_empty() {
         return None;
     }
-    let mut errors: Vec<f64> = rows.iter().map(Row::relative_error).collect();
+    let groups = pooled(&rows);
+    if groups.len() < rows.len() {
+        notes.insert(format!(
+            "means against means: {} points of fewer than {POOLED_EXECUTIONS} executions each were compared in groups of \
+             similar predictions (within {}%), {} comparisons in all",
+            rows.iter().filter(|r| r.executions < POOLED_EXECUTIONS).count(),
+            ((POOLED_SPAN - 1.0) * 100.0).round(),
+            groups.len()
+        ));
+    }
+    let mut errors: Vec<f64> = groups.iter().map(Row::relative_error).collect();
     errors.sort_by(f64::total_cmp);
     let median = if errors.len() % 2 == 1 {
         errors[errors.len() / 2]
@@ -401,5 +455,57 @@ mod tests {
         assert!((v.median_relative_error - 0.2).abs() < 1e-12, "{v:?}");
         assert!((v.max_relative_error - 0.2).abs() < 1e-12);
         assert!(validate_service("x", "_none", &m, |_| Prediction::default()).is_none());
+    }
+
+    /// A nested store's points are single calls at their own sizes; one call in two takes an
+    /// allocation's slow path (1.5 times the law's mean, the other 0.5 times): every single call
+    /// is 50 % off a law that has the mean right, and pooled calls of similar predictions are not.
+    #[test]
+    fn single_calls_are_compared_as_means_of_calls_with_similar_predictions() {
+        let rows: Vec<Row> = (0..40)
+            .map(|i| {
+                let law = 1.0 + 0.01 * f64::from(i);
+                let factor = if i % 2 == 0 { 1.5 } else { 0.5 };
+                Row {
+                    inputs: [("size".to_string(), f64::from(i))].into(),
+                    predicted_ms: law,
+                    measured_ms: law * factor,
+                    executions: 1,
+                }
+            })
+            .collect();
+        let measured: Vec<Measured> = rows
+            .iter()
+            .map(|r| Measured {
+                service: "_store".into(),
+                inputs: r.inputs.clone(),
+                total_ms: r.measured_ms,
+                executions: 1,
+            })
+            .collect();
+        let v = validate_service("Store.write", "_store", &measured, |inputs| Prediction {
+            demands: [("cpu".to_string(), 1.0 + 0.01 * inputs["size"])].into(),
+            ..Prediction::default()
+        })
+        .unwrap();
+        assert_eq!(v.points, 40, "every point is still reported");
+        // Single calls: errors of 1/3 and 1; in groups of five, within a few per cent.
+        assert!(v.median_relative_error < 0.15, "{v:?}");
+        assert_eq!(pooled(&v.rows).len(), 8);
+        assert!(
+            v.notes.iter().any(|n| n.contains("means against means")),
+            "{:?}",
+            v.notes
+        );
+        // Points of five executions or more stand alone.
+        let many: Vec<Row> = v
+            .rows
+            .iter()
+            .map(|r| Row {
+                executions: 5,
+                ..r.clone()
+            })
+            .collect();
+        assert_eq!(pooled(&many).len(), 40);
     }
 }
