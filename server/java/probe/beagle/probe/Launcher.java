@@ -136,10 +136,14 @@ public final class Launcher {
         }
         Probe.flushAll();
         Probe.calibrate();
+        int[] leadIns = new int[points];
+        for (int p = 0; p < points; p++) {
+            leadIns[p] = leadIns(warmNs[p], warmRuns[p], warmupNs);
+        }
         List<Windows.Run> runs = new ArrayList<>();
         for (int i = 1; i <= repetitions; i++) {
             for (int p = 0; p < points; p++) {
-                for (int k = 0; k < leadIns(warmNs[p], warmRuns[p], warmupNs); k++) {
+                for (int k = 0; k < leadIns[p]; k++) {
                     runs.add(new Windows.Run(events.get(p), 0, arguments.get(p), "lead-in to run " + i + " (point " + (p + 1) + ")"));
                 }
                 runs.add(new Windows.Run(events.get(p), i, arguments.get(p), "run " + i + " (point " + (p + 1) + ")"));
